@@ -1,0 +1,317 @@
+package specs
+
+import (
+	"slices"
+	"time"
+)
+
+// Spec is a loaded, validated Collection Specification with every default
+// filled in. Load, Parse and LoadOriginal produce it; Write and MarshalJSON
+// turn it back into the canonical format. Field comments give the YAML/JSON
+// field name first.
+type Spec struct {
+	// name: identifies the collection (letters, digits, '.', '_', '-'; usable
+	// as a file name). Required.
+	Name string
+	// description: free text for people.
+	Description string
+
+	// reference_documents: the documents that describe the event; one or
+	// more unless ReferenceVectors is given.
+	ReferenceDocuments []ReferenceDocument
+	// keywords: terms whose weight is boosted (method.md §2), per language
+	// or for all languages (key AllLanguages).
+	Keywords Keywords
+
+	// event: the event interval; the end is inclusive.
+	Event Event
+	// lead_time: the half-life of temporal relevance before the event
+	// (zero: none, TempR is 0 before the event). Required.
+	LeadTime Duration
+	// cooldown_time: the half-life after the event (zero: none). Required.
+	CooldownTime Duration
+
+	// seeds: absolute http(s) URLs to start from. Empty: the outlinks of
+	// the reference documents (the paper's way, see SeedsFromReferences).
+	Seeds []string
+
+	// strategy: how the frontier is prioritised.
+	Strategy Strategy
+	// alpha: the weight of TopicR in TTR under strategy ctf, in [0, 1].
+	Alpha float64
+	// target_size: stop when the collection has this many documents.
+	TargetSize int
+	// batch_size: K, the number of frontier URLs taken per round.
+	BatchSize int
+	// max_rounds: stop after this many rounds; 0 means no limit.
+	MaxRounds int
+	// max_per_host: at most this many URLs of one host per round; 0 means
+	// no limit.
+	MaxPerHost int
+	// allow: hosts or domains to extract from; empty allows every host. An
+	// entry matches the host itself and all its subdomains.
+	Allow []string
+	// deny: hosts or domains never to extract from; wins over Allow.
+	Deny []string
+	// outlinks: which links of a document enter the frontier.
+	Outlinks OutlinkScope
+	// max_document_bytes: payloads are truncated to this many bytes before
+	// text extraction.
+	MaxDocumentBytes int64
+
+	// languages: the languages with an analyzer of their own; a document in
+	// another language is analysed as DefaultLanguage. Empty: the
+	// languages named by reference documents, keywords and reference
+	// vectors (see AllLanguages).
+	Languages []string
+	// default_language: the fallback analyzer language.
+	DefaultLanguage string
+
+	// reference_vector_size: the number of top terms kept in a reference
+	// vector computed from the reference documents.
+	ReferenceVectorSize int
+	// normalize: divide TopicR by the mean cosine of the reference documents
+	// to their reference vector and clip to [0, 1] (method.md §2).
+	Normalize bool
+	// dictionary: optional path of a term<TAB>idf file; without it the index
+	// pipeline's document frequencies are used.
+	Dictionary string
+
+	// reference_vectors: precomputed reference vectors, language → term →
+	// weight, used instead of computing them from the reference documents
+	// (the original format ships them as referenceVectors).
+	ReferenceVectors map[string]map[string]float64
+	// correction_factors: precomputed normalisation divisors per language
+	// (the mean cosine of the reference documents to their vector; the
+	// original's correctionFactors). Empty: computed when Normalize is set.
+	CorrectionFactors map[string]float64
+
+	// Path is the file the specification was loaded from ("" if parsed from
+	// memory); not part of the format.
+	Path string
+	// Format is the format it was loaded from; not part of the format.
+	Format Format
+	// Warnings lists what the loader repaired or dropped (only in the
+	// original format, which must load as published); not part of the format.
+	Warnings []string
+}
+
+// Defaults returns the specification defaults; Parse starts from them, so
+// this is the one place they are written down:
+//
+//   - strategy ctf and alpha 0.5: the paper's CT-F with topic and time
+//     equally important (§5);
+//   - target_size 100000: where the paper stopped each crawl (§7);
+//   - batch_size 100: a round's fixed cost (a join with the snapshot index,
+//     one pipeline stage) is shared by 100 fetches, while priorities are
+//     still refreshed every 100 documents, so the collection stays close to
+//     the sequential algorithm (K = 1); the paper's 100000 documents take
+//     1000 rounds or more;
+//   - max_rounds 0 (no limit) and max_per_host 0 (no limit): the paper's
+//     loop stops only on target_size or an empty frontier;
+//   - outlinks main: main-content links only (method.md §3.5);
+//   - max_document_bytes 5 MiB: larger HTML pages are rare and mostly
+//     generated listings; truncation keeps one record from dominating memory;
+//   - reference_vector_size 100, normalize true: as the original;
+//   - default_language: the first of languages, else of the reference
+//     documents' languages, else of the keywords' languages, else "en" (this
+//     one is derived in Parse, not set here);
+//   - everything else empty; lead_time, cooldown_time, event.start, name and
+//     a topical scope have no default and must be given.
+func Defaults() Spec {
+	return Spec{
+		Strategy:            StrategyCTF,
+		Alpha:               0.5,
+		TargetSize:          100000,
+		BatchSize:           100,
+		MaxRounds:           0,
+		MaxPerHost:          0,
+		Outlinks:            OutlinksMain,
+		MaxDocumentBytes:    5 << 20,
+		ReferenceVectorSize: 100,
+		Normalize:           true,
+	}
+}
+
+// FallbackLanguage is the default_language when nothing in the
+// specification names a language.
+const FallbackLanguage = "en"
+
+// A ReferenceDocument is one document of the topical scope: exactly one of
+// URL (resolved through the snapshot index), File (a local file, HTML or plain
+// text) or Text (inline text).
+type ReferenceDocument struct {
+	URL  string `json:"url,omitempty" yaml:"url,omitempty"`
+	File string `json:"file,omitempty" yaml:"file,omitempty"`
+	Text string `json:"text,omitempty" yaml:"text,omitempty"`
+	// Language of the document; empty: detected, else DefaultLanguage.
+	Language string `json:"language,omitempty" yaml:"language,omitempty"`
+}
+
+// Event is the event interval [Start, End], End inclusive.
+type Event struct {
+	Start Bound `json:"start" yaml:"start"`
+	End   Bound `json:"end" yaml:"end"`
+}
+
+// EventInterval returns the event as the half-open interval [start, end) in
+// UTC: start is the first instant of event.start; end is the first instant
+// after event.end, i.e. the next midnight when event.end is a date (the whole
+// end day is inside) and event.end plus one nanosecond when it is a date-time.
+// A time t is inside the event iff !t.Before(start) && t.Before(end).
+func (s *Spec) EventInterval() (start, end time.Time) {
+	return s.Event.Start.First(), s.Event.End.After()
+}
+
+// InEvent reports whether t lies inside the event interval (end inclusive).
+func (s *Spec) InEvent(t time.Time) bool {
+	start, end := s.EventInterval()
+	return !t.Before(start) && t.Before(end)
+}
+
+// Strategy is a frontier prioritisation (method.md §2).
+type Strategy string
+
+// The strategies of the paper.
+const (
+	StrategyCTF       Strategy = "ctf"       // TTR = alpha*TopicR + (1-alpha)*TempR
+	StrategyCF        Strategy = "cf"        // TopicR only (alpha = 1)
+	StrategyTF        Strategy = "tf"        // TempR only (alpha = 0)
+	StrategyUnfocused Strategy = "unfocused" // breadth-first in discovery order
+)
+
+// Strategies lists the valid strategies.
+var Strategies = []Strategy{StrategyCTF, StrategyCF, StrategyTF, StrategyUnfocused}
+
+// Valid reports whether st is one of Strategies.
+func (st Strategy) Valid() bool { return slices.Contains(Strategies, st) }
+
+// EffectiveAlpha returns the weight of TopicR in TTR under the spec's
+// strategy: Alpha for ctf, 1 for cf, 0 for tf. focused is false for
+// unfocused, which uses no relevance at all; alpha is then 0 and meaningless.
+func (s *Spec) EffectiveAlpha() (alpha float64, focused bool) {
+	switch s.Strategy {
+	case StrategyCF:
+		return 1, true
+	case StrategyTF:
+		return 0, true
+	case StrategyUnfocused:
+		return 0, false
+	default:
+		return s.Alpha, true
+	}
+}
+
+// RoundsExhausted reports whether max_rounds stops the extraction after
+// completed rounds (never when MaxRounds is 0).
+func (s *Spec) RoundsExhausted(completed int) bool {
+	return s.MaxRounds > 0 && completed >= s.MaxRounds
+}
+
+// OutlinkScope says which links of an extracted document enter the frontier.
+type OutlinkScope string
+
+// The outlink scopes.
+const (
+	// OutlinksMain takes the links of the main content only, not those of
+	// navigation, header, footer, sidebars and ads (method.md §3.5).
+	OutlinksMain OutlinkScope = "main"
+	// OutlinksAll takes every link of the page.
+	OutlinksAll OutlinkScope = "all"
+)
+
+// SeedsFromReferences reports whether the seeds are to be derived from the
+// outlinks of the reference documents (seeds is empty).
+func (s *Spec) SeedsFromReferences() bool { return len(s.Seeds) == 0 }
+
+// AllLanguages returns Languages if given, else every language the
+// specification names (reference documents, keywords, reference vectors,
+// correction factors), and always DefaultLanguage; sorted, without
+// duplicates.
+func (s *Spec) AllLanguages() []string {
+	set := map[string]bool{s.DefaultLanguage: true}
+	if len(s.Languages) > 0 {
+		for _, l := range s.Languages {
+			set[l] = true
+		}
+	} else {
+		for _, d := range s.ReferenceDocuments {
+			if d.Language != "" {
+				set[d.Language] = true
+			}
+		}
+		for l := range s.Keywords {
+			if l != AllLanguages {
+				set[l] = true
+			}
+		}
+		for l := range s.ReferenceVectors {
+			set[l] = true
+		}
+		for l := range s.CorrectionFactors {
+			set[l] = true
+		}
+	}
+	delete(set, "")
+	out := make([]string, 0, len(set))
+	for l := range set {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AnalyzerLanguage returns the language whose analyzer is used for a document
+// detected as lang: lang itself if it is one of AllLanguages, else
+// DefaultLanguage (method.md §2).
+func (s *Spec) AnalyzerLanguage(lang string) string {
+	if lang != "" && slices.Contains(s.AllLanguages(), lang) {
+		return lang
+	}
+	return s.DefaultLanguage
+}
+
+// AllLanguages is the Keywords key for keywords that apply to every language.
+const AllLanguages = "*"
+
+// Keywords maps a language (or AllLanguages) to its keywords, in the order
+// written.
+type Keywords map[string][]string
+
+// For returns the keywords that apply to documents in lang: those for all
+// languages followed by those for lang, without duplicates.
+func (k Keywords) For(lang string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, key := range []string{AllLanguages, lang} {
+		for _, w := range k[key] {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+		if lang == AllLanguages {
+			break
+		}
+	}
+	return out
+}
+
+// Len returns the number of keywords over all languages.
+func (k Keywords) Len() int {
+	n := 0
+	for _, ws := range k {
+		n += len(ws)
+	}
+	return n
+}
+
+// Format is a specification file format.
+type Format string
+
+// The formats Load understands.
+const (
+	FormatYAML     Format = "yaml"     // this package's format in YAML
+	FormatJSON     Format = "json"     // this package's format in JSON
+	FormatOriginal Format = "original" // the original authors' JSON
+)
