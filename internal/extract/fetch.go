@@ -1,0 +1,198 @@
+package extract
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// ErrArchiveFileMissing means an index names a WARC/ARC file that is in none
+// of the archive locations. It stops a round (the state stays as it was), so
+// the run resumes once the file is back.
+var ErrArchiveFileMissing = errors.New("archive file not found in any --archive location")
+
+// Fetcher reads records named by index captures from the archive locations
+// (local directories or gs:// prefixes, searched in order). Open files are
+// kept in a small LRU; a gs:// file is read with ranged reads only. Safe for
+// concurrent use.
+type Fetcher struct {
+	locations []string
+
+	mu       sync.Mutex
+	resolved map[string]string // filename → path
+	open     map[string]*list.Element
+	lru      *list.List // of *openFile, most recent first
+	maxOpen  int
+}
+
+type openFile struct {
+	path    string
+	r       storage.ReaderAt
+	refs    int  // reads in progress
+	evicted bool // left the LRU: closed when the last read ends
+}
+
+// NewFetcher returns a fetcher over the given archive locations.
+func NewFetcher(locations []string) *Fetcher {
+	return &Fetcher{locations: locations, resolved: map[string]string{}, open: map[string]*list.Element{}, lru: list.New(), maxOpen: 64}
+}
+
+// SafeFilename checks that an index filename names a file inside an archive
+// location: a relative, clean path without "..", backslashes or a scheme.
+// Anything else is rejected before any file is opened.
+func SafeFilename(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty filename")
+	case strings.HasPrefix(name, "/"), strings.Contains(name, `\`), strings.Contains(name, ":"):
+		return fmt.Errorf("filename %q is not relative to the archive locations", name)
+	case path.Clean(name) != name, name == "..", strings.HasPrefix(name, "../"):
+		return fmt.Errorf("filename %q would resolve outside the archive locations", name)
+	}
+	return nil
+}
+
+// Resolve finds the file an index filename names.
+func (f *Fetcher) Resolve(ctx context.Context, name string) (string, error) {
+	if err := SafeFilename(name); err != nil {
+		return "", err
+	}
+	f.mu.Lock()
+	p, ok := f.resolved[name]
+	f.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	for _, loc := range f.locations {
+		candidate := storage.Join(loc, name)
+		ok, err := storage.Exists(ctx, candidate)
+		if err != nil {
+			return "", fmt.Errorf("look for %s: %w", candidate, err)
+		}
+		if ok {
+			f.mu.Lock()
+			f.resolved[name] = candidate
+			f.mu.Unlock()
+			return candidate, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %s (searched %s)", ErrArchiveFileMissing, name, strings.Join(f.locations, ", "))
+}
+
+// acquire returns the open file for p, opening it if needed; release it
+// after use.
+func (f *Fetcher) acquire(ctx context.Context, p string) (*openFile, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if el, ok := f.open[p]; ok {
+		f.lru.MoveToFront(el)
+		of := el.Value.(*openFile)
+		of.refs++
+		return of, nil
+	}
+	r, err := storage.OpenReaderAt(ctx, p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrArchiveFileMissing, p)
+		}
+		return nil, err
+	}
+	of := &openFile{path: p, r: r, refs: 1}
+	f.open[p] = f.lru.PushFront(of)
+	for f.lru.Len() > f.maxOpen {
+		last := f.lru.Back()
+		old := last.Value.(*openFile)
+		f.lru.Remove(last)
+		delete(f.open, old.path)
+		old.evicted = true
+		if old.refs == 0 {
+			old.r.Close()
+		}
+	}
+	return of, nil
+}
+
+func (f *Fetcher) release(of *openFile) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	of.refs--
+	if of.evicted && of.refs == 0 {
+		of.r.Close()
+	}
+}
+
+// Close closes the open files.
+func (f *Fetcher) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for el := f.lru.Front(); el != nil; el = el.Next() {
+		el.Value.(*openFile).r.Close()
+	}
+	f.lru.Init()
+	f.open = map[string]*list.Element{}
+	return nil
+}
+
+// BytesRead is the number of bytes read from the files open now.
+func (f *Fetcher) BytesRead() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var n int64
+	for el := f.lru.Front(); el != nil; el = el.Next() {
+		n += el.Value.(*openFile).r.BytesRead()
+	}
+	return n
+}
+
+// Read reads the record of a capture. A missing file gives an error wrapping
+// ErrArchiveFileMissing; a record that is not where the index says (a stale
+// entry: another record or past the end) or is damaged gives a *RecordError.
+func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, error) {
+	if err := SafeFilename(c.Filename); err != nil {
+		return nil, &RecordError{Kind: ReasonUnsafeFilename, Err: err}
+	}
+	p, err := f.Resolve(ctx, c.Filename)
+	if err != nil {
+		return nil, err
+	}
+	of, err := f.acquire(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.release(of)
+	r := of.r
+	if c.Offset < 0 || c.Offset >= r.Size() {
+		return nil, &RecordError{Kind: ReasonStaleIndex, Err: fmt.Errorf("file %s offset %d: past the end of the file (%d bytes)", c.Filename, c.Offset, r.Size())}
+	}
+	rec, err := records.ReadRecordAt(r, c.Offset, c.Length, c.Filename)
+	if err != nil {
+		kind := ReasonCorruptRecord
+		if strings.Contains(err.Error(), "not the start") {
+			kind = ReasonStaleIndex
+		}
+		return nil, &RecordError{Kind: kind, Err: err}
+	}
+	if rec.TargetURI != c.URL {
+		return nil, &RecordError{Kind: ReasonStaleIndex, Err: fmt.Errorf("file %s offset %d holds a record of %q, the index says %q", c.Filename, c.Offset, rec.TargetURI, c.URL)}
+	}
+	return rec, nil
+}
+
+// RecordError is a record-level failure: the URL goes to missing with this
+// reason, the round goes on.
+type RecordError struct {
+	Kind string // one of the Reason* codes
+	Err  error
+}
+
+func (e *RecordError) Error() string { return e.Kind + ": " + e.Err.Error() }
+func (e *RecordError) Unwrap() error { return e.Err }

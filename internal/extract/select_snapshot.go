@@ -1,0 +1,193 @@
+package extract
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+)
+
+// ChoiceKind says what selectSnapshot found for a URL.
+type ChoiceKind int
+
+const (
+	// NoSnapshot: the URL has no usable capture; it goes to missing.
+	NoSnapshot ChoiceKind = iota
+	// UseSnapshot: Capture is the selected capture, Payload the record that
+	// holds its content (the revisited record for a revisit).
+	UseSnapshot
+	// FollowRedirect: no usable capture, but a 3xx one; its target enters
+	// the frontier.
+	FollowRedirect
+)
+
+// Choice is the result of selectSnapshot.
+type Choice struct {
+	Kind    ChoiceKind
+	Capture cdxj.Capture // the capture chosen (its timestamp is the capture time)
+	Payload cdxj.Capture // where its payload is: Capture itself, or the record a revisit refers to
+	Reason  string       // for NoSnapshot: why nothing is usable
+}
+
+// Interval is the event time interval, half-open: [Start, End). A spec's
+// date-only end day is inclusive, so End is the following midnight.
+type Interval struct {
+	Start, End time.Time
+}
+
+// SelectSnapshot implements selectSnapshot (method.md §3.3): among the usable
+// captures of one URL (HTTP 200 HTML, a revisit counting with the payload of
+// the record it revisits) take the earliest capture inside the event
+// interval, else the capture closest to the interval (ties: the earlier).
+// Without a usable capture, a 3xx capture chosen by the same rule makes the
+// URL a redirect. captures are all captures of one SURT key.
+func SelectSnapshot(captures []cdxj.Capture, iv Interval) Choice {
+	var usable, redirects []candidate
+	statuses := map[string]int{}
+	for _, c := range captures {
+		payload, ok := resolveRevisit(c, captures)
+		if !ok {
+			statuses["unresolved revisit"]++
+			continue
+		}
+		t, err := CaptureTime(c.Timestamp)
+		if err != nil {
+			statuses["bad timestamp"]++
+			continue
+		}
+		switch {
+		case payload.Status == "200" && IsHTML(payload.Mime):
+			usable = append(usable, candidate{c, payload, t})
+		case isRedirect(payload.Status):
+			redirects = append(redirects, candidate{c, payload, t})
+		case payload.Status == "200":
+			statuses["non-HTML "+payload.Mime]++
+		case payload.Status == "":
+			statuses["no HTTP status"]++
+		default:
+			statuses["status "+payload.Status]++
+		}
+	}
+	if best, ok := closest(usable, iv); ok {
+		return Choice{Kind: UseSnapshot, Capture: best.capture, Payload: best.payload}
+	}
+	if best, ok := closest(redirects, iv); ok {
+		return Choice{Kind: FollowRedirect, Capture: best.capture, Payload: best.payload}
+	}
+	if len(captures) == 0 {
+		return Choice{Kind: NoSnapshot, Reason: "not in the index"}
+	}
+	return Choice{Kind: NoSnapshot, Reason: "no usable capture: " + describe(statuses)}
+}
+
+type candidate struct {
+	capture, payload cdxj.Capture
+	t                time.Time
+}
+
+// closest picks the earliest candidate inside iv, else the one with the
+// smallest distance to iv, ties to the earlier (then to the smaller
+// filename and offset, so the choice never depends on input order).
+func closest(cs []candidate, iv Interval) (candidate, bool) {
+	if len(cs) == 0 {
+		return candidate{}, false
+	}
+	dist := func(c candidate) time.Duration {
+		switch {
+		case c.t.Before(iv.Start):
+			return iv.Start.Sub(c.t)
+		case !c.t.Before(iv.End):
+			return c.t.Sub(iv.End) + time.Nanosecond // End is exclusive
+		}
+		return 0
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		dc, db := dist(c), dist(best)
+		if dc < db || dc == db && earlier(c, best) {
+			best = c
+		}
+	}
+	return best, true
+}
+
+func earlier(a, b candidate) bool {
+	if !a.t.Equal(b.t) {
+		return a.t.Before(b.t)
+	}
+	if a.capture.Filename != b.capture.Filename {
+		return a.capture.Filename < b.capture.Filename
+	}
+	return a.capture.Offset < b.capture.Offset
+}
+
+// resolveRevisit returns the capture holding c's payload: c itself unless c
+// is a revisit, then the latest non-revisit capture of the same URL with the
+// same payload digest taken no later than c (else any such capture). A
+// revisit whose original is not among the URL's captures is unresolved.
+func resolveRevisit(c cdxj.Capture, all []cdxj.Capture) (cdxj.Capture, bool) {
+	if !c.IsRevisit() {
+		return c, true
+	}
+	var best cdxj.Capture
+	found := false
+	for _, o := range all {
+		if o.IsRevisit() || o.Digest == "" || o.Digest != c.Digest {
+			continue
+		}
+		switch {
+		case !found:
+			best, found = o, true
+		case o.Timestamp <= c.Timestamp && (best.Timestamp > c.Timestamp || o.Timestamp > best.Timestamp):
+			best = o
+		case best.Timestamp > c.Timestamp && o.Timestamp < best.Timestamp:
+			best = o
+		}
+	}
+	return best, found
+}
+
+func isRedirect(status string) bool {
+	switch status {
+	case "301", "302", "303", "307", "308":
+		return true
+	}
+	return false
+}
+
+// IsHTML reports whether a media type is an HTML page.
+func IsHTML(mime string) bool {
+	m := strings.ToLower(strings.TrimSpace(mime))
+	return m == "text/html" || m == "application/xhtml+xml"
+}
+
+// CaptureTime parses a 14-digit (or shorter, padded) capture timestamp as UTC.
+func CaptureTime(ts string) (time.Time, error) {
+	if len(ts) < 4 || len(ts) > 14 {
+		return time.Time{}, fmt.Errorf("timestamp %q: want 4 to 14 digits", ts)
+	}
+	padded := ts + "0101000000"[len(ts)-4:] // 2009 → 20090101000000
+	t, err := time.Parse("20060102150405", padded)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("timestamp %q: %w", ts, err)
+	}
+	return t, nil
+}
+
+func describe(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d× %s", counts[k], k)
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,570 @@
+package records
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/arc"
+	"github.com/recrawl/recrawl/internal/records/stream"
+)
+
+// Iterator reads the records of one archive file in order:
+//
+//	it, err := records.NewIterator(f, "x.warc.gz", onSkip)
+//	for {
+//		rec, err := it.Next()
+//		if err == io.EOF { break }
+//		… rec.Payload() …
+//		err = it.Finish() // rec.Length is now set
+//	}
+//
+// Next returns an error other than io.EOF only when the input cannot be read;
+// damage is reported through onSkip.
+type Iterator struct {
+	s       *stream.Reader
+	name    string
+	onSkip  func(Skip)
+	cur     *Record
+	block   blockReader
+	blockAt int64 // stream position after the current block
+
+	pending    []byte
+	pendingOff int64
+	hasPending bool
+
+	garbage struct {
+		active bool
+		off, n int64
+		err    error
+	}
+	strict  bool // first line must be a record header (ReadRecordAt)
+	records int
+	skips   int
+}
+
+// NewIterator starts reading r; name is the file name used in errors and
+// skips. onSkip may be nil.
+func NewIterator(r io.Reader, name string, onSkip func(Skip)) (*Iterator, error) {
+	s, err := stream.New(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &Iterator{s: s, name: name, onSkip: onSkip}, nil
+}
+
+// Records is the number of records returned so far.
+func (it *Iterator) Records() int { return it.records }
+
+// Skips is the number of problems reported so far.
+func (it *Iterator) Skips() int { return it.skips }
+
+func (it *Iterator) skip(s Skip) {
+	s.File = it.name
+	it.skips++
+	if it.onSkip != nil {
+		it.onSkip(s)
+	}
+}
+
+// fileOffset is the offset to report for a problem at stream position pos:
+// the member start in per-record gzip files, pos otherwise.
+func (it *Iterator) fileOffset(pos int64) int64 {
+	if it.s.Gzipped() && !it.s.Continuous {
+		return it.s.MemberStart()
+	}
+	return pos
+}
+
+func (it *Iterator) addGarbage(pos, n int64, err error) {
+	g := &it.garbage
+	if !g.active {
+		g.active, g.off, g.n, g.err = true, it.fileOffset(pos), 0, err
+	}
+	g.n += n
+}
+
+func (it *Iterator) flushGarbage() {
+	g := &it.garbage
+	if g.active {
+		it.skip(Skip{Offset: g.off, Bytes: g.n, Kind: KindGarbage, Err: g.err})
+		g.active = false
+	}
+}
+
+// Next returns the next record, reading the previous one through first.
+func (it *Iterator) Next() (*Record, error) {
+	if it.cur != nil {
+		if err := it.Finish(); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		line, off, err := it.nextLine()
+		if err != nil {
+			if err == io.EOF && it.records == 0 && it.s.Empty() {
+				it.skip(Skip{Kind: KindEmptyFile, Err: errors.New("the file is empty")})
+			}
+			return nil, err
+		}
+		rec, perr := it.parse(line, off)
+		if perr != nil {
+			if it.strict {
+				return nil, perr
+			}
+			it.addGarbage(off, int64(len(line)), perr)
+			continue
+		}
+		it.flushGarbage()
+		it.records++
+		it.cur = rec
+		return rec, nil
+	}
+}
+
+// nextLine returns the next non-blank line (a copy) and its stream position.
+func (it *Iterator) nextLine() ([]byte, int64, error) {
+	if it.hasPending {
+		it.hasPending = false
+		return it.pending, it.pendingOff, nil
+	}
+	for {
+		off := it.s.Pos()
+		line, err := it.s.ReadLine()
+		switch {
+		case err == nil:
+			if isBlank(line) {
+				continue
+			}
+			return append([]byte(nil), line...), off, nil
+		case errors.Is(err, stream.ErrLineTooLong):
+			if it.strict {
+				return nil, 0, fmt.Errorf("%s offset %d: not the start of a WARC record: %w", it.name, off, err)
+			}
+			it.addGarbage(off, int64(len(line)), err)
+		case err == io.EOF:
+			it.flushGarbage()
+			return nil, 0, io.EOF
+		case errors.Is(err, stream.EndOfMember):
+			it.flushGarbage()
+			if it.strict {
+				return nil, 0, io.EOF
+			}
+			if err := it.s.NextMember(); err != nil {
+				if err == io.EOF {
+					return nil, 0, io.EOF
+				}
+				if err := it.damage(err); err != nil {
+					return nil, 0, err
+				}
+			}
+		default:
+			var se *stream.SourceError
+			if errors.As(err, &se) {
+				return nil, 0, fmt.Errorf("%s: %w", it.name, err)
+			}
+			it.flushGarbage()
+			if it.strict {
+				return nil, 0, fmt.Errorf("%s offset %d: %w", it.name, it.s.MemberStart(), err)
+			}
+			if err := it.damage(err); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+}
+
+// damage reports a damaged gzip member and looks for the next one.
+func (it *Iterator) damage(cause error) error {
+	kind := KindBadGzip
+	if errors.Is(cause, io.ErrUnexpectedEOF) {
+		kind = KindTruncatedGzip
+	}
+	start := it.s.MemberStart()
+	found, _, err := it.s.Resync()
+	var se *stream.SourceError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s: %w", it.name, err)
+	}
+	s := Skip{Offset: start, Kind: kind, Err: cause}
+	if err == nil {
+		s.Bytes = found - start
+		s.Err = fmt.Errorf("%w; going on at the gzip member at offset %d", cause, found)
+	}
+	it.skip(s)
+	return err
+}
+
+func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+
+var warcVersions = []string{"WARC/1.0", "WARC/1.1", "WARC/0.17", "WARC/0.18"}
+
+func warcVersion(line []byte) bool {
+	if len(line) < 8 {
+		return false
+	}
+	up := bytes.ToUpper(line[:min(len(line), 9)])
+	for _, v := range warcVersions {
+		if bytes.HasPrefix(up, []byte(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHeaderLine reports whether line starts a record.
+func isHeaderLine(line []byte) bool {
+	if warcVersion(line) {
+		return true
+	}
+	_, err := arc.ParseHeader(line)
+	return err == nil
+}
+
+// parse reads a record's header, starting with its first line.
+func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
+	rec := &Record{File: it.name, Offset: off}
+	if it.s.Gzipped() && !it.s.Continuous {
+		rec.Offset = it.s.MemberStart()
+	}
+	var n int64
+	switch {
+	case warcVersion(line):
+		n = it.parseWARC(rec, line)
+	default:
+		h, err := arc.ParseHeader(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s offset %d: not the start of a WARC or ARC record: %q", it.name, rec.Offset, clip(line))
+		}
+		n = it.parseARC(rec, h)
+	}
+	it.block = blockReader{s: it.s, n: n}
+	rec.payload = &it.block
+	it.parseHTTP(rec)
+	return rec, nil
+}
+
+func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
+	rec.Format = WARC
+	rec.Version = strings.TrimSpace(latin1(first))
+	var h Header
+	complete := false
+	for {
+		l, err := it.s.ReadLine()
+		if err != nil && !errors.Is(err, stream.ErrLineTooLong) {
+			break
+		}
+		if isBlank(l) {
+			complete = true
+			break
+		}
+		h = appendHeaderLine(h, l)
+	}
+	rec.Header = h
+	rec.Type = h.Get("WARC-Type")
+	rec.TargetURI = h.Get("WARC-Target-URI")
+	rec.Date = h.Get("WARC-Date")
+	rec.ContentType = h.Get("Content-Type")
+	rec.RecordID = h.Get("WARC-Record-ID")
+	rec.ConcurrentTo = h.Get("WARC-Concurrent-To")
+	rec.PayloadDigest = h.Get("WARC-Payload-Digest")
+	rec.RefersTo = h.Get("WARC-Refers-To")
+	rec.RefersToTargetURI = h.Get("WARC-Refers-To-Target-URI")
+	rec.RefersToDate = h.Get("WARC-Refers-To-Date")
+	if ts, err := isoToTimestamp(rec.Date); err == nil {
+		rec.Timestamp = ts
+	} else if rec.Type != "warcinfo" || rec.Date != "" {
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadDate, Err: fmt.Errorf("WARC-Date %q: %w", rec.Date, err)})
+	}
+	if !complete {
+		it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: errors.New("the WARC header is cut off")})
+		rec.ContentLength = -1
+		return 0
+	}
+	cl, ok := h.Get("Content-Length"), h.Has("Content-Length")
+	v, err := pyInt(cl)
+	switch {
+	case ok && err == nil && v >= 0:
+		rec.ContentLength = v
+		return v
+	case !ok && it.s.Gzipped() && !it.s.Continuous:
+		rec.ContentLength = -1
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: errors.New("no Content-Length; the block is read to the end of its gzip member")})
+		return -1
+	default:
+		rec.ContentLength = -1
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("Content-Length %q is not a length; read as 0", cl)})
+		return 0
+	}
+}
+
+func (it *Iterator) parseARC(rec *Record, h arc.Header) int64 {
+	rec.Format = ARC
+	rec.Version = "ARC/1"
+	rec.Header = Header{{"uri", h.URL}, {"ip-address", h.IP}, {"archive-date", h.Date}, {"content-type", h.ContentType}, {"length", h.LengthField}}
+	rec.Type = "response"
+	rec.TargetURI = strings.NewReplacer("\r", "%0D", "\n", "%0A", "\x0c", "%0C", "\x00", "%00").Replace(h.URL)
+	rec.Date = h.Date
+	rec.Timestamp = h.Timestamp()
+	rec.ContentType = h.ContentType
+	rec.ContentLength = h.Length
+	n := h.Length
+	if h.IsFiledesc() {
+		rec.Type, rec.filedesc = "filedesc", true
+		for range 2 { // version line and field-name line
+			l, err := it.s.ReadLineLimit(max(n, 1<<20))
+			if err != nil && len(l) == 0 {
+				break
+			}
+			rec.Header = append(rec.Header, Field{"filedesc", strings.TrimRight(latin1(l), "\r\n")})
+			n -= int64(len(l))
+		}
+		return max(n, 0)
+	}
+	if n < 0 {
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("ARC length %q is not a length; read as 0", h.LengthField)})
+		return 0
+	}
+	return n
+}
+
+// appendHeaderLine adds one header line, warcio style: continuation lines
+// extend the previous value, lines without a colon are dropped.
+func appendHeaderLine(h Header, l []byte) Header {
+	l = bytes.TrimRight(l, " \t\r\n\x0b\x0c")
+	if l[0] == ' ' || l[0] == '\t' {
+		if len(h) > 0 {
+			h[len(h)-1].Value += latin1(l)
+		}
+		return h
+	}
+	name, value, ok := bytes.Cut(l, []byte(":"))
+	if !ok {
+		return h
+	}
+	return append(h, Field{latin1(bytes.TrimRight(name, " \t")), latin1(bytes.TrimLeft(value, " \t\r\n\x0b\x0c"))})
+}
+
+var httpVerbs = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"}
+
+// parseHTTP parses the HTTP head of the block when pywb would.
+func (it *Iterator) parseHTTP(rec *Record) {
+	switch rec.Type {
+	case "response", "request", "revisit":
+	default:
+		return
+	}
+	if it.block.n == 0 || !(strings.HasPrefix(rec.TargetURI, "http:") || strings.HasPrefix(rec.TargetURI, "https:")) {
+		return
+	}
+	first, _ := it.block.readLine()
+	status := strings.TrimRight(latin1(first), " \t\r\n\x0b\x0c")
+	if status == "" {
+		return
+	}
+	h := &HTTP{}
+	if rec.Type == "request" {
+		up := strings.ToUpper(status)
+		for _, v := range httpVerbs {
+			if strings.HasPrefix(up, v) {
+				h.Protocol, h.StatusLine = v, strings.TrimSpace(status[len(v):])
+				break
+			}
+		}
+	} else {
+		proto, rest, _ := strings.Cut(status, " ")
+		h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
+	}
+	for {
+		l, err := it.block.readLine()
+		if len(l) == 0 || isBlank(l) {
+			break
+		}
+		h.Header = appendHeaderLine(h.Header, l)
+		if err != nil {
+			break
+		}
+	}
+	if h.StatusLine == "" && len(h.Header) == 0 {
+		return // an empty head counts as none (warcio)
+	}
+	rec.HTTP = h
+}
+
+// Finish reads the current record through and sets its Length.
+func (it *Iterator) Finish() error {
+	rec := it.cur
+	if rec == nil {
+		return nil
+	}
+	it.cur = nil
+	if err := it.block.skipRest(); err != nil {
+		return fmt.Errorf("%s: %w", it.name, err)
+	}
+	blockEnd := it.s.Pos()
+	if it.block.n > 0 && it.block.damage == nil {
+		it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: fmt.Errorf("the file ends %d bytes before the end of the record", it.block.n)})
+	}
+	if !it.s.Gzipped() || it.s.Continuous {
+		rec.Length = blockEnd - rec.Offset
+		return nil
+	}
+	// The rest of the member: blank lines, or more records.
+	for {
+		off := it.s.Pos()
+		line, err := it.s.ReadLine()
+		if err != nil && !errors.Is(err, stream.ErrLineTooLong) {
+			var se *stream.SourceError
+			if errors.As(err, &se) {
+				return fmt.Errorf("%s: %w", it.name, err)
+			}
+			break
+		}
+		if isBlank(line) {
+			continue
+		}
+		header := isHeaderLine(line)
+		if header && it.records == 1 && rec.Offset == 0 {
+			// Several records in the first member: whole-file gzip.
+			it.s.Continuous = true
+			it.pending, it.pendingOff, it.hasPending = append([]byte(nil), line...), off, true
+			rec.Length = blockEnd - rec.Offset
+			return nil
+		}
+		kind, why := KindGarbage, "data after the record in its gzip member"
+		if header {
+			kind, why = KindMultiRecord, "another record in the same gzip member; only the first record of a member is read"
+		}
+		n, _ := it.s.Discard(1 << 62)
+		it.skip(Skip{Offset: rec.Offset, Bytes: int64(len(line)) + n, Kind: kind, Err: fmt.Errorf("%s: %q", why, clip(line))})
+		break
+	}
+	rec.Length = it.s.MemberEnd() - rec.Offset
+	return nil
+}
+
+// blockReader reads what is left of a record's block.
+type blockReader struct {
+	s      *stream.Reader
+	n      int64 // bytes left; -1: to the end of the gzip member
+	damage error
+}
+
+func (b *blockReader) Read(p []byte) (int, error) {
+	if b.n == 0 {
+		return 0, io.EOF
+	}
+	if b.n > 0 && int64(len(p)) > b.n {
+		p = p[:b.n]
+	}
+	k, err := b.s.Read(p)
+	if b.n > 0 {
+		b.n -= int64(k)
+	}
+	if err != nil {
+		var se *stream.SourceError
+		if errors.As(err, &se) {
+			return k, err
+		}
+		if err != io.EOF && !errors.Is(err, stream.EndOfMember) {
+			b.damage = err
+		}
+		if b.n < 0 {
+			b.n = 0
+		}
+		return k, io.EOF
+	}
+	return k, nil
+}
+
+// skipRest discards what is left of the block; only errors of the
+// underlying reader are returned.
+func (b *blockReader) skipRest() error {
+	if b.n < 0 {
+		_, err := io.Copy(io.Discard, b)
+		return err
+	}
+	k, err := b.s.Discard(b.n)
+	b.n -= k
+	if err != nil {
+		var se *stream.SourceError
+		if errors.As(err, &se) {
+			return err
+		}
+		if err != io.EOF && !errors.Is(err, stream.EndOfMember) {
+			b.damage = err
+		}
+	}
+	return nil
+}
+
+func (b *blockReader) readLine() ([]byte, error) {
+	lim := b.n
+	if lim < 0 {
+		lim = 1 << 62
+	}
+	l, err := b.s.ReadLineLimit(lim)
+	if b.n > 0 {
+		b.n -= int64(len(l))
+	}
+	return l, err
+}
+
+// pyInt parses an integer as python's int() does (surrounding white space,
+// a sign, underscores between digits).
+func pyInt(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	t := strings.TrimLeft(s, "+-")
+	if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {
+		return 0, fmt.Errorf("invalid integer %q", s)
+	}
+	return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+}
+
+// isoToTimestamp is warcio's iso_date_to_timestamp: the date is split at
+// every non-digit, the numbers (year, month, day, and optionally hour,
+// minute, second, fraction) must form a valid date, and it is written as 14
+// digits.
+func isoToTimestamp(date string) (string, error) {
+	var parts []string
+	start := 0
+	for i := 0; i <= len(date); i++ {
+		if i == len(date) || date[i] < '0' || date[i] > '9' {
+			parts = append(parts, date[start:i])
+			start = i + 1
+		}
+	}
+	if n := len(parts); n > 0 && parts[n-1] == "" {
+		parts = parts[:n-1]
+	}
+	if len(parts) < 3 || len(parts) > 7 {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	var nums [6]int
+	for i, p := range parts[:min(len(parts), 6)] {
+		if p == "" || len(p) > 9 {
+			return "", errors.New("not an ISO 8601 date")
+		}
+		nums[i], _ = strconv.Atoi(p)
+	}
+	if len(parts) == 7 && parts[6] == "" {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	t := time.Date(nums[0], time.Month(nums[1]), nums[2], nums[3], nums[4], nums[5], 0, time.UTC)
+	if nums[0] < 1 || nums[0] > 9999 || t.Year() != nums[0] || int(t.Month()) != nums[1] || t.Day() != nums[2] ||
+		t.Hour() != nums[3] || t.Minute() != nums[4] || t.Second() != nums[5] {
+		return "", errors.New("date out of range")
+	}
+	return t.Format("20060102150405"), nil
+}
+
+func clip(b []byte) string {
+	if len(b) > 80 {
+		return string(b[:80]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,201 @@
+// Package records iterates the records of one archive file of any kind
+// (.warc, .warc.gz, .arc, .arc.gz; the format is detected from the content)
+// and reads single records at an index offset.
+//
+// For every record it gives what a snapshot index and the extraction stage
+// need: its offset and length in the file as pywb computes them, its WARC
+// header (ARC records are mapped to WARC terms: type "response", target URI,
+// date), the HTTP status line and headers when the payload is an HTTP
+// message, and the payload.
+//
+// # Offsets and lengths
+//
+// The rules are pywb's (warcio's ArchiveIterator):
+//   - gzip with one member per record (the normal layout): the offset is where
+//     the record's gzip member starts, the length that member's compressed
+//     size. Empty members are skipped silently.
+//   - plain files: the offset is where the record's first line starts, the
+//     length its header plus Content-Length bytes; the blank lines after the
+//     block are not counted.
+//   - whole-file gzip (several records in the first gzip member): pywb refuses
+//     such files ("non-chunked gzip file"). Here they are read as one
+//     decompressed stream and offsets and lengths are positions in that stream,
+//     counted as for plain files; ReadRecordAt understands them (by
+//     decompressing from the start, so slowly). A later member that holds more
+//     than one record is reported as a Skip ("multi-record-member") and only
+//     its first record is read.
+//
+// # Why not gowarc
+//
+// gowarc's Unmarshaler hides gzip member boundaries inside its own reader and
+// reports only how many bytes it skipped before a record, has no ARC support,
+// and validates and buffers blocks; the index needs exact member boundaries,
+// pywb's record selection and tolerance of damaged files, and speed (headers
+// are parsed here without reading payloads that nobody asks for). So the
+// record syntax is parsed here, following warcio's parser (header lines split
+// at the first colon, continuation lines, UTF-8 with a Latin-1 fallback), and
+// gowarc serves in the tests as an independent check of the parsed headers.
+//
+// # Damage
+//
+// Problems are reported as Skip values through a callback and iteration goes
+// on with the next record that can be found: garbage between records (lines
+// are skipped until one parses as a record header), damaged or truncated gzip
+// members (the next gzip header is searched for), invalid Content-Length
+// (read as 0, like pywb, so the block shows up as garbage), unparsable dates,
+// truncated records, an empty file.
+package records
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format is the archive format of a record.
+type Format int
+
+const (
+	WARC Format = iota + 1
+	ARC
+)
+
+func (f Format) String() string {
+	switch f {
+	case WARC:
+		return "warc"
+	case ARC:
+		return "arc"
+	}
+	return "unknown"
+}
+
+// Skip kinds: short, stable reasons.
+const (
+	KindEmptyFile        = "empty-file"
+	KindGarbage          = "garbage"
+	KindTruncatedGzip    = "truncated-gzip"
+	KindBadGzip          = "bad-gzip"
+	KindBadContentLength = "bad-content-length"
+	KindBadDate          = "bad-date"
+	KindTruncatedRecord  = "truncated-record"
+	KindMultiRecord      = "multi-record-member"
+	KindBadHeader        = "bad-header"
+)
+
+// Skip is a problem found while reading a file: what was skipped or
+// repaired, and where.
+type Skip struct {
+	File   string
+	Offset int64  // offset in the file where the problem starts
+	Bytes  int64  // bytes skipped, when known
+	Kind   string // one of the Kind constants
+	Err    error
+}
+
+func (s Skip) Error() string {
+	return fmt.Sprintf("%s offset %d: %s: %v", s.File, s.Offset, s.Kind, s.Err)
+}
+
+// ErrNoRecords is returned when not a single record could be read.
+var ErrNoRecords = errors.New("no records could be read")
+
+// Field is one header line.
+type Field struct{ Name, Value string }
+
+// Header is an ordered list of header fields.
+type Header []Field
+
+// Get returns the value of the first field called name (case-insensitive).
+func (h Header) Get(name string) string {
+	for _, f := range h {
+		if strings.EqualFold(f.Name, name) {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// Has reports whether a field called name is present.
+func (h Header) Has(name string) bool {
+	for _, f := range h {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// HTTP is the status (or request) line and headers of an HTTP message.
+type HTTP struct {
+	// Protocol is the first token of the first line: "HTTP/1.1" for a
+	// response, the method for a request.
+	Protocol string
+	// StatusLine is the rest of the first line: "200 OK", or for a request
+	// "/path HTTP/1.1".
+	StatusLine string
+	Header     Header
+}
+
+// StatusCode is the first token of the status line ("" if none).
+func (h *HTTP) StatusCode() string {
+	code, _, _ := strings.Cut(h.StatusLine, " ")
+	return code
+}
+
+// Record is one archive record.
+type Record struct {
+	File   string
+	Format Format
+	// Offset and Length locate the record in the file (see the package
+	// documentation). During iteration Length is set by Iterator.Finish.
+	Offset, Length int64
+
+	Version string // "WARC/1.0", "WARC/1.1", "ARC/1"
+	Header  Header // WARC header fields; for ARC records, the ARC fields
+
+	Type          string // WARC-Type; ARC: "response", or "filedesc" for the file header
+	TargetURI     string // WARC-Target-URI; ARC: the URL
+	Date          string // WARC-Date or ARC archive date as written
+	Timestamp     string // 14-digit capture time; "" if Date is unparsable
+	ContentType   string // the record's Content-Type (ARC: the content-type field)
+	ContentLength int64  // block length (-1 when invalid or missing)
+	RecordID      string
+	ConcurrentTo  string
+	PayloadDigest string // WARC-Payload-Digest as written
+	// Revisit fields.
+	RefersTo, RefersToTargetURI, RefersToDate string
+
+	// HTTP is the parsed HTTP message head, nil when the block is not parsed
+	// as HTTP (pywb parses response, request and revisit records with http:
+	// or https: URIs and a non-empty block).
+	HTTP *HTTP
+
+	// Body is the decoded HTTP entity (chunked transfer coding and gzip,
+	// deflate or zstd content coding removed); set by ReadRecordAt only.
+	Body []byte
+	// BodyDecodeErr says why Body is raw (unknown content coding, damaged
+	// chunking or compression).
+	BodyDecodeErr error
+
+	payload  *blockReader
+	filedesc bool
+}
+
+// Payload reads the rest of the block after the HTTP head (the whole block
+// when there is none), raw: transfer and content codings are not removed.
+// During iteration it is valid until the next call to Next or Finish.
+func (r *Record) Payload() interface{ Read([]byte) (int, error) } { return r.payload }
+
+// latin1 decodes header bytes as warcio does: UTF-8 if valid, else Latin-1.
+func latin1(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
+}

@@ -1,0 +1,105 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, string, func(string), error](&indexArchiveFn{})
+	register.Emitter1[string]()
+}
+
+// Counter names of IndexArchives (namespace "index").
+const (
+	CounterNamespaceIndex = "index"
+	CounterFiles          = "files"
+	CounterFilesFailed    = "files_unreadable"
+	CounterCaptures       = "captures"
+	CounterSkippedPrefix  = "skipped_" // + the skip kind, e.g. skipped_truncated-gzip
+)
+
+// IndexArchives reads every archive file named in files (local paths or gs://
+// URIs of .warc, .warc.gz, .arc, .arc.gz files) and emits one CDXJ line per
+// capture, as pywb's indexer would write it. The index records a file by its
+// base name, as pywb does; the extraction finds it again through --archive.
+//
+// A corrupt record is counted (index/skipped_<kind>), logged with its file and
+// offset, and skipped; the rest of the file is still indexed. A file that
+// cannot be opened or read at all is counted (index/files_unreadable) and
+// logged; the run goes on with the other files.
+func IndexArchives(s beam.Scope, files beam.PCollection) beam.PCollection {
+	s = s.Scope("IndexArchives")
+	// One element per file: spread them over workers before the heavy work.
+	files = beam.Reshuffle(s, files)
+	return beam.ParDo(s, &indexArchiveFn{}, files)
+}
+
+type indexArchiveFn struct {
+	files, failed, captures beam.Counter
+}
+
+func (f *indexArchiveFn) Setup() {
+	f.files = beam.NewCounter(CounterNamespaceIndex, CounterFiles)
+	f.failed = beam.NewCounter(CounterNamespaceIndex, CounterFilesFailed)
+	f.captures = beam.NewCounter(CounterNamespaceIndex, CounterCaptures)
+}
+
+func (f *indexArchiveFn) ProcessElement(ctx context.Context, path string, emit func(string)) error {
+	f.files.Inc(ctx, 1)
+	n, err := IndexOneFile(ctx, path, func(c cdxj.Capture) {
+		emit(c.Line())
+	}, func(skip records.Skip) {
+		beam.NewCounter(CounterNamespaceIndex, CounterSkippedPrefix+skip.Kind).Inc(ctx, 1)
+	})
+	f.captures.Inc(ctx, int64(n))
+	if err != nil {
+		f.failed.Inc(ctx, 1)
+		slog.Error("archive file could not be indexed", "file", path, "captures_before_error", n, "err", err)
+	}
+	return nil
+}
+
+// IndexOneFile indexes one archive file, calling emit for each capture and
+// onSkip for each record it had to skip (after logging it with file and
+// offset). It returns the number of captures and an error only when the file
+// could not be read at all.
+func IndexOneFile(ctx context.Context, path string, emit func(cdxj.Capture), onSkip func(records.Skip)) (int, error) {
+	r, err := storage.Open(ctx, path)
+	if err != nil {
+		return 0, fmt.Errorf("open archive file: %w", err)
+	}
+	defer r.Close()
+	n := 0
+	_, err = cdxj.IndexFile(r, storage.Base(path), cdxj.IndexOptions{
+		OnSkip: func(skip records.Skip) {
+			slog.Warn("skipped archive record", "file", path, "offset", skip.Offset, "kind", skip.Kind, "err", skip.Err)
+			if onSkip != nil {
+				onSkip(skip)
+			}
+		},
+	}, func(c cdxj.Capture) error {
+		n++
+		emit(c)
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("index %s: %w", path, err)
+	}
+	return n, nil
+}
+
+// IsSkipCounter reports whether a counter name of namespace "index" counts
+// skipped records, and returns the skip kind.
+func IsSkipCounter(name string) (kind string, ok bool) {
+	return strings.CutPrefix(name, CounterSkippedPrefix)
+}

@@ -1,0 +1,80 @@
+package transforms
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"testing"
+)
+
+func TestShardBoundariesBalanceAndOrder(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var lines []string
+	for i := 0; i < 20000; i++ {
+		lines = append(lines, fmt.Sprintf("com,host%03d)/page/%d 2009%010d {}", rng.Intn(300), rng.Intn(1000), rng.Intn(1e9)))
+	}
+	fn := &sampleKeysFn{K: 8 * samplesPerShard}
+	// Two accumulators merged must equal one over everything (combiner lifting).
+	a, b := fn.CreateAccumulator(), fn.CreateAccumulator()
+	for i, l := range lines {
+		if i%2 == 0 {
+			a = fn.AddInput(a, l)
+		} else {
+			b = fn.AddInput(b, l)
+		}
+	}
+	whole := fn.CreateAccumulator()
+	for _, l := range lines {
+		whole = fn.AddInput(whole, l)
+	}
+	merged := fn.ExtractOutput(fn.MergeAccumulators(a, b))
+	if fmt.Sprint(merged) != fmt.Sprint(fn.ExtractOutput(whole)) {
+		t.Fatal("sample of merged accumulators differs from the sample of all input")
+	}
+	bounds := ShardBoundaries(merged, 8)
+	if len(bounds) != 7 || !sort.StringsAreSorted(bounds) {
+		t.Fatalf("boundaries = %v", bounds)
+	}
+	counts := make([]int, 8)
+	for _, l := range lines {
+		counts[ShardOf(l, bounds)]++
+	}
+	for i, c := range counts {
+		if c < 20000/8*7/10 || c > 20000/8*13/10 {
+			t.Errorf("shard %d has %d lines, want about %d: %v", i, c, 20000/8, counts)
+		}
+	}
+	// Concatenating sorted shards must give the globally sorted list.
+	byShard := make([][]string, 8)
+	for _, l := range lines {
+		i := ShardOf(l, bounds)
+		byShard[i] = append(byShard[i], l)
+	}
+	var concat []string
+	for _, sh := range byShard {
+		sort.Strings(sh)
+		concat = append(concat, sh...)
+	}
+	if !sort.StringsAreSorted(concat) {
+		t.Error("concatenated shards are not globally sorted")
+	}
+}
+
+func TestShardBoundariesDegenerate(t *testing.T) {
+	if b := ShardBoundaries(nil, 4); b != nil {
+		t.Errorf("no sample: %v", b)
+	}
+	if b := ShardBoundaries([]string{"a", "b"}, 1); b != nil {
+		t.Errorf("one shard: %v", b)
+	}
+	// Duplicate sample keys must not give duplicate (empty-range) boundaries.
+	b := ShardBoundaries([]string{"a", "a", "a", "a", "b", "b"}, 4)
+	for i := 1; i < len(b); i++ {
+		if b[i] <= b[i-1] {
+			t.Errorf("boundaries not strictly increasing: %v", b)
+		}
+	}
+	if got := sortPrefix("com,a)/ 20090101000000 {\"url\": \"x y\"}"); got != "com,a)/ 20090101000000" {
+		t.Errorf("sortPrefix = %q", got)
+	}
+}
