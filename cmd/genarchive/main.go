@@ -1,0 +1,131 @@
+// Command genarchive writes a synthetic event-centric web archive: WARC
+// files, labels.tsv (which article is about which event), one collection
+// specification per event in specs/, and summary.json.
+//
+//	go run ./cmd/genarchive --out DIR --pages 2000 --seed 1 [--max-file-size 1GB] [--events N]
+//	go run ./cmd/genarchive --out DIR --target-bytes 1GB
+//
+// See package internal/archivegen for what the archive contains.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/archivegen"
+)
+
+// byteSize is a flag value such as 1GB, 500MB, 64KiB or 1000000.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	n, err := parseByteSize(s)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+func parseByteSize(s string) (int64, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"TIB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(u, suf.s) {
+			u, mult = strings.TrimSpace(strings.TrimSuffix(u, suf.s)), suf.m
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(u, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("invalid size %q (examples: 1GB, 500MB, 64KiB, 1000000)", s)
+	}
+	return int64(f * float64(mult)), nil
+}
+
+func main() {
+	var (
+		cfg         archivegen.Config
+		maxFileSize = byteSize(archivegen.DefaultMaxFileSize)
+		targetBytes byteSize
+		quiet       bool
+	)
+	flag.StringVar(&cfg.OutDir, "out", "", "output directory (required)")
+	flag.Int64Var(&cfg.Pages, "pages", 0, "number of archived article pages (other page kinds scale along)")
+	flag.Var(&targetBytes, "target-bytes", "instead of --pages: generate until the compressed archive reaches this size (e.g. 1GB)")
+	flag.Int64Var(&cfg.Seed, "seed", 1, "random seed; the same seed and size give byte-identical output")
+	flag.Var(&maxFileSize, "max-file-size", "maximum size of one WARC file (e.g. 1GB, 100MB)")
+	flag.IntVar(&cfg.Events, "events", archivegen.DefaultEvents, fmt.Sprintf("number of events (1..%d)", archivegen.MaxEvents))
+	flag.StringVar(&cfg.Prefix, "prefix", archivegen.DefaultPrefix, "WARC file name prefix")
+	flag.StringVar(&cfg.WARCVersion, "warc-version", archivegen.DefaultWARCVersion, "WARC version: 1.0 or 1.1")
+	flag.IntVar(&cfg.CompressionLevel, "level", 1, "gzip level of the WARC records (1 fastest .. 9 smallest)")
+	flag.IntVar(&cfg.Workers, "workers", 0, "parallel renderers (0: all cores); does not change the output")
+	flag.BoolVar(&quiet, "quiet", false, "log only errors")
+	flag.Parse()
+	cfg.MaxFileSize = int64(maxFileSize)
+	cfg.TargetBytes = int64(targetBytes)
+	if cfg.OutDir == "" || (cfg.Pages == 0) == (cfg.TargetBytes == 0) {
+		fmt.Fprintln(os.Stderr, "usage: genarchive --out DIR (--pages N | --target-bytes SIZE) [flags]")
+		flag.PrintDefaults()
+		os.Exit(2)
+	}
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelError
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	start := time.Now()
+	sum, err := archivegen.Generate(ctx, cfg)
+	if err != nil {
+		cfg.Logger.Error("generate archive", "err", err)
+		os.Exit(1)
+	}
+	printSummary(sum, time.Since(start), cfg.OutDir)
+}
+
+func printSummary(s *archivegen.Summary, elapsed time.Duration, dir string) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "archive\t%s\n", dir)
+	fmt.Fprintf(tw, "seed\t%d\n", s.Seed)
+	fmt.Fprintf(tw, "hosts\t%d\n", s.Hosts)
+	fmt.Fprintf(tw, "article pages\t%d\n", s.Pages)
+	fmt.Fprintf(tw, "files\t%d\n", len(s.Files))
+	fmt.Fprintf(tw, "records\t%d\n", s.Records)
+	fmt.Fprintf(tw, "bytes (gzip)\t%d (%.1f MB)\n", s.Bytes, float64(s.Bytes)/1e6)
+	fmt.Fprintf(tw, "bytes (uncompressed)\t%d (%.1f MB)\n", s.UncompressedBytes, float64(s.UncompressedBytes)/1e6)
+	secs := elapsed.Seconds()
+	fmt.Fprintf(tw, "time\t%.1f s (%.1f MB/s compressed, %.0f article pages/s)\n", secs, float64(s.Bytes)/1e6/secs, float64(s.Pages)/secs)
+	fmt.Fprintln(tw, "\nrecord type\trecords")
+	for _, k := range s.RecordTypes {
+		fmt.Fprintf(tw, "%s\t%d\n", k.Kind, k.Records)
+	}
+	fmt.Fprintln(tw, "\nkind\tURLs\trecords")
+	for _, k := range s.Kinds {
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", k.Kind, k.URLs, k.Records)
+	}
+	fmt.Fprintln(tw, "\nevent\tstart\tend\tarticles (grade 2)\tmentions (grade 1)")
+	for _, e := range s.Events {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", e.Slug, e.Start, e.End, e.Articles, e.Mentions)
+	}
+	fmt.Fprintln(tw, "\nfile\trecords\tbytes")
+	for _, f := range s.Files {
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", f.Name, f.Records, f.Bytes)
+	}
+	tw.Flush()
+}
