@@ -128,56 +128,108 @@ func NewEntry(rawURL string, priority float64, depth int, path, parent string, o
 	return Entry{Key: key, URL: rawURL, Priority: priority, Depth: depth, Path: path, Parent: parent, Order: order, Host: HostOf(rawURL)}, nil
 }
 
+// Selected is a frontier entry with the snapshot selectSnapshot chose.
+type Selected struct {
+	Entry  Entry
+	Round  int
+	Rank   int
+	Choice Choice
+}
+
+// Fetched is a selected snapshot with its record read.
+type Fetched struct {
+	Selected    Selected
+	ContentType string // Content-Type of the HTTP response
+	Body        []byte // decoded HTTP entity
+	Location    string // Location header (redirects)
+}
+
 // Process runs the step for entry e, selected as number rank of round, with
-// the captures the index holds for e.Key. The error is fatal for the round
-// (an archive file is missing); every other problem makes the URL missing
-// with a reason.
+// the captures the index holds for e.Key: SelectSnapshot, FetchRecord and
+// Score in turn. The error is fatal for the round (an archive file is
+// missing); every other problem makes the URL missing with a reason.
 func (p *Processor) Process(ctx context.Context, e Entry, captures []cdxj.Capture, round, rank int) (Result, error) {
-	res := Result{Entry: e, Round: round, Rank: rank}
-	missing := func(code, why string) (Result, error) {
-		res.Outcome, res.ReasonCode, res.Reason = OutcomeMissing, code, why
-		return res, nil
+	sel, done := p.SelectSnapshot(e, captures, round, rank)
+	if done != nil {
+		return *done, nil
 	}
-	choice := SelectSnapshot(captures, p.Settings.Interval)
-	switch choice.Kind {
-	case NoSnapshot:
-		if len(captures) == 0 {
-			return missing(ReasonNotInIndex, choice.Reason)
+	f, done, err := p.FetchRecord(ctx, sel)
+	if err != nil || done != nil {
+		if done != nil {
+			return *done, err
 		}
-		return missing(ReasonNoUsable, choice.Reason)
-	case FollowRedirect:
-		return p.redirect(ctx, res, choice)
+		return Result{Entry: e, Round: round, Rank: rank}, err
 	}
-	rec, err := p.Fetcher.Read(ctx, choice.Payload)
+	return p.Score(f), nil
+}
+
+func missingResult(e Entry, round, rank int, code, why string) *Result {
+	return &Result{Entry: e, Round: round, Rank: rank, Outcome: OutcomeMissing, ReasonCode: code, Reason: why}
+}
+
+// SelectSnapshot is step 3: it chooses the capture to use, or finishes the
+// URL as missing (the returned *Result).
+func (p *Processor) SelectSnapshot(e Entry, captures []cdxj.Capture, round, rank int) (Selected, *Result) {
+	choice := SelectSnapshot(captures, p.Settings.Interval)
+	if choice.Kind == NoSnapshot {
+		code := ReasonNoUsable
+		if len(captures) == 0 {
+			code = ReasonNotInIndex
+		}
+		return Selected{}, missingResult(e, round, rank, code, choice.Reason)
+	}
+	return Selected{Entry: e, Round: round, Rank: rank, Choice: choice}, nil
+}
+
+// FetchRecord is step 4's read: the record of the selected snapshot. A
+// redirect is finished here (its target is a new frontier entry). The error
+// is fatal (missing archive file); record problems finish the URL as missing.
+func (p *Processor) FetchRecord(ctx context.Context, sel Selected) (Fetched, *Result, error) {
+	e := sel.Entry
+	rec, err := p.Fetcher.Read(ctx, sel.Choice.Payload)
 	if err != nil {
 		var re *RecordError
 		if errors.As(err, &re) {
-			return missing(re.Kind, re.Err.Error())
+			return Fetched{}, missingResult(e, sel.Round, sel.Rank, re.Kind, re.Err.Error()), nil
 		}
-		return res, err
+		return Fetched{}, nil, err
 	}
+	f := Fetched{Selected: sel, Body: rec.Body}
+	if rec.HTTP != nil {
+		f.ContentType = rec.HTTP.Header.Get("Content-Type")
+		f.Location = strings.TrimSpace(rec.HTTP.Header.Get("Location"))
+	}
+	if sel.Choice.Kind == FollowRedirect {
+		r := p.redirect(f)
+		return Fetched{}, &r, nil
+	}
+	return f, nil, nil
+}
+
+// Score is the rest of step 4 and step 5's outlinks: main text, outlinks and
+// document time; TopicR, TempR and TTR; the outlinks that enter the
+// frontier with the document's relevance under the strategy.
+func (p *Processor) Score(f Fetched) Result {
+	sel := f.Selected
+	e, round, rank, choice := sel.Entry, sel.Round, sel.Rank, sel.Choice
 	captureTime, err := CaptureTime(choice.Capture.Timestamp)
 	if err != nil {
-		return missing(ReasonStaleIndex, err.Error())
+		return *missingResult(e, round, rank, ReasonStaleIndex, err.Error())
 	}
-	contentType := ""
-	if rec.HTTP != nil {
-		contentType = rec.HTTP.Header.Get("Content-Type")
-	}
-	doc, err := document.Parse(rec.Body, contentType, e.URL, document.Options{
+	doc, err := document.Parse(f.Body, f.ContentType, e.URL, document.Options{
 		MaxBytes: p.Settings.MaxDocumentBytes, DefaultLanguage: p.Settings.DefaultLanguage, CaptureTime: captureTime,
 	})
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
-			return missing(ReasonNotHTML, err.Error())
+			return *missingResult(e, round, rank, ReasonNotHTML, err.Error())
 		}
-		return missing(ReasonCorruptRecord, err.Error())
+		return *missingResult(e, round, rank, ReasonCorruptRecord, err.Error())
 	}
 	docTime, source := doc.Published, doc.PublishedSource
 	if docTime.IsZero() {
 		docTime, source = captureTime, "capture"
 	}
-	score := p.Scorer.Score(doc.MainText, doc.Language, docTime)
+	score := p.Scorer.Score(DocumentText(doc), doc.Language, docTime)
 	reason := score.Reason
 	if doc.Reason != "" {
 		reason = doc.Reason
@@ -195,12 +247,12 @@ func (p *Processor) Process(ctx context.Context, e Entry, captures []cdxj.Captur
 	if d.Revisit {
 		d.PayloadFile, d.PayloadOffset, d.PayloadLength = choice.Payload.Filename, choice.Payload.Offset, choice.Payload.Length
 	}
-	res.Outcome, res.Document = OutcomeCollected, d
+	res := Result{Entry: e, Round: round, Rank: rank, Outcome: OutcomeCollected, Document: d}
 	seenHere := map[string]bool{e.Key: true}
 	for i, l := range doc.Outlinks {
 		key, err := surt.Key(l.URL)
 		if err != nil {
-			continue // unparsable outlink: counted by the engines through Links
+			continue // an outlink without a SURT key cannot be resolved
 		}
 		followed := (p.Settings.AllOutlinks || l.InMain) && p.allowed(l.URL)
 		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed})
@@ -214,53 +266,43 @@ func (p *Processor) Process(ctx context.Context, e Entry, captures []cdxj.Captur
 		})
 	}
 	d.Outlinks = len(res.NewEntries)
-	return res, nil
+	return res
 }
 
 func (p *Processor) allowed(rawURL string) bool {
 	return p.Settings.URLAllowed == nil || p.Settings.URLAllowed(rawURL)
 }
 
-// redirect reads a 3xx capture's Location: its target enters the frontier
-// with the redirecting URL's priority and depth, path + "R".
-func (p *Processor) redirect(ctx context.Context, res Result, choice Choice) (Result, error) {
-	e := res.Entry
-	res.Outcome = OutcomeMissing
-	rec, err := p.Fetcher.Read(ctx, choice.Payload)
-	if err != nil {
-		var re *RecordError
-		if errors.As(err, &re) {
-			res.ReasonCode, res.Reason = re.Kind, re.Err.Error()
-			return res, nil
-		}
-		return res, err
-	}
-	loc := ""
-	if rec.HTTP != nil {
-		loc = strings.TrimSpace(rec.HTTP.Header.Get("Location"))
-	}
+// redirect turns a fetched 3xx capture into a redirect result: its
+// Location's target enters the frontier with the redirecting URL's priority
+// and depth, path + "R".
+func (p *Processor) redirect(f Fetched) Result {
+	sel := f.Selected
+	e := sel.Entry
+	res := Result{Entry: e, Round: sel.Round, Rank: sel.Rank, Outcome: OutcomeMissing}
+	loc := f.Location
 	base, err1 := url.Parse(e.URL)
 	ref, err2 := url.Parse(loc)
 	if loc == "" || err1 != nil || err2 != nil {
-		res.ReasonCode, res.Reason = ReasonBadRedirect, fmt.Sprintf("%s capture %s has no usable Location header %q", choice.Payload.Status, choice.Capture.Timestamp, loc)
-		return res, nil
+		res.ReasonCode, res.Reason = ReasonBadRedirect, fmt.Sprintf("%s capture %s has no usable Location header %q", sel.Choice.Payload.Status, sel.Choice.Capture.Timestamp, loc)
+		return res
 	}
 	target := base.ResolveReference(ref)
 	target.Fragment = ""
 	if target.Scheme != "http" && target.Scheme != "https" {
 		res.ReasonCode, res.Reason = ReasonBadRedirect, fmt.Sprintf("redirect to %q", target.String())
-		return res, nil
+		return res
 	}
 	if !p.allowed(target.String()) {
 		res.ReasonCode, res.Reason = ReasonDisallowedRedir, "redirect to "+target.String()
-		return res, nil
+		return res
 	}
-	ne, err := NewEntry(target.String(), e.Priority, e.Depth, e.Path+"R", e.URL, DiscoveryOrder(res.Round, res.Rank, 0))
+	ne, err := NewEntry(target.String(), e.Priority, e.Depth, e.Path+"R", e.URL, DiscoveryOrder(sel.Round, sel.Rank, 0))
 	if err != nil || ne.Key == e.Key {
 		res.ReasonCode, res.Reason = ReasonBadRedirect, fmt.Sprintf("redirect to %q (same URL or no SURT key)", target.String())
-		return res, nil
+		return res
 	}
 	res.Outcome, res.ReasonCode, res.Reason = OutcomeRedirect, ReasonRedirected, "redirected to "+target.String()
 	res.NewEntries = []Entry{ne}
-	return res, nil
+	return res
 }

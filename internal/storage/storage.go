@@ -356,6 +356,12 @@ func (l *localWriter) Close() error {
 		return nil
 	}
 	l.done = true
+	// CreateTemp makes 0600 files; outputs are for sharing.
+	if err := l.f.Chmod(0o644); err != nil {
+		l.f.Close()
+		os.Remove(l.f.Name())
+		return fmt.Errorf("write %s: %w", l.final, err)
+	}
 	if err := l.f.Close(); err != nil {
 		os.Remove(l.f.Name())
 		return fmt.Errorf("write %s: %w", l.final, err)
@@ -426,6 +432,35 @@ func ReadFile(ctx context.Context, p string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
 	return b, nil
+}
+
+// RemoveAll deletes a directory and everything below it (for gs://: every
+// object under the prefix dir/); a missing directory is not an error.
+func RemoveAll(ctx context.Context, dir string) error {
+	if !IsGCS(dir) {
+		return os.RemoveAll(dir)
+	}
+	bucket, prefix, err := splitGCS(strings.TrimRight(dir, "/") + "/")
+	if err != nil {
+		return err
+	}
+	c, err := gcsClient(ctx)
+	if err != nil {
+		return err
+	}
+	it := c.Bucket(bucket).Objects(ctx, &gcs.Query{Prefix: prefix})
+	for {
+		attrs, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("list gs://%s/%s: %w", bucket, prefix, err)
+		}
+		if err := c.Bucket(bucket).Object(attrs.Name).Delete(ctx); err != nil && !errors.Is(err, gcs.ErrObjectNotExist) {
+			return fmt.Errorf("remove gs://%s/%s: %w", bucket, attrs.Name, err)
+		}
+	}
 }
 
 // Remove deletes a file; a missing file is not an error.

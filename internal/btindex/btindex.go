@@ -1,0 +1,288 @@
+// Package btindex stores the snapshot index (every capture of every URL) in
+// Cloud Bigtable and looks up all captures of many URLs at once.
+//
+// # Schema
+//
+// One row per capture, one cell per row:
+//
+//	row key   SURT-KEY <space> TIMESTAMP <space> ID
+//	          e.g. "com,example)/a 20160102030405 9f86d081884c7d65"
+//	family    "c" (a one-letter name: it is stored with every cell)
+//	qualifier "j"
+//	value     the capture's CDXJ JSON block: {"url": …, "mime": …, "status": …,
+//	          "digest": …, "length": …, "offset": …, "filename": …}
+//	cell time 0 (fixed), GC policy "at most 1 version"
+//
+// ID is the first 8 bytes, in hex, of the SHA-1 of the record's location
+// (filename, NUL, offset): the identity of a capture. The same capture
+// therefore always lands in the same row and cell, and because the cell
+// timestamp is fixed, writing it again overwrites the cell instead of adding a
+// version: re-running a load adds no duplicates and changes nothing. Two
+// records of one URL in the same second (a response and a revisit, or copies
+// in two files) get different IDs and both stay.
+//
+// Why a row per capture, not a row per URL with a column per capture: the
+// look-up is a short range scan either way (all rows with the prefix
+// "SURT-KEY " are adjacent), but rows stay tiny and of bounded size, where a
+// URL-row of a front page captured daily for 20 years would grow without limit
+// (Bigtable wants rows well under 100 MB and does not split a row); writers of
+// different bundles never touch the same row, so a load needs no row-level
+// read-modify-write; and Bigtable is made for billions of narrow rows ("tall
+// and narrow" tables). The key ends with the timestamp so the rows of one URL
+// come back sorted by capture time.
+//
+// The key prefix is "SURT-KEY " with a space: "com,example)/a " never matches
+// the rows of "com,example)/ab", because SURT keys contain no spaces.
+//
+// # Hot spots and salting
+//
+// SURT keys cluster by domain: a big site's captures are one contiguous slice
+// of the key space. We do not salt the keys. A salt (a hash prefix) spreads
+// writes, but the salt must be a function of the URL alone so that one URL's
+// captures stay together, and then it destroys the one thing SURT order is
+// for: host and domain range scans ("all of com,example,") and key-prefix
+// compression. The load does not need it: the index pipeline writes from
+// many workers, each bundle covering a spread of the key space, and Bigtable
+// splits tablets by size and load on its own; for a one-off bulk load of a
+// sorted index, create the table pre-split at shard boundaries (the ZipNum
+// cluster.idx gives good split points). Look-ups are random across the key
+// space, which is Bigtable's best case.
+//
+// # Reading
+//
+// [Reader.Lookup] takes a batch of keys and sends ONE ReadRows request per
+// up to [DefaultKeysPerRead] keys, with one prefix range per key
+// (a RowRangeList), not one request per URL. Bigtable returns rows in key
+// order; the reader groups them by key. A LatestNFilter(1) guards against a
+// second version that garbage collection has not removed yet (GC is lazy).
+package btindex
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cloud.google.com/go/bigtable"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/zipnum" // ParseLine: a fast CDXJ parser
+)
+
+const (
+	// Family is the column family of the capture cells.
+	Family = "c"
+	// Column is the qualifier of the one cell of a capture row.
+	Column = "j"
+	// DefaultRowsPerBulk is the number of rows the Writer sends per ApplyBulk.
+	DefaultRowsPerBulk = 1000
+	// DefaultKeysPerRead is the number of keys the Reader sends per ReadRows.
+	DefaultKeysPerRead = 1000
+)
+
+// cellTime is the fixed cell timestamp: rewriting a capture replaces its cell.
+const cellTime = bigtable.Timestamp(0)
+
+// RowKey returns the row key of a capture: "KEY TIMESTAMP ID".
+func RowKey(c cdxj.Capture) string {
+	h := sha1.New()
+	h.Write([]byte(c.Filename))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.FormatInt(c.Offset, 10)))
+	var id [8]byte
+	copy(id[:], h.Sum(nil))
+	return c.Key + " " + c.Timestamp + " " + hex.EncodeToString(id[:])
+}
+
+// value returns the cell value of a capture: the JSON block of its CDXJ line.
+func value(c cdxj.Capture) ([]byte, error) {
+	if c.Key == "" || strings.ContainsAny(c.Key, " \n") {
+		return nil, fmt.Errorf("capture key %q: empty or contains a space or newline", c.Key)
+	}
+	if c.Timestamp == "" || strings.Trim(c.Timestamp, "0123456789") != "" {
+		return nil, fmt.Errorf("capture %q: timestamp %q is not digits", c.Key, c.Timestamp)
+	}
+	line := c.Line()
+	return []byte(line[len(c.Key)+1+len(c.Timestamp)+1:]), nil
+}
+
+// parseRow turns a row back into a capture.
+func parseRow(row bigtable.Row) (cdxj.Capture, error) {
+	key, rest, ok := strings.Cut(row.Key(), " ")
+	ts, _, ok2 := strings.Cut(rest, " ")
+	if !ok || !ok2 {
+		return cdxj.Capture{}, fmt.Errorf("row %q: key is not \"SURT TIMESTAMP ID\"", row.Key())
+	}
+	for _, item := range row[Family] {
+		if item.Column == Family+":"+Column {
+			c, err := zipnum.ParseLine(key + " " + ts + " " + string(item.Value))
+			if err != nil {
+				return cdxj.Capture{}, fmt.Errorf("row %q: %w", row.Key(), err)
+			}
+			return c, nil
+		}
+	}
+	return cdxj.Capture{}, fmt.Errorf("row %q: no %s:%s cell", row.Key(), Family, Column)
+}
+
+// EnsureTable creates the table and its column family (GC: one version) if
+// they do not exist. Several workers may call it at once.
+func EnsureTable(ctx context.Context, ac *bigtable.AdminClient, table string) error {
+	info, err := ac.TableInfo(ctx, table)
+	if status.Code(err) == codes.NotFound {
+		err = ac.CreateTableFromConf(ctx, &bigtable.TableConf{
+			TableID:  table,
+			Families: map[string]bigtable.GCPolicy{Family: bigtable.MaxVersionsPolicy(1)},
+		})
+		if status.Code(err) == codes.AlreadyExists {
+			err = nil // created concurrently
+		}
+		if err != nil {
+			return fmt.Errorf("bigtable: create table %s: %w", table, err)
+		}
+		slog.Info("bigtable: created table", "table", table, "family", Family)
+		info, err = ac.TableInfo(ctx, table)
+	}
+	if err != nil {
+		return fmt.Errorf("bigtable: table %s: %w", table, err)
+	}
+	if slices.ContainsFunc(info.FamilyInfos, func(f bigtable.FamilyInfo) bool { return f.Name == Family }) {
+		return nil
+	}
+	err = ac.CreateColumnFamilyWithConfig(ctx, table, Family, bigtable.Family{GCPolicy: bigtable.MaxVersionsPolicy(1)})
+	if status.Code(err) == codes.AlreadyExists {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("bigtable: table %s: create column family %s: %w", table, Family, err)
+	}
+	return nil
+}
+
+// Writer loads captures into a table in batches of ApplyBulk calls. Hold one
+// per bundle (or goroutine): it is not safe for concurrent use. Writing the
+// same capture twice, in one run or in two, leaves one cell.
+type Writer struct {
+	tbl     *bigtable.Table
+	perBulk int
+	keys    []string
+	muts    []*bigtable.Mutation
+	written int64
+}
+
+// NewWriter returns a writer to tbl sending rowsPerBulk rows per ApplyBulk
+// (<= 0: DefaultRowsPerBulk).
+func NewWriter(tbl *bigtable.Table, rowsPerBulk int) *Writer {
+	if rowsPerBulk <= 0 {
+		rowsPerBulk = DefaultRowsPerBulk
+	}
+	return &Writer{tbl: tbl, perBulk: rowsPerBulk}
+}
+
+// Add queues one capture and sends the batch when it is full.
+func (w *Writer) Add(ctx context.Context, c cdxj.Capture) error {
+	v, err := value(c)
+	if err != nil {
+		return fmt.Errorf("bigtable write: %w", err)
+	}
+	m := bigtable.NewMutation()
+	m.Set(Family, Column, cellTime, v)
+	w.keys = append(w.keys, RowKey(c))
+	w.muts = append(w.muts, m)
+	if len(w.keys) >= w.perBulk {
+		return w.Flush(ctx)
+	}
+	return nil
+}
+
+// Flush sends the queued captures. The client retries transient failures of
+// single rows; rows that still fail are reported (the first few by key).
+func (w *Writer) Flush(ctx context.Context) error {
+	if len(w.keys) == 0 {
+		return nil
+	}
+	errs, err := w.tbl.ApplyBulk(ctx, w.keys, w.muts)
+	if err != nil {
+		return fmt.Errorf("bigtable write of %d rows: %w", len(w.keys), err)
+	}
+	var failed []error
+	for i, e := range errs {
+		if e != nil {
+			failed = append(failed, fmt.Errorf("row %q: %w", w.keys[i], e))
+		}
+	}
+	if len(failed) > 0 {
+		n := len(failed)
+		return fmt.Errorf("bigtable write: %d of %d rows failed: %w", n, len(w.keys), errors.Join(failed[:min(n, 3)]...))
+	}
+	w.written += int64(len(w.keys))
+	w.keys, w.muts = w.keys[:0], w.muts[:0]
+	return nil
+}
+
+// Close flushes; the table handle stays usable.
+func (w *Writer) Close(ctx context.Context) error { return w.Flush(ctx) }
+
+// Written returns the number of rows written so far.
+func (w *Writer) Written() int64 { return w.written }
+
+// Reader looks up captures in a table. It is safe for concurrent use.
+type Reader struct {
+	tbl         *bigtable.Table
+	keysPerRead int
+}
+
+// NewReader returns a reader of tbl sending keysPerRead keys per ReadRows
+// call (<= 0: DefaultKeysPerRead).
+func NewReader(tbl *bigtable.Table, keysPerRead int) *Reader {
+	if keysPerRead <= 0 {
+		keysPerRead = DefaultKeysPerRead
+	}
+	return &Reader{tbl: tbl, keysPerRead: keysPerRead}
+}
+
+// Lookup returns the captures of each key (an exact SURT key), sorted by
+// timestamp; ties keep row-key order. Keys without captures are absent.
+func (r *Reader) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.Capture, error) {
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	if len(sorted) > 0 && sorted[0] == "" {
+		sorted = sorted[1:]
+	}
+	out := make(map[string][]cdxj.Capture)
+	// Only the latest version; no family filter: the table has one family, and
+	// parseRow picks its cell (the emulator compiles a regexp per cell for a
+	// family filter, which made look-ups 5x slower there).
+	filter := bigtable.RowFilter(bigtable.LatestNFilter(1))
+	for chunk := range slices.Chunk(sorted, r.keysPerRead) {
+		ranges := make(bigtable.RowRangeList, len(chunk))
+		for i, k := range chunk {
+			ranges[i] = bigtable.PrefixRange(k + " ")
+		}
+		var perr error
+		err := r.tbl.ReadRows(ctx, ranges, func(row bigtable.Row) bool {
+			c, err := parseRow(row)
+			if err != nil {
+				perr = err
+				return false
+			}
+			out[c.Key] = append(out[c.Key], c)
+			return true
+		}, filter)
+		if err == nil {
+			err = perr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bigtable look-up of %d keys (%q…): %w", len(chunk), chunk[0], err)
+		}
+	}
+	return out, nil
+}

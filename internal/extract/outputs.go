@@ -1,0 +1,331 @@
+package extract
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// Output file names in OUT.
+const (
+	DocumentsFile  = "documents.jsonl"
+	MissingFile    = "missing.jsonl"
+	LinksFile      = "links.tsv"
+	RoundsFile     = "rounds.jsonl"
+	RunFile        = "run.json"
+	CollectionWARC = "collection.warc.gz"
+	CollectionCDXJ = "collection.cdxj"
+)
+
+// RoundStats is one line of rounds.jsonl.
+type RoundStats struct {
+	Round                int     `json:"round"`
+	FrontierSize         int     `json:"frontier_size"` // unseen URLs in the frontier when the round started
+	Selected             int     `json:"selected"`
+	Collected            int     `json:"collected"`
+	Missing              int     `json:"missing"`
+	Redirects            int     `json:"redirects"`
+	AccumulatedRelevance float64 `json:"accumulated_relevance"` // sum of topic_r over the collection so far
+	URLsConsidered       int     `json:"urls_considered"`       // |seen| + |frontier| after the round
+	Seconds              float64 `json:"seconds"`
+}
+
+// MissingURL is one line of missing.jsonl.
+type MissingURL struct {
+	URL        string  `json:"url"`
+	SURT       string  `json:"surt"`
+	Path       string  `json:"path"`
+	Depth      int     `json:"depth"`
+	Parent     string  `json:"parent,omitempty"`
+	Priority   float64 `json:"priority"`
+	Round      int     `json:"round"`
+	ReasonCode string  `json:"reason_code"`
+	Reason     string  `json:"reason"`
+}
+
+// Totals summarise a run in run.json.
+type Totals struct {
+	Collected      int              `json:"collected"`
+	Missing        int              `json:"missing"`
+	Redirects      int              `json:"redirects"`
+	Frontier       int              `json:"frontier"`
+	URLsConsidered int              `json:"urls_considered"`
+	Rounds         int              `json:"rounds"`
+	Relevance      float64          `json:"accumulated_relevance"`
+	MissingReasons map[string]int   `json:"missing_reasons"`
+	Counters       map[string]int64 `json:"counters,omitempty"`
+	StopReason     string           `json:"stop_reason"`
+}
+
+// RunInfo is run.json.
+type RunInfo struct {
+	Spec     json.RawMessage   `json:"spec"`
+	Strategy string            `json:"strategy"`
+	Engine   string            `json:"engine"`
+	Flags    map[string]string `json:"flags"`
+	Versions map[string]string `json:"versions"`
+	Totals   Totals            `json:"totals"`
+	Seconds  float64           `json:"seconds"`
+}
+
+// ResultSource replays a run's results in collection order; it may be
+// called more than once.
+type ResultSource func(yield func(Result) error) error
+
+// WriteOutputs writes documents.jsonl, missing.jsonl, links.tsv,
+// rounds.jsonl, run.json, collection.warc.gz and collection.cdxj into out,
+// each atomically. Both engines call it, so equal results give equal files.
+func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds []RoundStats, run RunInfo, f *Fetcher) error {
+	inCollection := map[string]bool{}
+	if err := results(func(r Result) error {
+		if r.Outcome == OutcomeCollected {
+			inCollection[r.Entry.Key] = true
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	docs, err := newLineFile(ctx, storage.Join(out, DocumentsFile))
+	if err != nil {
+		return err
+	}
+	missing, err := newLineFile(ctx, storage.Join(out, MissingFile))
+	if err != nil {
+		docs.abort()
+		return err
+	}
+	links, err := newLineFile(ctx, storage.Join(out, LinksFile))
+	if err != nil {
+		docs.abort()
+		missing.abort()
+		return err
+	}
+	links.w.WriteString("source\ttarget\tanchor\tin_collection\n")
+	var collected []Document
+	err = results(func(r Result) error {
+		switch r.Outcome {
+		case OutcomeCollected:
+			collected = append(collected, *r.Document)
+			if err := docs.json(r.Document); err != nil {
+				return err
+			}
+			for _, l := range r.Links {
+				fmt.Fprintf(links.w, "%s\t%s\t%s\t%t\n", tsvField(r.Entry.URL), tsvField(l.Target), tsvField(l.Anchor), inCollection[l.Key])
+			}
+		default:
+			e := r.Entry
+			return missing.json(MissingURL{URL: e.URL, SURT: e.Key, Path: e.Path, Depth: e.Depth, Parent: e.Parent,
+				Priority: e.Priority, Round: r.Round, ReasonCode: r.ReasonCode, Reason: r.Reason})
+		}
+		return nil
+	})
+	for _, lf := range []*lineFile{docs, missing, links} {
+		if err != nil {
+			lf.abort()
+		} else if cerr := lf.close(); cerr != nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	var rb bytes.Buffer
+	for _, r := range rounds {
+		line, _ := json.Marshal(r)
+		rb.Write(line)
+		rb.WriteByte('\n')
+	}
+	if err := storage.WriteFile(ctx, storage.Join(out, RoundsFile), rb.Bytes()); err != nil {
+		return err
+	}
+	if err := WriteCollectionWARC(ctx, out, collected, f); err != nil {
+		return err
+	}
+	runJSON, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode run.json: %w", err)
+	}
+	return storage.WriteFile(ctx, storage.Join(out, RunFile), append(runJSON, '\n'))
+}
+
+func tsvField(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+type lineFile struct {
+	sw storage.Writer
+	w  *bufio.Writer
+}
+
+func newLineFile(ctx context.Context, p string) (*lineFile, error) {
+	sw, err := storage.Create(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return &lineFile{sw: sw, w: bufio.NewWriterSize(sw, 1<<20)}, nil
+}
+
+func (l *lineFile) json(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	l.w.Write(b)
+	return l.w.WriteByte('\n')
+}
+
+func (l *lineFile) close() error {
+	if err := l.w.Flush(); err != nil {
+		l.sw.Abort()
+		return err
+	}
+	return l.sw.Close()
+}
+
+func (l *lineFile) abort() { l.sw.Abort() }
+
+// WriteCollectionWARC copies the records of the collected documents (and the
+// records their revisits refer to) unchanged into OUT/collection.warc.gz,
+// one gzip member per record, in collection order, each record once; then
+// indexes it into OUT/collection.cdxj (pywb's format), so the collection can
+// be replayed. Records from uncompressed or whole-file-gzip archives are
+// compressed into members of their own; ARC records, which have no place in
+// a WARC file, are left out with a warning in the log.
+func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fetcher) error {
+	warcPath := storage.Join(out, CollectionWARC)
+	w, err := storage.Create(ctx, warcPath)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	type loc struct {
+		file   string
+		offset int64
+	}
+	written := map[loc]bool{}
+	copyRecord := func(file string, offset, length int64) error {
+		if written[loc{file, offset}] {
+			return nil
+		}
+		written[loc{file, offset}] = true
+		raw, err := f.RawRecord(ctx, file, offset, length)
+		if errors.Is(err, ErrNotWARCRecord) {
+			slog.Warn("record left out of the collection WARC", "file", file, "offset", offset, "err", err)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		_, err = bw.Write(raw)
+		return err
+	}
+	for _, d := range docs {
+		if d.Revisit {
+			if err := copyRecord(d.PayloadFile, d.PayloadOffset, d.PayloadLength); err != nil {
+				w.Abort()
+				return fmt.Errorf("collection WARC: %s: %w", d.URL, err)
+			}
+		}
+		if err := copyRecord(d.Filename, d.Offset, d.Length); err != nil {
+			w.Abort()
+			return fmt.Errorf("collection WARC: %s: %w", d.URL, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		w.Abort()
+		return fmt.Errorf("write %s: %w", warcPath, err)
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	// Index what was written, with the same indexer as the archive.
+	r, err := storage.Open(ctx, warcPath)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var lines []string
+	if _, err := cdxj.IndexFile(r, CollectionWARC, cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+		lines = append(lines, c.Line())
+		return nil
+	}); err != nil && len(docs) > 0 {
+		return fmt.Errorf("index %s: %w", warcPath, err)
+	}
+	sort.Strings(lines)
+	var buf bytes.Buffer
+	for _, l := range lines {
+		buf.WriteString(l)
+		buf.WriteByte('\n')
+	}
+	return storage.WriteFile(ctx, storage.Join(out, CollectionCDXJ), buf.Bytes())
+}
+
+// ErrNotWARCRecord: an ARC record, which has no place in a WARC file.
+var ErrNotWARCRecord = errors.New("not a WARC record (ARC records are not copied into the collection WARC)")
+
+// RawRecord returns the bytes of the record at an index offset as one gzip
+// member: copied unchanged from a per-record-gzip file, else compressed.
+func (f *Fetcher) RawRecord(ctx context.Context, name string, offset, length int64) ([]byte, error) {
+	if err := SafeFilename(name); err != nil {
+		return nil, err
+	}
+	p, err := f.Resolve(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	of, err := f.acquire(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.release(of)
+	r := of.r
+	var magic [2]byte
+	r.ReadAt(magic[:], offset)
+	if magic == [2]byte{0x1f, 0x8b} && length > 0 {
+		buf := make([]byte, length)
+		if _, err := r.ReadAt(buf, offset); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
+		}
+		return buf, nil
+	}
+	var first [2]byte
+	r.ReadAt(first[:], 0)
+	var plain []byte
+	if first == [2]byte{0x1f, 0x8b} { // whole-file gzip: offsets are in the decompressed stream
+		zr, err := gzip.NewReader(io.NewSectionReader(r, 0, r.Size()))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		if _, err := io.CopyN(io.Discard, zr, offset); err != nil {
+			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
+		}
+		plain = make([]byte, length)
+		if _, err := io.ReadFull(zr, plain); err != nil {
+			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
+		}
+	} else {
+		plain = make([]byte, length)
+		if _, err := r.ReadAt(plain, offset); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
+		}
+	}
+	if !bytes.HasPrefix(plain, []byte("WARC/")) {
+		return nil, fmt.Errorf("%s at %d: %w", name, offset, ErrNotWARCRecord)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	return gz.Bytes(), nil
+}

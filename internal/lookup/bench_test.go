@@ -1,0 +1,209 @@
+package lookup
+
+import (
+	"context"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/bigtable"
+
+	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/zipnum"
+)
+
+// Benchmarks: each iteration looks up one batch of random keys (URLs drawn
+// uniformly from the distinct keys of a generated index). For the 100,000
+// look-ups of the brief, run 100 batches of 1000:
+//
+//	go test -run XXX -bench . -benchtime 100x ./internal/lookup
+var (
+	benchCaptures = flag.Int("bench.captures", 1_000_000, "captures in the generated benchmark index")
+	benchBatch    = flag.Int("bench.batch", 1000, "keys per look-up batch")
+)
+
+type benchFixture struct {
+	keys   []string // distinct keys of the index
+	n      int      // captures
+	dir    string
+	cdxj   string
+	zipnum string
+
+	btOnce sync.Once
+	bt     *bigtable.Client
+}
+
+var (
+	fixtureOnce sync.Once
+	fixture     *benchFixture
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixture != nil {
+		os.RemoveAll(fixture.dir)
+	}
+	os.Exit(code)
+}
+
+func getFixture(b *testing.B) *benchFixture {
+	fixtureOnce.Do(func() {
+		start := time.Now()
+		dir, err := os.MkdirTemp("", "recrawl-lookup-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := genCorpus(*benchCaptures, 42)
+		f := &benchFixture{keys: c.keys, n: len(c.captures), dir: dir,
+			cdxj: filepath.Join(dir, "index.cdxj"), zipnum: filepath.Join(dir, "zipnum")}
+		c.writeCDXJ(b, f.cdxj)
+		if err := zipnum.Build(f.zipnum, zipnum.Lines(c.lines), len(c.lines)/8+1, 0); err != nil {
+			b.Fatal(err)
+		}
+		st, _ := os.Stat(f.cdxj)
+		b.Logf("fixture: %d captures of %d URLs, CDXJ file %d MB, built in %v",
+			f.n, len(f.keys), st.Size()>>20, time.Since(start).Round(time.Millisecond))
+		fixture = f
+		// Drop the generated captures: a large live heap of test data would
+		// make the garbage collector, not the look-up, the measured cost.
+		c = nil
+		runtime.GC()
+	})
+	if fixture == nil {
+		b.Fatal("no benchmark fixture")
+	}
+	return fixture
+}
+
+// bigtable loads the corpus into an in-process bttest server, once.
+func (f *benchFixture) bigtable(b *testing.B) *bigtable.Client {
+	f.btOnce.Do(func() {
+		start := time.Now()
+		client, admin := bigtableClient(b)
+		ctx := context.Background()
+		if err := btindex.EnsureTable(ctx, admin, "captures"); err != nil {
+			b.Fatal(err)
+		}
+		in, err := os.Open(f.cdxj)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer in.Close()
+		w := btindex.NewWriter(client.Open("captures"), 0)
+		for line, err := range zipnum.ReadLines(in) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, err := zipnum.ParseLine(line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := w.Add(ctx, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("bttest: loaded %d captures in %v", w.Written(), time.Since(start).Round(time.Millisecond))
+		f.bt = client
+	})
+	if f.bt == nil {
+		b.Fatal("no bigtable fixture")
+	}
+	return f.bt
+}
+
+func runLookups(b *testing.B, f *benchFixture, idx Index) {
+	b.Helper()
+	defer idx.Close()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(1, 2))
+	batch := make([]string, *benchBatch)
+	found := 0
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		for i := range batch {
+			batch[i] = f.keys[rng.IntN(len(f.keys))]
+		}
+		b.StartTimer()
+		m, err := idx.Lookup(ctx, batch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		found += len(m)
+	}
+	if found == 0 {
+		b.Fatal("no key found")
+	}
+	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "lookups/s")
+}
+
+func BenchmarkLookup(b *testing.B) {
+	b.Run("cdxj-disk", func(b *testing.B) {
+		f := getFixture(b)
+		idx, err := OpenCDXJ(f.cdxj, CDXJOptions{MemoryThreshold: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runLookups(b, f, idx)
+	})
+	b.Run("zipnum", func(b *testing.B) {
+		f := getFixture(b)
+		r, err := zipnum.Open(f.zipnum, zipnum.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runLookups(b, f, NewZipNum(r))
+		b.ReportMetric(float64(r.BlocksRead())/float64(b.N), "blocks/batch")
+	})
+	b.Run("zipnum-cache512M", func(b *testing.B) { // the whole 1M-capture index fits
+		f := getFixture(b)
+		r, err := zipnum.Open(f.zipnum, zipnum.Options{CacheBytes: 512 << 20})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runLookups(b, f, NewZipNum(r))
+		b.ReportMetric(float64(r.BlocksRead())/float64(b.N), "blocks/batch")
+	})
+	b.Run("zipnum-nocache", func(b *testing.B) {
+		f := getFixture(b)
+		r, err := zipnum.Open(f.zipnum, zipnum.Options{CacheBytes: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runLookups(b, f, NewZipNum(r))
+		b.ReportMetric(float64(r.BlocksRead())/float64(b.N), "blocks/batch")
+	})
+	b.Run("zipnum-300lines-nocache", func(b *testing.B) { // smaller blocks: less to decompress per key
+		f := getFixture(b)
+		dir := filepath.Join(f.dir, "zipnum300")
+		if _, err := os.Stat(dir); err != nil {
+			in, err := os.Open(f.cdxj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			err = zipnum.Build(dir, zipnum.ReadLines(in), f.n/8+1, 300)
+			in.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		r, err := zipnum.Open(dir, zipnum.Options{CacheBytes: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runLookups(b, f, NewZipNum(r))
+		b.ReportMetric(float64(r.BlocksRead())/float64(b.N), "blocks/batch")
+	})
+	b.Run("bigtable-bttest", func(b *testing.B) {
+		f := getFixture(b)
+		runLookups(b, f, NewBigtable(f.bigtable(b), "captures"))
+	})
+}

@@ -1,0 +1,499 @@
+package zipnum
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"container/list"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+)
+
+// DefaultCacheBytes bounds the decompressed blocks a [Reader] keeps: 64 MiB,
+// about 100 blocks of 3000 CDXJ lines.
+const DefaultCacheBytes = 64 << 20
+
+// Options tune a [Reader]. The zero value is ready to use.
+type Options struct {
+	// CacheBytes bounds the decompressed blocks kept in the LRU cache;
+	// 0 means DefaultCacheBytes, a negative value disables the cache.
+	CacheBytes int64
+}
+
+// Reader looks up captures in a ZipNum index. It is safe for concurrent use.
+type Reader struct {
+	idxPath string
+	entries []Entry // the secondary index, in key order
+	keys    []string
+
+	locs   map[string][]string // shard name → candidate paths
+	mu     sync.Mutex          // guards shards, cache, closed
+	shards map[string]*os.File
+	cache  *blockCache
+	closed bool
+
+	bytesRead  atomic.Int64
+	blocksRead atomic.Int64
+}
+
+// Open opens the ZipNum index at path: a secondary index file (*.idx,
+// *.summary), or a directory holding cluster.idx or exactly one *.idx file.
+// The location file is the secondary index's name with .loc; without one,
+// shards are looked for next to the secondary index. Shard files are opened
+// when first needed.
+func Open(path string, opts Options) (*Reader, error) {
+	idx, err := findSecondaryIndex(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{idxPath: idx, shards: map[string]*os.File{}}
+	if err := r.loadIndex(); err != nil {
+		return nil, err
+	}
+	if err := r.loadLoc(); err != nil {
+		return nil, err
+	}
+	cb := opts.CacheBytes
+	if cb == 0 {
+		cb = DefaultCacheBytes
+	}
+	r.cache = newBlockCache(cb)
+	return r, nil
+}
+
+func findSecondaryIndex(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("zipnum: %w", err)
+	}
+	if !st.IsDir() {
+		return path, nil
+	}
+	p := filepath.Join(path, "cluster.idx")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	var found []string
+	for _, pat := range []string{"*.idx", "*.summary"} {
+		m, _ := filepath.Glob(filepath.Join(path, pat))
+		found = append(found, m...)
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return "", fmt.Errorf("zipnum: %s: no cluster.idx (or other *.idx / *.summary file)", path)
+	default:
+		return "", fmt.Errorf("zipnum: %s: no cluster.idx and several secondary indexes (%s): name the one to use",
+			path, strings.Join(found, ", "))
+	}
+}
+
+func (r *Reader) loadIndex() error {
+	f, err := os.Open(r.idxPath)
+	if err != nil {
+		return fmt.Errorf("zipnum: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		if sc.Text() == "" {
+			continue
+		}
+		e, err := ParseEntry(sc.Text())
+		if err != nil {
+			return fmt.Errorf("zipnum: %s:%d: %w", r.idxPath, n, err)
+		}
+		if len(r.entries) > 0 && e.Key < r.entries[len(r.entries)-1].Key {
+			return fmt.Errorf("zipnum: %s:%d: key %q sorts before the previous line's: secondary index is not sorted", r.idxPath, n, e.Key)
+		}
+		r.entries = append(r.entries, e)
+		r.keys = append(r.keys, e.Key)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("zipnum: %s: %w", r.idxPath, err)
+	}
+	return nil
+}
+
+func (r *Reader) loadLoc() error {
+	dir := filepath.Dir(r.idxPath)
+	r.locs = map[string][]string{}
+	locPath := strings.TrimSuffix(r.idxPath, filepath.Ext(r.idxPath)) + ".loc"
+	data, err := os.ReadFile(locPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // shards next to the secondary index
+	}
+	if err != nil {
+		return fmt.Errorf("zipnum: %w", err)
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		parts := strings.Split(line, "\t")
+		if len(parts) < 2 {
+			return fmt.Errorf("zipnum: %s:%d: want \"shard<TAB>path\", got %q", locPath, i+1, truncate(line))
+		}
+		for _, p := range parts[1:] {
+			if strings.Contains(p, "://") {
+				continue // remote locations are not supported by this reader
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			r.locs[parts[0]] = append(r.locs[parts[0]], p)
+		}
+	}
+	return nil
+}
+
+// Blocks returns the number of blocks in the index.
+func (r *Reader) Blocks() int { return len(r.entries) }
+
+// BytesRead returns the compressed bytes read from shard files so far.
+func (r *Reader) BytesRead() int64 { return r.bytesRead.Load() }
+
+// BlocksRead returns the number of blocks read and decompressed so far
+// (cache hits not counted).
+func (r *Reader) BlocksRead() int64 { return r.blocksRead.Load() }
+
+// Close closes the shard files.
+func (r *Reader) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	var errs []error
+	for _, f := range r.shards {
+		errs = append(errs, f.Close())
+	}
+	r.shards = map[string]*os.File{}
+	r.cache = newBlockCache(-1)
+	return errors.Join(errs...)
+}
+
+// blockRange returns the blocks [lo, hi) that can hold lines in [start, end).
+func (r *Reader) blockRange(start, end string) (lo, hi int) {
+	j := sort.SearchStrings(r.keys, start) // first block whose first key >= start
+	lo = max(j-1, 0)                       // lines >= start may end the block before it
+	hi = j + sort.SearchStrings(r.keys[j:], end)
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+// Lookup returns all captures of each key (an exact SURT key), in index
+// order (by timestamp). Keys without captures are absent from the map.
+//
+// The keys are sorted first, so the blocks they need come in increasing
+// order and each is read at most once per call. Blocks are read and
+// decompressed ahead, GOMAXPROCS at a time (decompression is the cost of a
+// ZipNum look-up), while the keys are searched in order.
+func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	if len(sorted) > 0 && sorted[0] == "" {
+		sorted = sorted[1:]
+	}
+	type span struct{ lo, hi int }
+	spans := make([]span, len(sorted))
+	var needed []int // distinct blocks, ascending
+	for i, k := range sorted {
+		lo, hi := r.blockRange(k+" ", k+"!")
+		spans[i] = span{lo, hi}
+		for b := lo; b < hi; b++ {
+			if len(needed) == 0 || needed[len(needed)-1] < b {
+				needed = append(needed, b)
+			}
+		}
+	}
+	win := newWindow(r, needed, 2*runtime.GOMAXPROCS(0))
+	out := make(map[string][]cdxj.Capture)
+	for i, k := range sorted {
+		start, end := k+" ", k+"!"
+		for b := spans[i].lo; b < spans[i].hi; b++ {
+			blk, err := win.get(b)
+			if err != nil {
+				return nil, err
+			}
+			lines := blk.lines
+			j := sort.SearchStrings(lines, start)
+			for ; j < len(lines) && lines[j] < end; j++ {
+				c, err := ParseLine(lines[j])
+				if err != nil {
+					e := r.entries[b]
+					return nil, fmt.Errorf("zipnum: shard %s block at %d: %w", e.Shard, e.Offset, err)
+				}
+				out[k] = append(out[k], c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// window reads the blocks a batch needs, in order, size at a time in parallel.
+type window struct {
+	r      *Reader
+	needed []int
+	next   int // index in needed of the first block not loaded yet
+	size   int
+	blocks map[int]*block
+}
+
+func newWindow(r *Reader, needed []int, size int) *window {
+	return &window{r: r, needed: needed, size: max(size, 1), blocks: map[int]*block{}}
+}
+
+// get returns block b, which must be in needed and not before the blocks
+// asked for so far.
+func (w *window) get(b int) (*block, error) {
+	if blk, ok := w.blocks[b]; ok {
+		return blk, nil
+	}
+	for w.next < len(w.needed) && w.needed[w.next] < b {
+		w.next++
+	}
+	if w.next == len(w.needed) || w.needed[w.next] != b {
+		return w.r.block(b) // not planned: read it directly
+	}
+	batch := w.needed[w.next:min(w.next+w.size, len(w.needed))]
+	w.next += len(batch)
+	clear(w.blocks)
+	blocks := make([]*block, len(batch))
+	errs := make([]error, len(batch))
+	var wg sync.WaitGroup
+	for i, n := range batch {
+		wg.Go(func() { blocks[i], errs[i] = w.r.block(n) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, n := range batch {
+		w.blocks[n] = blocks[i]
+	}
+	return w.blocks[b], nil
+}
+
+// Range iterates over the index lines in [start, end) (byte-wise order of
+// whole lines; end "" means to the end of the index). It stops at the first
+// error, which it yields.
+func (r *Reader) Range(start, end string) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		lo, hi := r.blockRange(start, end)
+		if end == "" {
+			hi = len(r.entries)
+		}
+		for b := lo; b < hi; b++ {
+			blk, err := r.block(b)
+			if err != nil {
+				yield("", err)
+				return
+			}
+			i := sort.SearchStrings(blk.lines, start)
+			for ; i < len(blk.lines); i++ {
+				if end != "" && blk.lines[i] >= end {
+					return
+				}
+				if !yield(blk.lines[i], nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Prefix iterates over the index lines that start with prefix, e.g. all
+// captures of a host ("com,example)/") or of a domain ("com,example,").
+func (r *Reader) Prefix(prefix string) iter.Seq2[string, error] {
+	return r.Range(prefix, prefixEnd(prefix))
+}
+
+// prefixEnd returns the smallest string greater than every string with the
+// given prefix, or "" if there is none.
+func prefixEnd(prefix string) string {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}
+
+// block is one decompressed block: its lines, sorted.
+type block struct {
+	n     int
+	lines []string
+	size  int64
+}
+
+// block returns block n, from the cache or read from its shard.
+func (r *Reader) block(n int) (*block, error) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, errors.New("zipnum: reader is closed")
+	}
+	if b := r.cache.get(n); b != nil {
+		r.mu.Unlock()
+		return b, nil
+	}
+	e := r.entries[n]
+	f, err := r.shard(e.Shard)
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	bufp := getBuf(int(e.Length))
+	defer bufPool.Put(bufp)
+	buf := (*bufp)[:e.Length]
+	m, err := f.ReadAt(buf, e.Offset)
+	r.bytesRead.Add(int64(m))
+	if err != nil && !(errors.Is(err, io.EOF) && int64(m) == e.Length) {
+		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, f.Name(), e.Seq, e.Offset, e.Length, err)
+	}
+	s, err := gunzip(buf)
+	if err != nil {
+		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, f.Name(), e.Seq, e.Offset, e.Length, err)
+	}
+	r.blocksRead.Add(1)
+	s = strings.TrimSuffix(s, "\n")
+	b := &block{n: n, size: int64(len(s))}
+	if s != "" {
+		b.lines = strings.Split(s, "\n")
+		b.size += int64(len(b.lines)) * 16
+	}
+	r.mu.Lock()
+	r.cache.put(b)
+	r.mu.Unlock()
+	return b, nil
+}
+
+// Buffers and gzip readers are pooled: a look-up decompresses hundreds of
+// kilobytes per block, and allocating them anew made the garbage collector
+// a main cost in a process with a large heap.
+var (
+	bufPool     sync.Pool // *[]byte
+	gzipReaders sync.Pool // *gzip.Reader
+	outPool     sync.Pool // *bytes.Buffer
+)
+
+func getBuf(n int) *[]byte {
+	if v := bufPool.Get(); v != nil {
+		if p := v.(*[]byte); cap(*p) >= n {
+			return p
+		}
+	}
+	b := make([]byte, n)
+	return &b
+}
+
+// gunzip decompresses a block into one string (the only allocation that
+// stays: the lines of a cached block point into it).
+func gunzip(buf []byte) (string, error) {
+	br := bytes.NewReader(buf)
+	var zr *gzip.Reader
+	if v := gzipReaders.Get(); v != nil {
+		zr = v.(*gzip.Reader)
+		if err := zr.Reset(br); err != nil {
+			return "", err
+		}
+	} else {
+		var err error
+		if zr, err = gzip.NewReader(br); err != nil {
+			return "", err
+		}
+	}
+	defer gzipReaders.Put(zr)
+	out, _ := outPool.Get().(*bytes.Buffer)
+	if out == nil {
+		out = new(bytes.Buffer)
+	}
+	defer outPool.Put(out)
+	out.Reset()
+	// A block is one gzip member; reading on through further members lets
+	// blocks written as several members (some tools do) work too.
+	if _, err := out.ReadFrom(zr); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// shard returns the open file of a shard; r.mu must be held.
+func (r *Reader) shard(name string) (*os.File, error) {
+	if f, ok := r.shards[name]; ok {
+		return f, nil
+	}
+	paths, ok := r.locs[name]
+	if !ok {
+		paths = []string{filepath.Join(filepath.Dir(r.idxPath), name)}
+	}
+	var errs []error
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err == nil {
+			r.shards[name] = f
+			return f, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, fmt.Errorf("zipnum: shard %s: no location opens: %w", name, errors.Join(errs...))
+}
+
+// blockCache is an LRU cache of decompressed blocks bounded in bytes.
+type blockCache struct {
+	max, size int64
+	ll        *list.List // front: most recently used
+	m         map[int]*list.Element
+}
+
+func newBlockCache(max int64) *blockCache {
+	return &blockCache{max: max, ll: list.New(), m: map[int]*list.Element{}}
+}
+
+func (c *blockCache) get(n int) *block {
+	if e, ok := c.m[n]; ok {
+		c.ll.MoveToFront(e)
+		return e.Value.(*block)
+	}
+	return nil
+}
+
+func (c *blockCache) put(b *block) {
+	if c.max <= 0 || b.size > c.max {
+		return
+	}
+	if e, ok := c.m[b.n]; ok { // filled concurrently by another goroutine
+		c.ll.MoveToFront(e)
+		return
+	}
+	c.m[b.n] = c.ll.PushFront(b)
+	c.size += b.size
+	for c.size > c.max {
+		e := c.ll.Back()
+		old := e.Value.(*block)
+		c.ll.Remove(e)
+		delete(c.m, old.n)
+		c.size -= old.size
+	}
+}

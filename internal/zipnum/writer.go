@@ -1,0 +1,370 @@
+package zipnum
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// DefaultLinesPerBlock is the block size of pywb's and Common Crawl's ZipNum
+// indexes.
+const DefaultLinesPerBlock = 3000
+
+// Entry is one line of the secondary index: where one block is.
+type Entry struct {
+	Key    string // "KEY TIMESTAMP" of the block's first line
+	Shard  string // shard name, resolved to a file through the location file
+	Offset int64  // offset of the block's gzip member in the shard
+	Length int64  // length of the gzip member
+	Seq    int    // 1-based block number across the whole index
+}
+
+// Line renders the entry as a secondary index line (without newline).
+func (e Entry) Line() string {
+	return e.Key + "\t" + e.Shard + "\t" + strconv.FormatInt(e.Offset, 10) + "\t" +
+		strconv.FormatInt(e.Length, 10) + "\t" + strconv.Itoa(e.Seq)
+}
+
+// ParseEntry reads one secondary index line. The seq field is optional, as in
+// some older indexes (it is then 0).
+func ParseEntry(line string) (Entry, error) {
+	f := strings.Split(strings.TrimRight(line, "\r\n"), "\t")
+	if len(f) != 4 && len(f) != 5 {
+		return Entry{}, fmt.Errorf("secondary index line %q: %d tab-separated fields, want 5", truncate(line), len(f))
+	}
+	e := Entry{Key: f[0], Shard: f[1]}
+	var err error
+	if e.Offset, err = strconv.ParseInt(f[2], 10, 64); err != nil || e.Offset < 0 {
+		return Entry{}, fmt.Errorf("secondary index line %q: offset %q is not a non-negative integer", truncate(line), f[2])
+	}
+	if e.Length, err = strconv.ParseInt(f[3], 10, 64); err != nil || e.Length <= 0 {
+		return Entry{}, fmt.Errorf("secondary index line %q: length %q is not a positive integer", truncate(line), f[3])
+	}
+	if len(f) == 5 {
+		if e.Seq, err = strconv.Atoi(f[4]); err != nil {
+			return Entry{}, fmt.Errorf("secondary index line %q: seq %q is not an integer", truncate(line), f[4])
+		}
+	}
+	return e, nil
+}
+
+// ShardWriter writes one shard: sorted index lines in, gzip blocks out.
+// It is not safe for concurrent use.
+type ShardWriter struct {
+	w             *countingWriter
+	shard         string
+	linesPerBlock int
+
+	block    bytes.Buffer // uncompressed lines of the open block
+	n        int          // lines in the open block
+	firstKey string       // "key timestamp" of the open block's first line
+	lastKey  string       // "key timestamp" of the last line written
+	lines    int64
+	gz       *gzip.Writer
+	entries  []Entry
+	closed   bool
+}
+
+// NewShardWriter returns a writer of the shard called shard (the name the
+// secondary index records) to w. linesPerBlock <= 0 means
+// [DefaultLinesPerBlock].
+func NewShardWriter(w io.Writer, shard string, linesPerBlock int) *ShardWriter {
+	if linesPerBlock <= 0 {
+		linesPerBlock = DefaultLinesPerBlock
+	}
+	return &ShardWriter{w: &countingWriter{w: w}, shard: shard, linesPerBlock: linesPerBlock}
+}
+
+// WriteLine adds one index line (CDXJ or CDX, with or without its newline).
+// Lines must come sorted by their "key timestamp" prefix; lines with equal
+// prefixes may come in any order.
+func (s *ShardWriter) WriteLine(line string) error {
+	if s.closed {
+		return fmt.Errorf("zipnum shard %s: write after Close", s.shard)
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		return nil
+	}
+	if strings.ContainsAny(line, "\n") {
+		return fmt.Errorf("zipnum shard %s: line %q contains a newline", s.shard, truncate(line))
+	}
+	key := sortKey(line)
+	if key < s.lastKey {
+		return fmt.Errorf("zipnum shard %s: line %d %q sorts before the previous line's key %q: input is not sorted",
+			s.shard, s.lines+1, truncate(line), s.lastKey)
+	}
+	s.lastKey = key
+	if s.n == 0 {
+		s.firstKey = key
+	}
+	s.block.WriteString(line)
+	s.block.WriteByte('\n')
+	s.n++
+	s.lines++
+	if s.n >= s.linesPerBlock {
+		return s.flushBlock()
+	}
+	return nil
+}
+
+// flushBlock compresses the open block as one gzip member.
+func (s *ShardWriter) flushBlock() error {
+	if s.n == 0 {
+		return nil
+	}
+	start := s.w.n
+	if s.gz == nil {
+		s.gz = gzip.NewWriter(s.w)
+	} else {
+		s.gz.Reset(s.w)
+	}
+	if _, err := s.gz.Write(s.block.Bytes()); err != nil {
+		return fmt.Errorf("zipnum shard %s: block %d: %w", s.shard, len(s.entries)+1, err)
+	}
+	if err := s.gz.Close(); err != nil {
+		return fmt.Errorf("zipnum shard %s: block %d: %w", s.shard, len(s.entries)+1, err)
+	}
+	s.entries = append(s.entries, Entry{
+		Key: s.firstKey, Shard: s.shard, Offset: start, Length: s.w.n - start, Seq: len(s.entries) + 1,
+	})
+	s.block.Reset()
+	s.n = 0
+	return nil
+}
+
+// Close writes the last, partial block and returns the secondary index
+// entries of all blocks, numbered from 1 within the shard. It does not close
+// the underlying writer.
+func (s *ShardWriter) Close() ([]Entry, error) {
+	if s.closed {
+		return s.entries, nil
+	}
+	s.closed = true
+	if err := s.flushBlock(); err != nil {
+		return nil, err
+	}
+	return s.entries, nil
+}
+
+// Lines returns the number of lines written so far.
+func (s *ShardWriter) Lines() int64 { return s.lines }
+
+// WriteClusterIndex writes the secondary index of a whole ZipNum index from
+// the entries of each shard, given in shard order (the order of their keys). It
+// numbers the blocks from 1 across all shards and checks that the first keys
+// never decrease, so a misordered list of shards is an error, not an index that
+// silently misses captures.
+func WriteClusterIndex(w io.Writer, shards ...[]Entry) error {
+	bw := bufio.NewWriter(w)
+	seq := 0
+	last := ""
+	for _, entries := range shards {
+		for _, e := range entries {
+			if e.Key < last {
+				return fmt.Errorf("zipnum cluster index: block %s:%d starts with %q, before the previous block's %q: shards out of order",
+					e.Shard, e.Offset, e.Key, last)
+			}
+			last = e.Key
+			seq++
+			e.Seq = seq
+			bw.WriteString(e.Line())
+			bw.WriteByte('\n')
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("zipnum cluster index: %w", err)
+	}
+	return nil
+}
+
+// Location maps a shard name to the path(s) of its file; relative paths are
+// relative to the location file.
+type Location struct {
+	Shard string
+	Paths []string
+}
+
+// WriteLoc writes a location file: one line per shard, "shard<TAB>path…".
+func WriteLoc(w io.Writer, locs []Location) error {
+	bw := bufio.NewWriter(w)
+	for _, l := range locs {
+		if len(l.Paths) == 0 {
+			return fmt.Errorf("zipnum location file: shard %q has no path", l.Shard)
+		}
+		bw.WriteString(l.Shard)
+		for _, p := range l.Paths {
+			bw.WriteByte('\t')
+			bw.WriteString(p)
+		}
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("zipnum location file: %w", err)
+	}
+	return nil
+}
+
+// ShardName is the name of the i-th shard (from 0) in indexes written by
+// [Build]: Common Crawl's cdx-00000.gz.
+func ShardName(i int) string { return fmt.Sprintf("cdx-%05d.gz", i) }
+
+// Build writes a complete ZipNum index into dir (created if needed) from
+// lines sorted by their "key timestamp" prefix: shards ShardName(0), … of up to
+// linesPerShard lines each (<= 0: one shard), cluster.idx and cluster.loc.
+// Files are written under temporary names and renamed at the end, so a failed
+// run leaves no index that looks complete. A shard boundary never splits
+// the lines of one key and timestamp, as is usual (but not required by
+// readers).
+func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock int) (err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("zipnum build: %w", err)
+	}
+	var (
+		shards  [][]Entry
+		locs    []Location
+		tmp     []string // temporary files to rename (or remove on failure)
+		f       *os.File
+		bw      *bufio.Writer
+		sw      *ShardWriter
+		lastKey string
+	)
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+		if err != nil {
+			for _, t := range tmp {
+				os.Remove(t)
+			}
+		}
+	}()
+	closeShard := func() error {
+		if sw == nil {
+			return nil
+		}
+		entries, err := sw.Close()
+		if err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("zipnum build: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("zipnum build: %w", err)
+		}
+		f, sw = nil, nil
+		shards = append(shards, entries)
+		return nil
+	}
+	openShard := func() error {
+		name := ShardName(len(shards))
+		p := filepath.Join(dir, name+".tmp")
+		var err error
+		if f, err = os.Create(p); err != nil {
+			return fmt.Errorf("zipnum build: %w", err)
+		}
+		tmp = append(tmp, p)
+		bw = bufio.NewWriterSize(f, 1<<16)
+		sw = NewShardWriter(bw, name, linesPerBlock)
+		locs = append(locs, Location{Shard: name, Paths: []string{name}})
+		return nil
+	}
+	for line, lerr := range lines {
+		if lerr != nil {
+			return fmt.Errorf("zipnum build: reading lines: %w", lerr)
+		}
+		key := sortKey(strings.TrimRight(line, "\r\n"))
+		if sw != nil && linesPerShard > 0 && sw.Lines() >= int64(linesPerShard) && key != lastKey {
+			if err := closeShard(); err != nil {
+				return err
+			}
+		}
+		if sw == nil {
+			if err := openShard(); err != nil {
+				return err
+			}
+		}
+		if err := sw.WriteLine(line); err != nil {
+			return fmt.Errorf("zipnum build: %w", err)
+		}
+		lastKey = key
+	}
+	if err := closeShard(); err != nil {
+		return err
+	}
+	for _, pair := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"cluster.idx", func(w io.Writer) error { return WriteClusterIndex(w, shards...) }},
+		{"cluster.loc", func(w io.Writer) error { return WriteLoc(w, locs) }},
+	} {
+		p := filepath.Join(dir, pair.name+".tmp")
+		out, err := os.Create(p)
+		if err != nil {
+			return fmt.Errorf("zipnum build: %w", err)
+		}
+		tmp = append(tmp, p)
+		werr := pair.write(out)
+		if cerr := out.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return fmt.Errorf("zipnum build: %s: %w", pair.name, werr)
+		}
+	}
+	// Shards first, the secondary index last: a reader never sees an index
+	// pointing to shards that are not there yet.
+	for _, t := range tmp {
+		if err := os.Rename(t, strings.TrimSuffix(t, ".tmp")); err != nil {
+			return fmt.Errorf("zipnum build: %w", err)
+		}
+	}
+	return nil
+}
+
+// Lines adapts a slice of lines to the iterator [Build] takes.
+func Lines(lines []string) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for _, l := range lines {
+			if !yield(l, nil) {
+				return
+			}
+		}
+	}
+}
+
+// ReadLines iterates over the lines of r (for [Build] from a sorted file).
+func ReadLines(r io.Reader) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<16), 1<<24)
+		for sc.Scan() {
+			if !yield(sc.Text(), nil) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield("", err)
+		}
+	}
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

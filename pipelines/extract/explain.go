@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/scoring"
+	"github.com/recrawl/recrawl/scoring/document"
+	"github.com/recrawl/recrawl/specs"
+)
+
+// Explanation is what `extract explain` prints: why a page got its score.
+type Explanation struct {
+	URL              string                     `json:"url"`
+	Language         string                     `json:"language"`
+	LanguageSource   string                     `json:"language_source"`
+	DocumentTime     string                     `json:"document_time"`
+	DocumentTimeFrom string                     `json:"document_time_source"`
+	TempR            float64                    `json:"temp_r"`
+	TopicR           float64                    `json:"topic_r"`
+	TTR              float64                    `json:"ttr"`
+	Alpha            float64                    `json:"alpha"`
+	Strategy         string                     `json:"strategy"`
+	Relevance        float64                    `json:"relevance"`
+	Cosine           float64                    `json:"cosine"`
+	Normalizer       float64                    `json:"normalizer"`
+	Reason           string                     `json:"reason,omitempty"`
+	Title            string                     `json:"title"`
+	MainTextChars    int                        `json:"main_text_chars"`
+	Outlinks         int                        `json:"outlinks"`
+	Terms            []scoring.TermContribution `json:"top_terms"`
+}
+
+// explainCommand scores one HTML file against a spec and prints the
+// explanation as JSON.
+func explainCommand(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	specPath := fs.String("spec", "", "Collection Specification (YAML, JSON or the original format)")
+	htmlPath := fs.String("html", "", "the HTML page to explain (a file; - for standard input)")
+	pageURL := fs.String("url", "", "the URL the page was captured from (resolves links, may carry a date)")
+	captureTime := fs.String("capture-time", "", "capture time, RFC 3339 or 14-digit timestamp (the fallback document time)")
+	contentType := fs.String("content-type", "text/html", "the Content-Type header of the page (its charset is honoured)")
+	index := fs.String("index", "", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T)")
+	archives := fs.String("archive", "", "archive locations, comma-separated, for reference documents given as URLs")
+	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file (default: the spec's, else df-*.tsv next to --index)")
+	terms := fs.Int("terms", 20, "number of top contributing terms to print")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	for name, v := range map[string]string{"--spec": *specPath, "--html": *htmlPath, "--url": *pageURL, "--capture-time": *captureTime} {
+		if v == "" {
+			return fmt.Errorf("explain: %s is required", name)
+		}
+	}
+	ct, err := parseTime(*captureTime)
+	if err != nil {
+		return fmt.Errorf("explain: --capture-time: %w", err)
+	}
+	spec, err := specs.Load(*specPath)
+	if err != nil {
+		return err
+	}
+	var body []byte
+	if *htmlPath == "-" {
+		body, err = io.ReadAll(os.Stdin)
+	} else {
+		body, err = storage.ReadFile(ctx, *htmlPath)
+	}
+	if err != nil {
+		return fmt.Errorf("explain: --html: %w", err)
+	}
+	job := &extract.Job{Spec: spec, Index: *index, Archives: splitList(*archives)}
+	if err := attachDictionaries(ctx, job, *dictionary); err != nil {
+		return err
+	}
+	var idx lookup.Index
+	if *index != "" {
+		if idx, err = lookup.Open(ctx, *index); err != nil {
+			return err
+		}
+		defer idx.Close()
+	}
+	if _, err := resolveReferences(ctx, job, idx); err != nil {
+		return err
+	}
+	scorer, err := job.NewScorer(ctx)
+	if err != nil {
+		return err
+	}
+	e, err := Explain(scorer, spec, body, *contentType, *pageURL, ct, *terms)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(e)
+}
+
+// Explain scores one page exactly as an extraction step does and says why.
+func Explain(scorer *scoring.Scorer, spec *specs.Spec, body []byte, contentType, pageURL string, captureTime time.Time, n int) (*Explanation, error) {
+	doc, err := document.Parse(body, contentType, pageURL, document.Options{
+		MaxBytes: int(spec.MaxDocumentBytes), DefaultLanguage: spec.DefaultLanguage, CaptureTime: captureTime,
+	})
+	if err != nil {
+		return nil, err
+	}
+	docTime, source := doc.Published, doc.PublishedSource
+	if docTime.IsZero() {
+		docTime, source = captureTime, "capture"
+	}
+	text := extract.DocumentText(doc)
+	sc := scorer.Score(text, doc.Language, docTime)
+	ex := scorer.Explain(text, doc.Language, n)
+	reason := sc.Reason
+	if doc.Reason != "" {
+		reason = doc.Reason
+	}
+	return &Explanation{
+		URL: pageURL, Language: sc.Language, LanguageSource: doc.LanguageSource,
+		DocumentTime: docTime.UTC().Format(time.RFC3339), DocumentTimeFrom: source,
+		TempR: sc.TempR, TopicR: sc.TopicR, TTR: sc.TTR, Alpha: scorer.Alpha(), Strategy: scorer.Strategy().String(),
+		Relevance: sc.Priority, Cosine: sc.Cosine, Normalizer: ex.Normalizer, Reason: reason,
+		Title: doc.Title, MainTextChars: len(doc.MainText), Outlinks: len(doc.Outlinks), Terms: ex.Terms,
+	}, nil
+}
+
+// parseTime reads RFC 3339 or a 4-14 digit archive timestamp.
+func parseTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if strings.Trim(s, "0123456789") == "" {
+		return extract.CaptureTime(s)
+	}
+	return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor a 14-digit timestamp", s)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+// Command extract builds an event-centric collection from a web archive:
+// Algorithm 1 of Gossen et al. (TPDL 2017) run as Beam batch rounds, or one
+// URL at a time by the sequential reference engine.
+//
+//	go run ./pipelines/extract --spec SPEC --index zipnum:INDEX_DIR --archive ARCHIVE_DIR --output OUT
+//	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture-time 2009-09-27T12:00:00Z
+//
+// A run reads the Collection Specification (specs/), resolves its reference
+// documents and seeds through the snapshot index, then repeats rounds until
+// the collection reaches target_size, the frontier is empty or max_rounds is
+// reached. Each round (rounds.go; composites in transforms/):
+//
+//	SelectBatch       the K best frontier URLs (heap combiner)
+//	ResolveSnapshots  their captures: batched index look-ups, or a CoGroupByKey
+//	                  join of the batch with the whole index (--join=cogroup)
+//	SelectSnapshot    the usable capture closest to the event
+//	FetchRecord       the record at its offset (ranged reads on gs://)
+//	Score             main text, outlinks, document time → TopicR, TempR, TTR
+//	MergeFrontier     unseen outlinks enter with the parent's relevance
+//
+// The logic of every step is plain Go in internal/extract, shared with the
+// sequential engine (--engine=sequential), which is the oracle the Beam
+// engine is tested against.
+//
+// Outputs in OUT: documents.jsonl, missing.jsonl, links.tsv, rounds.jsonl,
+// run.json, collection.warc.gz and collection.cdxj. State lives in --work
+// (default OUT/.work): a killed run started again with the same command
+// resumes from the last finished round.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+)
+
+func main() {
+	cmd, args := "run", os.Args[1:]
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "run":
+		flag.CommandLine.Parse(args)
+		beam.Init()
+		err = run(context.Background())
+	case "explain":
+		beam.Init()
+		err = explainCommand(context.Background(), args, os.Stdout)
+	case "help":
+		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index KIND:LOCATION --archive DIR --output OUT [flags]\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME")
+		flag.CommandLine.PrintDefaults()
+		return
+	default:
+		err = fmt.Errorf("unknown command %q: want run (the default), explain or help", cmd)
+	}
+	if err != nil {
+		slog.Error("extract failed", "command", cmd, "err", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/scoring"
+	"github.com/recrawl/recrawl/specs"
+)
+
+var (
+	specFlag     = flag.String("spec", "", "Collection Specification: YAML, JSON or the original authors' JSON format (required)")
+	indexFlag    = flag.String("index", "", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required)")
+	archiveFlag  = flag.String("archive", "", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required)")
+	outputFlag   = flag.String("output", "", "output directory, local or gs:// (required)")
+	workFlag     = flag.String("work", "", "state directory for resuming (default OUTPUT/.work)")
+	engineFlag   = flag.String("engine", "beam", "beam (rounds as Beam pipelines) or sequential (the reference implementation, one URL at a time)")
+	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
+	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language (default: the spec's, else df-*.tsv next to the index)")
+	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
+	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
+	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
+	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
+	quietFlag    = flag.Bool("quiet", false, "no progress lines")
+)
+
+// applyOverrides sets the spec values given as flags and checks them.
+func applyOverrides(s *specs.Spec) error {
+	if *strategyFlag != "" {
+		st := specs.Strategy(*strategyFlag)
+		if _, err := scoring.ParseStrategy(*strategyFlag); err != nil {
+			return fmt.Errorf("--strategy: %w", err)
+		}
+		s.Strategy = st
+	}
+	if *targetFlag < 0 || *batchFlag < 0 {
+		return errors.New("--target_size and --batch_size must be positive")
+	}
+	if *targetFlag > 0 {
+		s.TargetSize = *targetFlag
+	}
+	if *batchFlag > 0 {
+		if *batchFlag > extract.MaxBatchSize {
+			return fmt.Errorf("--batch_size=%d: at most %d", *batchFlag, extract.MaxBatchSize)
+		}
+		s.BatchSize = *batchFlag
+	}
+	if *alphaFlag != -1 {
+		if *alphaFlag < 0 || *alphaFlag > 1 {
+			return fmt.Errorf("--alpha=%g: must be in [0, 1]", *alphaFlag)
+		}
+		s.Alpha = *alphaFlag
+	}
+	if *roundsFlag != -1 {
+		if *roundsFlag < 0 {
+			return fmt.Errorf("--max_rounds=%d: must be 0 (no limit) or more", *roundsFlag)
+		}
+		s.MaxRounds = *roundsFlag
+	}
+	return nil
+}
+
+// attachDictionaries sets the job's IDF sources: the flag, the spec's
+// dictionary, else the index pipeline's df-LANG.tsv files next to the index.
+func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string) error {
+	switch {
+	case flagValue != "":
+		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: flagValue}
+	case job.Spec.Dictionary != "":
+		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: job.Spec.Dictionary}
+	case job.Index != "":
+		d, err := extract.FindDictionaries(ctx, job.Index)
+		if err != nil {
+			return fmt.Errorf("dictionaries next to %s: %w", job.Index, err)
+		}
+		job.Dictionaries = d
+	}
+	if len(job.Dictionaries) == 0 {
+		slog.Warn("no IDF dictionary: every term has idf 1 (build one with pipelines/index --dictionary)")
+	}
+	return nil
+}
+
+// resolveReferences reads the reference documents into the job.
+func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) ([]extract.Reference, error) {
+	needIndex := false
+	for _, rd := range job.Spec.ReferenceDocuments {
+		needIndex = needIndex || rd.URL != ""
+	}
+	if needIndex && idx == nil {
+		return nil, errors.New("the spec has reference documents given by URL: --index and --archive are needed to read them")
+	}
+	f := extract.NewFetcher(job.Archives)
+	defer f.Close()
+	refs, err := extract.ResolveReferences(ctx, job, idx, f)
+	if err != nil {
+		return nil, err
+	}
+	job.References = nil
+	for _, r := range refs {
+		job.References = append(job.References, r.Text)
+	}
+	return refs, nil
+}
+
+func run(ctx context.Context) error {
+	for name, v := range map[string]string{"--spec": *specFlag, "--index": *indexFlag, "--archive": *archiveFlag, "--output": *outputFlag} {
+		if v == "" {
+			return fmt.Errorf("%s is required (see extract help)", name)
+		}
+	}
+	if *engineFlag != "beam" && *engineFlag != "sequential" {
+		return fmt.Errorf("--engine=%q: want beam or sequential", *engineFlag)
+	}
+	if *joinFlag != "lookup" && *joinFlag != "cogroup" {
+		return fmt.Errorf("--join=%q: want lookup or cogroup", *joinFlag)
+	}
+	started := time.Now()
+	spec, err := specs.Load(*specFlag)
+	if err != nil {
+		return err
+	}
+	if err := applyOverrides(spec); err != nil {
+		return err
+	}
+	job := &extract.Job{Spec: spec, Index: *indexFlag, Archives: splitList(*archiveFlag), JoinMode: *joinFlag}
+	if err := attachDictionaries(ctx, job, *dictFlag); err != nil {
+		return err
+	}
+	idx, err := lookup.Open(ctx, job.Index)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	refs, err := resolveReferences(ctx, job, idx)
+	if err != nil {
+		return err
+	}
+	seeds, err := extract.Seeds(spec, refs)
+	if err != nil {
+		return err
+	}
+	slog.Info("extracting", "spec", spec.Name, "engine", *engineFlag, "strategy", spec.Strategy, "target_size", spec.TargetSize,
+		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
+
+	var st *runState
+	var fetcher *extract.Fetcher
+	switch *engineFlag {
+	case "sequential":
+		proc, err := job.NewProcessor(ctx)
+		if err != nil {
+			return err
+		}
+		fetcher = proc.Fetcher
+		defer fetcher.Close()
+		n := 0
+		st, err = runSequential(ctx, job, seeds, idx, proc, func(rs extract.RoundStats) {
+			if n++; !*quietFlag && (n%100 == 0) {
+				progressLine(rs)
+			}
+		})
+		if err != nil {
+			return err
+		}
+	default:
+		work := *workFlag
+		if work == "" {
+			work = storage.Join(*outputFlag, ".work")
+		}
+		st, err = runRounds(ctx, job, seeds, work)
+		if err != nil {
+			return err
+		}
+		fetcher = extract.NewFetcher(job.Archives)
+		defer fetcher.Close()
+	}
+	info, err := runInfo(job, st, time.Since(started))
+	if err != nil {
+		return err
+	}
+	if err := extract.WriteOutputs(ctx, *outputFlag, st.source(), st.rounds, info, fetcher); err != nil {
+		return err
+	}
+	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
+		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, *outputFlag)
+	return nil
+}
+
+func progressLine(rs extract.RoundStats) {
+	slog.Info("round", "round", rs.Round, "frontier", rs.FrontierSize, "selected", rs.Selected, "collected", rs.Collected,
+		"missing", rs.Missing, "accumulated_relevance", fmt.Sprintf("%.3f", rs.AccumulatedRelevance))
+}
+
+// runInfo builds run.json: the resolved spec, the flags given, versions and totals.
+func runInfo(job *extract.Job, st *runState, took time.Duration) (extract.RunInfo, error) {
+	specJSON, err := json.Marshal(job.Spec)
+	if err != nil {
+		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
+	}
+	flags := map[string]string{}
+	flag.Visit(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
+	versions := map[string]string{"go": runtime.Version()}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		versions["recrawl"] = bi.Main.Version
+		for _, d := range bi.Deps {
+			switch d.Path {
+			case "github.com/apache/beam/sdks/v2", "github.com/nlnwa/gowarc", "cloud.google.com/go/bigtable":
+				versions[d.Path] = d.Version
+			}
+		}
+	}
+	return extract.RunInfo{
+		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: *engineFlag, Flags: flags, Versions: versions,
+		Totals: st.totals(len(st.rounds)), Seconds: took.Seconds(),
+	}, nil
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/lookup"
+)
+
+// runSequential is the reference implementation of Algorithm 1: plain Go,
+// one URL at a time, every step through the same functions the Beam rounds
+// call (internal/extract). Each URL taken from the frontier is one round of
+// batch size 1, so its output is what the Beam engine must produce with K = 1.
+func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry, idx lookup.Index, proc *extract.Processor, progress func(extract.RoundStats)) (*runState, error) {
+	strategy, err := job.Strategy()
+	if err != nil {
+		return nil, err
+	}
+	ranking := extract.Ranking{Strategy: strategy}
+	f := &seqFrontier{ranking: ranking, entries: map[string]extract.Entry{}}
+	for _, s := range seeds {
+		f.offer(s)
+	}
+	st := newRunState()
+	seen := map[string]bool{}
+	spec := job.Spec
+	for round := 0; ; round++ {
+		if stop := st.stopReason(spec.TargetSize, spec.MaxRounds, round, f.Len()); stop != "" {
+			st.stop = stop
+			break
+		}
+		start := time.Now()
+		frontierSize := f.Len()
+		e := f.pop()
+		seen[e.Key] = true
+		found, err := idx.Lookup(ctx, []string{e.Key})
+		if err != nil {
+			return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
+		}
+		res, err := proc.Process(ctx, e, found[e.Key], round, 0)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		}
+		for _, ne := range res.NewEntries {
+			if !seen[ne.Key] {
+				f.offer(ne)
+			}
+		}
+		st.add(res)
+		rs := st.endRound(round, frontierSize, 1, len(seen)+f.Len(), time.Since(start))
+		if progress != nil {
+			progress(rs)
+		}
+	}
+	st.frontier = f.Len()
+	st.considered = len(seen) + f.Len()
+	return st, nil
+}
+
+// seqFrontier is the sequential engine's frontier: the merged entry of each
+// unseen URL, and a heap of (possibly outdated) copies ordered by the
+// ranking; an outdated copy is skipped when popped.
+type seqFrontier struct {
+	ranking extract.Ranking
+	entries map[string]extract.Entry
+	h       entryHeap
+}
+
+func (f *seqFrontier) Len() int { return len(f.entries) }
+
+func (f *seqFrontier) offer(e extract.Entry) {
+	if old, ok := f.entries[e.Key]; ok {
+		merged := extract.Merge(old, e)
+		if merged == old {
+			return
+		}
+		e = merged
+	}
+	f.entries[e.Key] = e
+	heap.Push(&f.h, heapItem{e, f.ranking})
+}
+
+func (f *seqFrontier) pop() extract.Entry {
+	for {
+		it := heap.Pop(&f.h).(heapItem)
+		if cur, ok := f.entries[it.e.Key]; ok && cur == it.e {
+			delete(f.entries, it.e.Key)
+			return it.e
+		}
+	}
+}
+
+type heapItem struct {
+	e extract.Entry
+	r extract.Ranking
+}
+
+type entryHeap []heapItem
+
+func (h entryHeap) Len() int           { return len(h) }
+func (h entryHeap) Less(i, j int) bool { return h[i].r.Before(h[i].e, h[j].e) }
+func (h entryHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *entryHeap) Push(x any)        { *h = append(*h, x.(heapItem)) }
+func (h *entryHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}

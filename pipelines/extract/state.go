@@ -1,0 +1,91 @@
+package main
+
+import (
+	"time"
+
+	"github.com/recrawl/recrawl/internal/extract"
+)
+
+// runState accumulates what a run produced, in collection order: the
+// results of every step and the statistics of every round. Both engines
+// fill it the same way.
+type runState struct {
+	results    []extract.Result
+	rounds     []extract.RoundStats
+	collected  int
+	missing    int
+	redirects  int
+	relevance  float64
+	reasons    map[string]int
+	frontier   int
+	considered int
+	stop       string
+
+	roundCollected, roundMissing, roundRedirects int
+}
+
+func newRunState() *runState { return &runState{reasons: map[string]int{}} }
+
+// add records one step's result.
+func (s *runState) add(r extract.Result) {
+	s.results = append(s.results, r)
+	switch r.Outcome {
+	case extract.OutcomeCollected:
+		s.collected++
+		s.roundCollected++
+		s.relevance += r.Document.TopicR
+	case extract.OutcomeRedirect:
+		s.redirects++
+		s.roundRedirects++
+	default:
+		s.missing++
+		s.roundMissing++
+		s.reasons[r.ReasonCode]++
+	}
+}
+
+// endRound closes a round's statistics.
+func (s *runState) endRound(round, frontierSize, selected, considered int, took time.Duration) extract.RoundStats {
+	rs := extract.RoundStats{
+		Round: round, FrontierSize: frontierSize, Selected: selected,
+		Collected: s.roundCollected, Missing: s.roundMissing, Redirects: s.roundRedirects,
+		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Seconds: took.Seconds(),
+	}
+	s.rounds = append(s.rounds, rs)
+	s.roundCollected, s.roundMissing, s.roundRedirects = 0, 0, 0
+	return rs
+}
+
+// stopReason says why the extraction stops before round (method.md §3.6),
+// or "" to go on.
+func (s *runState) stopReason(targetSize, maxRounds, round, frontier int) string {
+	switch {
+	case targetSize > 0 && s.collected >= targetSize:
+		return "target size reached"
+	case frontier == 0:
+		return "frontier empty"
+	case maxRounds > 0 && round >= maxRounds:
+		return "max rounds reached"
+	}
+	return ""
+}
+
+// source replays the results for extract.WriteOutputs.
+func (s *runState) source() extract.ResultSource {
+	return func(yield func(extract.Result) error) error {
+		for _, r := range s.results {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func (s *runState) totals(rounds int) extract.Totals {
+	return extract.Totals{
+		Collected: s.collected, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
+		URLsConsidered: s.considered, Rounds: rounds, Relevance: s.relevance,
+		MissingReasons: s.reasons, StopReason: s.stop,
+	}
+}
