@@ -167,3 +167,15 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	*d = v
 	return nil
 }
+
+// DurationOf returns the Duration of a time.Duration, written in whole days
+// or, when not whole days, in seconds (P30D, PT90000S).
+func DurationOf(d time.Duration) Duration {
+	if d <= 0 {
+		return Duration{}
+	}
+	if d%Day == 0 {
+		return Duration{text: fmt.Sprintf("P%dD", d/Day), d: d}
+	}
+	return Duration{text: fmt.Sprintf("PT%dS", int64(d/time.Second)), d: d}
+}

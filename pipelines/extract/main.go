@@ -4,6 +4,7 @@
 //
 //	go run ./pipelines/extract --spec SPEC --index zipnum:INDEX_DIR --archive ARCHIVE_DIR --output OUT
 //	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture-time 2009-09-27T12:00:00Z
+//	go run ./pipelines/extract eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused --labels FILE --report DIR
 //
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
@@ -53,8 +54,11 @@ func main() {
 	case "explain":
 		beam.Init()
 		err = explainCommand(context.Background(), args, os.Stdout)
+	case "eval":
+		beam.Init()
+		err = evalCommand(context.Background(), args)
 	case "help":
-		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index KIND:LOCATION --archive DIR --output OUT [flags]\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME")
+		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index KIND:LOCATION --archive DIR --output OUT [flags]\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME\n       extract eval --runs OUT_A,OUT_B,... [--labels FILE] [--event NAME] --report DIR [--table3 --spec SPEC --index ... --archive ...]")
 		flag.CommandLine.PrintDefaults()
 		return
 	default:

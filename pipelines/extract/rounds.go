@@ -50,7 +50,7 @@ const (
 func stateDir(work string, n int) string { return storage.Join(work, fmt.Sprintf("state-%05d", n)) }
 
 // runRounds runs the extraction as Beam rounds, resuming from --work.
-func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, work string) (*runState, error) {
+func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, work string, quiet bool) (*runState, error) {
 	jobJSON, err := job.Marshal()
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, wor
 		if err := commitState(ctx, out, rs, seen); err != nil {
 			return nil, err
 		}
-		if !*quietFlag {
+		if !quiet {
 			progressLine(rs)
 		}
 	}

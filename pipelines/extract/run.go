@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/wacz"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
 )
@@ -35,38 +37,65 @@ var (
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
 )
 
+// options are the settings of one extraction run: the command-line flags,
+// or what `extract eval` asks for when it re-runs an extraction.
+type options struct {
+	spec, index, archive, output, work  string
+	engine, join, dictionary, strategy string
+	targetSize, batchSize, maxRounds    int
+	alpha                               float64
+	quiet                               bool
+	flags                               map[string]string // recorded in run.json
+	// adjust changes the loaded spec (eval's Table 3 variants); may be nil.
+	adjust func(*specs.Spec)
+}
+
+// optionsFromFlags reads the command line.
+func optionsFromFlags() options {
+	o := options{
+		spec: *specFlag, index: *indexFlag, archive: *archiveFlag, output: *outputFlag, work: *workFlag,
+		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
+		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
+		flags: map[string]string{},
+	}
+	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
+	return o
+}
+
 // applyOverrides sets the spec values given as flags and checks them.
-func applyOverrides(s *specs.Spec) error {
-	if *strategyFlag != "" {
-		st := specs.Strategy(*strategyFlag)
-		if _, err := scoring.ParseStrategy(*strategyFlag); err != nil {
+func applyOverrides(s *specs.Spec, o options) error {
+	if o.strategy != "" {
+		if _, err := scoring.ParseStrategy(o.strategy); err != nil {
 			return fmt.Errorf("--strategy: %w", err)
 		}
-		s.Strategy = st
+		s.Strategy = specs.Strategy(o.strategy)
 	}
-	if *targetFlag < 0 || *batchFlag < 0 {
+	if o.targetSize < 0 || o.batchSize < 0 {
 		return errors.New("--target_size and --batch_size must be positive")
 	}
-	if *targetFlag > 0 {
-		s.TargetSize = *targetFlag
+	if o.targetSize > 0 {
+		s.TargetSize = o.targetSize
 	}
-	if *batchFlag > 0 {
-		if *batchFlag > extract.MaxBatchSize {
-			return fmt.Errorf("--batch_size=%d: at most %d", *batchFlag, extract.MaxBatchSize)
+	if o.batchSize > 0 {
+		if o.batchSize > extract.MaxBatchSize {
+			return fmt.Errorf("--batch_size=%d: at most %d", o.batchSize, extract.MaxBatchSize)
 		}
-		s.BatchSize = *batchFlag
+		s.BatchSize = o.batchSize
 	}
-	if *alphaFlag != -1 {
-		if *alphaFlag < 0 || *alphaFlag > 1 {
-			return fmt.Errorf("--alpha=%g: must be in [0, 1]", *alphaFlag)
+	if o.alpha != -1 {
+		if o.alpha < 0 || o.alpha > 1 {
+			return fmt.Errorf("--alpha=%g: must be in [0, 1]", o.alpha)
 		}
-		s.Alpha = *alphaFlag
+		s.Alpha = o.alpha
 	}
-	if *roundsFlag != -1 {
-		if *roundsFlag < 0 {
-			return fmt.Errorf("--max_rounds=%d: must be 0 (no limit) or more", *roundsFlag)
+	if o.maxRounds != -1 {
+		if o.maxRounds < 0 {
+			return fmt.Errorf("--max_rounds=%d: must be 0 (no limit) or more", o.maxRounds)
 		}
-		s.MaxRounds = *roundsFlag
+		s.MaxRounds = o.maxRounds
+	}
+	if o.adjust != nil {
+		o.adjust(s)
 	}
 	return nil
 }
@@ -115,27 +144,32 @@ func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) 
 }
 
 func run(ctx context.Context) error {
-	for name, v := range map[string]string{"--spec": *specFlag, "--index": *indexFlag, "--archive": *archiveFlag, "--output": *outputFlag} {
+	return extractRun(ctx, optionsFromFlags())
+}
+
+// extractRun runs one extraction and writes its outputs.
+func extractRun(ctx context.Context, o options) error {
+	for name, v := range map[string]string{"--spec": o.spec, "--index": o.index, "--archive": o.archive, "--output": o.output} {
 		if v == "" {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
-	if *engineFlag != "beam" && *engineFlag != "sequential" {
-		return fmt.Errorf("--engine=%q: want beam or sequential", *engineFlag)
+	if o.engine != "beam" && o.engine != "sequential" {
+		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
 	}
-	if *joinFlag != "lookup" && *joinFlag != "cogroup" {
-		return fmt.Errorf("--join=%q: want lookup or cogroup", *joinFlag)
+	if o.join != "lookup" && o.join != "cogroup" {
+		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
 	started := time.Now()
-	spec, err := specs.Load(*specFlag)
+	spec, err := specs.Load(o.spec)
 	if err != nil {
 		return err
 	}
-	if err := applyOverrides(spec); err != nil {
+	if err := applyOverrides(spec, o); err != nil {
 		return err
 	}
-	job := &extract.Job{Spec: spec, Index: *indexFlag, Archives: splitList(*archiveFlag), JoinMode: *joinFlag}
-	if err := attachDictionaries(ctx, job, *dictFlag); err != nil {
+	job := &extract.Job{Spec: spec, Index: o.index, Archives: splitList(o.archive), JoinMode: o.join}
+	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
 		return err
 	}
 	idx, err := lookup.Open(ctx, job.Index)
@@ -151,12 +185,12 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	slog.Info("extracting", "spec", spec.Name, "engine", *engineFlag, "strategy", spec.Strategy, "target_size", spec.TargetSize,
+	slog.Info("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
 		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
 
 	var st *runState
 	var fetcher *extract.Fetcher
-	switch *engineFlag {
+	switch o.engine {
 	case "sequential":
 		proc, err := job.NewProcessor(ctx)
 		if err != nil {
@@ -166,7 +200,7 @@ func run(ctx context.Context) error {
 		defer fetcher.Close()
 		n := 0
 		st, err = runSequential(ctx, job, seeds, idx, proc, func(rs extract.RoundStats) {
-			if n++; !*quietFlag && (n%100 == 0) {
+			if n++; !o.quiet && (n%100 == 0) {
 				progressLine(rs)
 			}
 		})
@@ -174,26 +208,48 @@ func run(ctx context.Context) error {
 			return err
 		}
 	default:
-		work := *workFlag
+		work := o.work
 		if work == "" {
-			work = storage.Join(*outputFlag, ".work")
+			work = storage.Join(o.output, ".work")
 		}
-		st, err = runRounds(ctx, job, seeds, work)
+		st, err = runRounds(ctx, job, seeds, work, o.quiet)
 		if err != nil {
 			return err
 		}
 		fetcher = extract.NewFetcher(job.Archives)
 		defer fetcher.Close()
 	}
-	info, err := runInfo(job, st, time.Since(started))
+	info, err := runInfo(job, st, o, time.Since(started))
 	if err != nil {
 		return err
 	}
-	if err := extract.WriteOutputs(ctx, *outputFlag, st.source(), st.rounds, info, fetcher); err != nil {
+	if err := extract.WriteOutputs(ctx, o.output, st.source(), st.rounds, info, fetcher); err != nil {
+		return err
+	}
+	if err := packageCollection(ctx, o.output, spec); err != nil {
 		return err
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
-		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, *outputFlag)
+		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	return nil
+}
+
+// packageCollection writes OUT/collection.wacz (replayable in
+// ReplayWeb.page) and OUT/links.graphml (for Gephi). Both need local files.
+func packageCollection(ctx context.Context, out string, spec *specs.Spec) error {
+	if storage.IsGCS(out) {
+		slog.Info("collection.wacz and links.graphml are written for local outputs only", "output", out)
+		return nil
+	}
+	// The creation time is the spec's event start, not the clock, so the
+	// same run gives the same bytes.
+	start, _ := spec.EventInterval()
+	if err := wacz.Package(out, spec.Name, start); err != nil {
+		return fmt.Errorf("package collection: %w", err)
+	}
+	if err := linkgraph.WriteGraphML(out, false); err != nil {
+		return fmt.Errorf("link graph: %w", err)
+	}
 	return nil
 }
 
@@ -203,13 +259,12 @@ func progressLine(rs extract.RoundStats) {
 }
 
 // runInfo builds run.json: the resolved spec, the flags given, versions and totals.
-func runInfo(job *extract.Job, st *runState, took time.Duration) (extract.RunInfo, error) {
+func runInfo(job *extract.Job, st *runState, o options, took time.Duration) (extract.RunInfo, error) {
 	specJSON, err := json.Marshal(job.Spec)
 	if err != nil {
 		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
 	}
-	flags := map[string]string{}
-	flag.Visit(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
+	flags := o.flags
 	versions := map[string]string{"go": runtime.Version()}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		versions["recrawl"] = bi.Main.Version
@@ -221,7 +276,7 @@ func runInfo(job *extract.Job, st *runState, took time.Duration) (extract.RunInf
 		}
 	}
 	return extract.RunInfo{
-		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: *engineFlag, Flags: flags, Versions: versions,
+		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: o.engine, Flags: flags, Versions: versions,
 		Totals: st.totals(len(st.rounds)), Seconds: took.Seconds(),
 	}, nil
 }
