@@ -40,12 +40,12 @@ var (
 // options are the settings of one extraction run: the command-line flags,
 // or what `extract eval` asks for when it re-runs an extraction.
 type options struct {
-	spec, index, archive, output, work  string
+	spec, index, archive, output, work string
 	engine, join, dictionary, strategy string
-	targetSize, batchSize, maxRounds    int
-	alpha                               float64
-	quiet                               bool
-	flags                               map[string]string // recorded in run.json
+	targetSize, batchSize, maxRounds   int
+	alpha                              float64
+	quiet                              bool
+	flags                              map[string]string // recorded in run.json
 	// adjust changes the loaded spec (eval's Table 3 variants); may be nil.
 	adjust func(*specs.Spec)
 }
