@@ -40,6 +40,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 )
 
+var verbose = flag.Bool("verbose", false, "log at debug level, including the runner's own messages")
+
 func main() {
 	cmd, args := "run", os.Args[1:]
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -50,6 +52,7 @@ func main() {
 	case "run":
 		flag.CommandLine.Parse(args)
 		beam.Init()
+		setLogLevel()
 		err = run(context.Background())
 	case "explain":
 		beam.Init()
@@ -68,4 +71,15 @@ func main() {
 		slog.Error("extract failed", "command", cmd, "err", err)
 		os.Exit(1)
 	}
+}
+
+// setLogLevel keeps the log to warnings and errors (prism logs several
+// lines per job, and a run is many jobs) unless --verbose; progress lines
+// are printed on their own.
+func setLogLevel() {
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"time"
@@ -185,7 +186,9 @@ func extractRun(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	slog.Info("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
+	fmt.Fprintf(os.Stderr, "extracting %s: engine %s, strategy %s, target %d, batch %d, %d seeds, %d reference documents\n",
+		spec.Name, o.engine, spec.Strategy, spec.TargetSize, spec.BatchSize, len(seeds), len(refs))
+	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
 		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
 
 	var st *runState
@@ -253,9 +256,10 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	return nil
 }
 
+// progressLine prints one round's progress on standard error.
 func progressLine(rs extract.RoundStats) {
-	slog.Info("round", "round", rs.Round, "frontier", rs.FrontierSize, "selected", rs.Selected, "collected", rs.Collected,
-		"missing", rs.Missing, "accumulated_relevance", fmt.Sprintf("%.3f", rs.AccumulatedRelevance))
+	fmt.Fprintf(os.Stderr, "round %d: frontier %d, selected %d, collected %d, missing %d, accumulated relevance %.3f (%.2fs)\n",
+		rs.Round, rs.FrontierSize, rs.Selected, rs.Collected, rs.Missing, rs.AccumulatedRelevance, rs.Seconds)
 }
 
 // runInfo builds run.json: the resolved spec, the flags given, versions and totals.

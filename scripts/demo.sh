@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The demo, end to end on a fresh clone:
+#   1. generate a synthetic web archive (English and German news sites,
+#      several events, 1-4 captures per URL, revisits, redirects, 404s),
+#   2. index it (ZipNum snapshot index + document frequencies for IDF),
+#   3. extract one event's collection with ctf, cf, tf and unfocused,
+#   4. evaluate the four runs against the archive's labels,
+# and print where the report is. Environment: DEMO_OUT (default demo-out),
+# DEMO_PAGES (articles, default 3000), DEMO_EVENT (default
+# federal-election-2009), DEMO_TARGET (documents per run, default 300).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${DEMO_OUT:-demo-out}"
+pages="${DEMO_PAGES:-3000}"
+event="${DEMO_EVENT:-federal-election-2009}"
+target="${DEMO_TARGET:-300}"
+bin="$out/bin"
+mkdir -p "$bin"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "building (the first build of Beam takes about two minutes)"
+go build -o "$bin/" ./cmd/genarchive ./pipelines/index ./pipelines/extract
+
+step "generating a synthetic archive of $pages articles in $out/archive"
+rm -rf "$out/archive" "$out/index"
+"$bin/genarchive" --out "$out/archive" --pages "$pages" --seed 1 --quiet
+
+step "indexing it (ZipNum, 2 shards, with document frequencies)"
+"$bin/index" --input="$out/archive/*.warc.gz" --output="$out/index" --format=zipnum --shards=2 --dictionary 2> "$out/index.log"
+tail -n 3 "$out/index.log" | sed 's/^/  /' || true
+
+runs=()
+for strategy in ctf cf tf unfocused; do
+  step "extracting '$event' with $strategy (target $target documents, 50 per round)"
+  rm -rf "$out/$strategy"
+  "$bin/extract" --spec "$out/archive/specs/$event.yaml" --index "zipnum:$out/index" --archive "$out/archive" \
+    --output "$out/$strategy" --strategy "$strategy" --target_size "$target" --batch_size 50
+  runs+=("$out/$strategy")
+done
+
+step "evaluating"
+"$bin/extract" eval --runs "$(IFS=,; echo "${runs[*]}")" --labels "$out/archive/labels.tsv" --event "$event" --report "$out" 2>/dev/null
+
+echo
+echo "report:      $out/report.html"
+echo "plot:        $out/accumulated_relevance.png"
+echo "collections: $out/{ctf,cf,tf,unfocused}/ (documents.jsonl, collection.wacz, links.graphml, ...)"
