@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	gcs "cloud.google.com/go/storage"
+
+	"github.com/recrawl/recrawl/internal/sharedtest"
+)
+
+// These tests run the index command the way users do, as a separate program
+// with flags, on the code paths of a cluster: submitted to a standalone Beam
+// job server (prism, the same job API as Flink's and Spark's job servers),
+// translated for Dataflow, and with input and output on gs:// (a GCS
+// emulator). The servers are started through the project's scripts.
+
+var portableBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// indexCommand builds this package's program once per test process into
+// .cache/test/ of the repository (ignored by git; replaced, never
+// accumulated) and returns its path.
+func indexCommand(t *testing.T) string {
+	t.Helper()
+	portableBin.once.Do(func() {
+		dir, err := filepath.Abs(filepath.Join("..", "..", ".cache", "test"))
+		if err != nil {
+			portableBin.err = err
+			return
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			portableBin.err = err
+			return
+		}
+		tmp, err := os.CreateTemp(dir, ".index-*")
+		if err != nil {
+			portableBin.err = err
+			return
+		}
+		tmp.Close()
+		start := time.Now()
+		out, err := exec.Command("go", "build", "-o", tmp.Name(), ".").CombinedOutput()
+		if err != nil {
+			os.Remove(tmp.Name())
+			portableBin.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		portableBin.path = filepath.Join(dir, "index")
+		portableBin.err = os.Rename(tmp.Name(), portableBin.path) // atomic against concurrent test processes
+		t.Logf("built the index command in %.1fs", time.Since(start).Seconds())
+	})
+	if portableBin.err != nil {
+		t.Fatal(portableBin.err)
+	}
+	return portableBin.path
+}
+
+// runIndexCommand runs the index command with args and extra environment
+// variables and returns its combined output; it fails the test if the
+// command fails or takes longer than two minutes.
+func runIndexCommand(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, indexCommand(t), args...)
+	// Its own TMPDIR: Beam leaves a beamloopbackworker-* file per LOOPBACK
+	// job in the temporary directory.
+	cmd.Env = append(append(os.Environ(), "TMPDIR="+t.TempDir()), env...)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("index %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	t.Logf("index %s: %.1fs", strings.Join(args, " "), time.Since(start).Seconds())
+	return string(out)
+}
+
+// portableInputs returns real WARC and ARC files of the conformance material,
+// compressed and not, each of a different name.
+func portableInputs(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, rel := range []string{
+		"conformance/pywb/example.warc.gz",
+		"conformance/pywb/example.arc.gz",
+		"conformance/pywb/dupes.warc.gz",
+		"conformance/pywb/post-test.warc.gz",
+		"conformance/pywb/iana.warc.gz",
+		"conformance/pywb/example-extra.warc",
+		"conformance/ukwa/IAH-20080430204825-00000-blackbook-truncated.arc.gz",
+	} {
+		files = append(files, sharedtest.Path(t, rel))
+	}
+	return files
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startScript runs a script of scripts/ in its own process group and stops
+// the whole group when the test ends.
+func startScript(t *testing.T, stdout io.Writer, script string, args ...string) (exited <-chan error, stderr *lockedLog) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("..", "..", "scripts", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", append([]string{path}, args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr = &lockedLog{}
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			t.Errorf("%s did not stop on SIGTERM\n%s", script, stderr.String())
+		}
+	})
+	return done, stderr
+}
+
+// cannotStart skips the test, or fails it when CI is set: in CI every server
+// must start.
+func cannotStart(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// startPrismJobServer starts a standalone prism job server through
+// scripts/prism-jobserver.sh on free ports and returns its job endpoint
+// once it accepts connections.
+func startPrismJobServer(t *testing.T) (endpoint string, log *lockedLog) {
+	t.Helper()
+	jobPort, webPort := freePort(t), freePort(t)
+	exited, stderr := startScript(t, io.Discard, "prism-jobserver.sh",
+		fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
+	endpoint = fmt.Sprintf("localhost:%d", jobPort)
+	deadline := time.Now().Add(5 * time.Minute) // includes a cold build of prism
+	for {
+		c, err := net.DialTimeout("tcp", endpoint, time.Second)
+		if err == nil {
+			c.Close()
+			return endpoint, stderr
+		}
+		select {
+		case err := <-exited:
+			cannotStart(t, "prism-jobserver.sh exited before it accepted connections: %v\n%s", err, stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cannotStart(t, "prism job server accepts no connections on %s after 5 minutes\n%s", endpoint, stderr.String())
+		}
+	}
+}
+
+// startGCSEmulatorForIndex starts fake-gcs-server through
+// scripts/gcs-emulator.sh and returns its STORAGE_EMULATOR_HOST value.
+func startGCSEmulatorForIndex(t *testing.T) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	exited, stderr := startScript(t, pw, "gcs-emulator.sh", "--port", "0")
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "STORAGE_EMULATOR_HOST="); ok {
+				lines <- v
+			}
+		}
+	}()
+	t.Cleanup(func() { pw.Close() })
+	select {
+	case addr := <-lines:
+		return addr
+	case err := <-exited:
+		cannotStart(t, "gcs-emulator.sh exited before it printed STORAGE_EMULATOR_HOST: %v\n%s", err, stderr.String())
+	case <-time.After(5 * time.Minute): // includes a cold build of the emulator
+		cannotStart(t, "gcs-emulator.sh printed no STORAGE_EMULATOR_HOST within 5 minutes\n%s", stderr.String())
+	}
+	return ""
+}
+
+// uploadToEmulator creates bucket on the emulator at addr and uploads each
+// file to gs://bucket/prefix/BASENAME. It returns a client for reading back.
+func uploadToEmulator(t *testing.T, addr, bucket, prefix string, files []string) *gcs.Client {
+	t.Helper()
+	t.Setenv("STORAGE_EMULATOR_HOST", addr) // read by NewClient only
+	ctx := context.Background()
+	c, err := gcs.NewClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Bucket(bucket).Create(ctx, "test-project", nil); err != nil {
+		t.Fatalf("create bucket %s: %v", bucket, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := c.Bucket(bucket).Object(prefix + "/" + filepath.Base(f)).NewWriter(ctx)
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatalf("upload %s: %v", f, err)
+		}
+	}
+	return c
+}
+
+func readObject(t *testing.T, c *gcs.Client, bucket, name string) []byte {
+	t.Helper()
+	r, err := c.Bucket(bucket).Object(name).NewReader(context.Background())
+	if err != nil {
+		t.Fatalf("read gs://%s/%s: %v", bucket, name, err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("read gs://%s/%s: %v", bucket, name, err)
+	}
+	return b
+}
+
+type lockedLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// localReference indexes the inputs on in-process prism (the default runner)
+// into a temporary directory and returns index.cdxj.
+func localReference(t *testing.T, inputs []string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "local")
+	runIndexCommand(t, nil, "--input="+strings.Join(inputs, ","), "--output="+out, "--shards=2")
+	ref, err := os.ReadFile(filepath.Join(out, "index.cdxj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(ref, []byte("\n")); n < 100 {
+		t.Fatalf("the local run indexed only %d lines", n)
+	}
+	return ref
+}
+
+// TestPortableRunners submits the index pipeline to a standalone prism job
+// server with --runner=universal, flink and spark (Beam's Flink and Spark
+// runners are the universal runner; this is their code path) in LOOPBACK
+// mode, and checks that each writes exactly the index.cdxj of an in-process
+// run.
+func TestPortableRunners(t *testing.T) {
+	inputs := portableInputs(t)
+	indexCommand(t) // build first, so the timings below are the runs'
+	endpoint, serverLog := startPrismJobServer(t)
+	ref := localReference(t, inputs)
+	for _, runner := range []string{"universal", "flink", "spark"} {
+		t.Run(runner, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), runner)
+			job := "recrawl-portable-" + runner
+			log := runIndexCommand(t, nil, "--runner="+runner, "--endpoint="+endpoint, "--environment_type=LOOPBACK",
+				"--job_name="+job, "--input="+strings.Join(inputs, ","), "--output="+out, "--shards=2")
+			// The job ran on the standalone server, not on a prism in the
+			// command's process: the server logged it.
+			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(serverLog.String(), "["+job+"]"); {
+				if time.Now().After(deadline) {
+					t.Fatalf("the job server did not log job %s:\n%s", job, serverLog.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			got, err := os.ReadFile(filepath.Join(out, "index.cdxj"))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log)
+			}
+			if !bytes.Equal(got, ref) {
+				t.Errorf("--runner=%s wrote an index.cdxj of %d bytes that differs from the in-process run's (%d bytes)", runner, len(got), len(ref))
+			}
+			if !strings.Contains(log, "indexed ") {
+				t.Errorf("no summary in the output of --runner=%s:\n%s", runner, log)
+			}
+		})
+	}
+}
+
+// TestGCSInputOutput indexes archives uploaded to a GCS emulator
+// (--input=gs://..., output to gs://...) and checks that gs://.../index.cdxj
+// is exactly what a run on the local copies writes.
+func TestGCSInputOutput(t *testing.T) {
+	inputs := portableInputs(t)
+	indexCommand(t)
+	addr := startGCSEmulatorForIndex(t)
+	c := uploadToEmulator(t, addr, "archives", "crawl", inputs)
+	ref := localReference(t, inputs)
+
+	log := runIndexCommand(t, []string{"STORAGE_EMULATOR_HOST=" + addr},
+		"--input=gs://archives/crawl/*.warc.gz,gs://archives/crawl/*.arc.gz,gs://archives/crawl/*.warc",
+		"--output=gs://archives/index", "--shards=2")
+	got := readObject(t, c, "archives", "index/index.cdxj")
+	if !bytes.Equal(got, ref) {
+		t.Errorf("gs://archives/index/index.cdxj (%d bytes) differs from the local run's index.cdxj (%d bytes)\n%s", len(got), len(ref), log)
+	}
+}
