@@ -10,6 +10,9 @@
 //	WriteCDXJ       sorted shards → INDEX_DIR/index.cdxj (write_cdxj.go)
 //	WriteZipNum     sorted shards → ZipNum shards + cluster.idx (write_zipnum.go)
 //	WriteBigtable   CDXJ lines → Bigtable rows (write_bigtable.go)
+//	CountDocumentFrequencies  CDXJ lines → (language, term, df) of the
+//	                HTML documents, read back from the archive (document_frequencies.go)
+//	WriteDocumentFrequencies  → INDEX_DIR/df-<lang>.tsv (document_frequencies.go)
 //
 // Every DoFn is registered in the init() of its file, heavy clients are
 // created in Setup, and every skipped or failed element increments a

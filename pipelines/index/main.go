@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"sort"
@@ -23,6 +24,11 @@ var (
 	shards        = flag.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
 	linesPerBlock = flag.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
 	bigtableSpec  = flag.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
+
+	dictionary       = flag.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
+	dictionarySample = flag.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
+	dictionaryMinDF  = flag.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
+	defaultLanguage  = flag.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
 )
 
 func main() {
@@ -43,35 +49,50 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("--input: %w", err)
 	}
-	if err := checkUniqueNames(files); err != nil {
-		return err
-	}
 	cfg := Config{Files: files, OutputDir: *output, Format: *format, Shards: *shards,
-		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec}
+		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec,
+		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
+		DefaultLanguage: *defaultLanguage}
+	sum, err := Run(ctx, cfg)
+	if sum != nil {
+		sum.Print(os.Stdout)
+	}
+	return err
+}
+
+// Run validates cfg, runs the index pipeline on the runner of --runner
+// (prism by default) and summarizes its counters. The summary is nil when
+// the runner returns no metrics (Dataflow --dry_run). The error is non-nil
+// when the configuration is wrong, the pipeline fails, or nothing at all
+// could be indexed: archive files that are all unreadable, or hold no
+// capture.
+func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	if err := checkUniqueNames(cfg.Files); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
-		return err
+		return nil, err
 	}
 	if cfg.Bigtable != "" {
 		if err := transforms.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	slog.Info("indexing", "files", len(files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable)
+	slog.Info("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, cfg)
 	res, err := beamx.RunWithMetrics(ctx, p)
 	if err != nil {
-		return fmt.Errorf("pipeline: %w", err)
+		return nil, fmt.Errorf("pipeline: %w", err)
 	}
 	if res == nil { // e.g. Dataflow --dry_run
-		return nil
+		return nil, nil
 	}
 	sum := Summarize(res.Metrics())
-	sum.Print(os.Stdout)
 	if sum.Captures == 0 && sum.Files > 0 {
-		return fmt.Errorf("nothing could be indexed from %d files (%d unreadable, %d records skipped)", sum.Files, sum.FilesUnreadable, sum.SkippedTotal())
+		return &sum, fmt.Errorf("nothing could be indexed from %d files (%d unreadable, %d records skipped)", sum.Files, sum.FilesUnreadable, sum.SkippedTotal())
 	}
-	return nil
+	return &sum, nil
 }
 
 // checkUniqueNames rejects inputs whose base names collide: the index
@@ -93,6 +114,12 @@ func checkUniqueNames(files []string) error {
 type Summary struct {
 	Files, FilesUnreadable, Captures int64
 	Skipped                          map[string]int64 // by kind
+
+	// With --dictionary: documents counted, captures left out of the
+	// sample, captures skipped by reason, terms written and pruned.
+	DictionaryDocs, DictionarySampledOut int64
+	DictionarySkipped                    map[string]int64
+	DictionaryTerms, DictionaryPruned    int64
 }
 
 // SkippedTotal is the number of records skipped for any reason.
@@ -106,8 +133,12 @@ func (s Summary) SkippedTotal() int64 {
 
 // Summarize reads the index counters of a finished pipeline.
 func Summarize(m metrics.Results) Summary {
-	sum := Summary{Skipped: map[string]int64{}}
+	sum := Summary{Skipped: map[string]int64{}, DictionarySkipped: map[string]int64{}}
 	for _, c := range m.AllMetrics().Counters() {
+		if c.Namespace() == transforms.CounterNamespaceDictionary {
+			sum.addDictionaryCounter(c.Name(), c.Result())
+			continue
+		}
 		if c.Namespace() != transforms.CounterNamespaceIndex {
 			continue
 		}
@@ -128,8 +159,25 @@ func Summarize(m metrics.Results) Summary {
 	return sum
 }
 
+func (s *Summary) addDictionaryCounter(name string, v int64) {
+	switch name {
+	case transforms.CounterDictionaryDocs:
+		s.DictionaryDocs += v
+	case transforms.CounterDictionarySampled:
+		s.DictionarySampledOut += v
+	case transforms.CounterDictionaryTerms:
+		s.DictionaryTerms += v
+	case transforms.CounterDictionaryPruned:
+		s.DictionaryPruned += v
+	default:
+		if reason, ok := transforms.IsDictionarySkipCounter(name); ok {
+			s.DictionarySkipped[reason] += v
+		}
+	}
+}
+
 // Print writes the summary for a person.
-func (s Summary) Print(w *os.File) {
+func (s Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "indexed %d captures from %d files (%d unreadable)\n", s.Captures, s.Files, s.FilesUnreadable)
 	kinds := make([]string, 0, len(s.Skipped))
 	for k := range s.Skipped {
@@ -138,5 +186,18 @@ func (s Summary) Print(w *os.File) {
 	sort.Strings(kinds)
 	for _, k := range kinds {
 		fmt.Fprintf(w, "skipped %d records: %s (file and offset of each in the log)\n", s.Skipped[k], k)
+	}
+	if s.DictionaryDocs == 0 && s.DictionarySampledOut == 0 && len(s.DictionarySkipped) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "dictionary: %d documents counted, %d left out of the sample; %d terms written, %d below --dictionary_min_df\n",
+		s.DictionaryDocs, s.DictionarySampledOut, s.DictionaryTerms, s.DictionaryPruned)
+	reasons := make([]string, 0, len(s.DictionarySkipped))
+	for r := range s.DictionarySkipped {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(w, "dictionary: skipped %d captures: %s\n", s.DictionarySkipped[r], r)
 	}
 }

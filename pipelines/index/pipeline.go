@@ -7,12 +7,14 @@
 //	go run ./pipelines/index --input='ARCHIVE/*.warc.gz' --output=INDEX_DIR
 //	go run ./pipelines/index --input=... --output=INDEX_DIR --format=zipnum --shards=8
 //	go run ./pipelines/index --input=... --bigtable=PROJECT/INSTANCE/TABLE
+//	go run ./pipelines/index --input=... --output=INDEX_DIR --dictionary [--dictionary_sample=0.1]
 //
 // The pipeline, step by step (composites in package transforms):
 //
 //	files ─ IndexArchives ─ CDXJ lines ─┬─ SortIntoShards ─ WriteCDXJ   → INDEX_DIR/index.cdxj
 //	                                    │                 └ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
-//	                                    └─ WriteBigtable                 → rows keyed by SURT and timestamp
+//	                                    ├─ WriteBigtable                 → rows keyed by SURT and timestamp
+//	                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
 //
 // Inputs are local paths or gs:// URIs, a comma-separated list of files and
 // glob patterns; one archive file is one unit of work. Which records get a
@@ -20,15 +22,34 @@
 // is counted by kind, logged with file and offset, and skipped. The run exits
 // with status 0 unless nothing at all could be read.
 //
+// --dictionary also builds the document-frequency dictionaries the scoring's
+// idf = ln(N / df) comes from (method.md §2), from the archive itself: every
+// HTTP 200 HTML response (not the revisits) is read back at its offset from
+// the directory of its input file, parsed, and analysed with the analyzer of
+// its language (--default_language for languages without one), and each
+// distinct unigram and bigram of its title and main text counts once. Per
+// language, INDEX_DIR/df-<lang>.tsv holds "#docs<TAB>N", "#lang<TAB>LANG" and
+// "term<TAB>df" sorted by term (scoring.ReadDocFreq / LoadDocFreq read it).
+// --dictionary_sample=R counts a share R of the documents, chosen by a hash
+// of SURT key and timestamp, so reruns count the same documents.
+// --dictionary_min_df=K (default 2) leaves out the terms of fewer than K
+// documents, most of them one-off words and bigrams: a term missing from the
+// dictionary gets its largest idf, which is at most ln(N / K), what a rare
+// term gets anyway. Captures not counted are counted by reason (not-200,
+// not-html, revisit, fetch-failed, parse-failed, no-text) in the summary.
+//
 // Beam's own flags pass through (--runner, --endpoint, …); the default runner
 // is prism, in process.
 package main
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/transforms"
 )
 
@@ -40,6 +61,13 @@ type Config struct {
 	Shards        int      // key-range shards (zipnum files; cdxj parts)
 	LinesPerBlock int      // ZipNum lines per gzip block
 	Bigtable      string   // PROJECT/INSTANCE/TABLE, or ""
+
+	// Dictionary also writes OutputDir/df-<lang>.tsv, the per-language
+	// document frequencies of the archive's HTML documents.
+	Dictionary       bool
+	DictionarySample float64 // share of documents counted, in (0, 1]
+	DictionaryMinDF  int64   // terms in fewer documents are left out
+	DefaultLanguage  string  // analyzer of documents in other languages
 }
 
 // Validate checks the configuration and names the flag at fault.
@@ -61,6 +89,20 @@ func (c Config) Validate() error {
 	if c.LinesPerBlock < 1 {
 		return fmt.Errorf("--lines_per_block=%d: must be at least 1", c.LinesPerBlock)
 	}
+	if c.Dictionary {
+		if c.OutputDir == "" {
+			return fmt.Errorf("--dictionary needs --output: the df-<lang>.tsv files go there")
+		}
+		if !(c.DictionarySample > 0 && c.DictionarySample <= 1) {
+			return fmt.Errorf("--dictionary_sample=%v: must be in (0, 1]", c.DictionarySample)
+		}
+		if c.DictionaryMinDF < 1 {
+			return fmt.Errorf("--dictionary_min_df=%d: must be at least 1", c.DictionaryMinDF)
+		}
+		if !slices.Contains(scoring.Languages(), scoring.NormalizeLanguage(c.DefaultLanguage)) {
+			return fmt.Errorf("--default_language=%q: no analyzer (supported: %s)", c.DefaultLanguage, strings.Join(scoring.Languages(), ", "))
+		}
+	}
 	return nil
 }
 
@@ -80,4 +122,28 @@ func Build(s beam.Scope, cfg Config) {
 	if cfg.Bigtable != "" {
 		transforms.WriteBigtable(s, lines, cfg.Bigtable)
 	}
+	if cfg.Dictionary {
+		counts := transforms.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
+		transforms.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF)
+	}
+}
+
+// ArchiveLocations returns the directories of the archive files, in order
+// of first appearance: where the dictionary step finds the records the
+// index names by file name.
+func ArchiveLocations(files []string) []string {
+	var locs []string
+	for _, f := range files {
+		dir := "."
+		if i := strings.LastIndexByte(f, '/'); i >= 0 {
+			dir = f[:i]
+			if dir == "" {
+				dir = "/"
+			}
+		}
+		if !slices.Contains(locs, dir) {
+			locs = append(locs, dir)
+		}
+	}
+	return locs
 }

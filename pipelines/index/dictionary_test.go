@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/archivegen"
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/scoring"
+	"github.com/recrawl/recrawl/scoring/document"
+	"github.com/recrawl/recrawl/transforms"
+)
+
+// dictionaryArchive generates a small synthetic archive (English and German
+// hosts: articles, listing pages, revisits, redirects, 404s, style sheets
+// and images) in several files, spread over two directories so the records
+// have to be found in more than one archive location.
+func dictionaryArchive(t *testing.T) []string {
+	t.Helper()
+	dirs := []string{t.TempDir(), t.TempDir()}
+	_, err := archivegen.Generate(context.Background(), archivegen.Config{
+		OutDir: dirs[0], Seed: 7, Pages: 16, MaxFileSize: 100 << 10, Workers: 1,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dirs[0], "*.warc.gz"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("generated %d files: %v", len(files), err)
+	}
+	for i := 1; i < len(files); i += 2 {
+		moved := filepath.Join(dirs[1], filepath.Base(files[i]))
+		if err := os.Rename(files[i], moved); err != nil {
+			t.Fatal(err)
+		}
+		files[i] = moved
+	}
+	return files
+}
+
+// dfDirectly computes the document frequencies the pipeline must write,
+// without Beam: every capture of every file (cdxj.IndexFile), filtered,
+// sampled, read (records.ReadRecordAt), parsed and analysed with the
+// scoring package, title and main text with a line break between them.
+// It returns the counts by language and the skipped captures by reason.
+func dfDirectly(t *testing.T, files []string, sample float64) (map[string]*scoring.DocFreq, map[string]int64, int64) {
+	t.Helper()
+	analyzers, err := scoring.NewAnalyzers("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dfs := map[string]*scoring.DocFreq{}
+	skipped := map[string]int64{}
+	var sampledOut int64
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var captures []cdxj.Capture
+		if _, err := cdxj.IndexFile(bytes.NewReader(data), storage.Base(f), cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+			captures = append(captures, c)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range captures {
+			switch {
+			case c.Mime == "warc/revisit":
+				skipped["revisit"]++
+				continue
+			case c.Status != "200":
+				skipped["not-200"]++
+				continue
+			case c.Mime != "text/html" && c.Mime != "application/xhtml+xml":
+				skipped["not-html"]++
+				continue
+			case !transforms.InDictionarySample(c.Key, c.Timestamp, sample):
+				sampledOut++
+				continue
+			}
+			rec, err := records.ReadRecordAt(bytes.NewReader(data), c.Offset, c.Length, c.Filename)
+			if err != nil {
+				t.Fatalf("%s at %d: %v", c.Filename, c.Offset, err)
+			}
+			ct := ""
+			if rec.HTTP != nil {
+				ct = rec.HTTP.Header.Get("Content-Type")
+			}
+			captured, _ := extract.CaptureTime(c.Timestamp)
+			doc, err := document.Parse(rec.Body, ct, c.URL, document.Options{DefaultLanguage: "en", CaptureTime: captured})
+			if errors.Is(err, document.ErrNotHTML) {
+				skipped["not-html"]++
+				continue
+			} else if err != nil {
+				skipped["parse-failed"]++
+				continue
+			}
+			a := analyzers.For(doc.Language)
+			bag := scoring.BagOf(a.Analyze(doc.Title + "\n" + doc.MainText))
+			if doc.Reason != "" || bag.Len() == 0 {
+				skipped["no-text"]++
+				continue
+			}
+			lang := a.Language()
+			if dfs[lang] == nil {
+				dfs[lang] = scoring.NewDocFreq(lang)
+			}
+			dfs[lang].AddDocument(bag)
+		}
+	}
+	return dfs, skipped, sampledOut
+}
+
+// checkDocFreqFiles compares the df-<lang>.tsv files in dir with the
+// direct counts: the same N, every term with df >= minDF with its exact
+// df, and no other term.
+func checkDocFreqFiles(t *testing.T, dir string, want map[string]*scoring.DocFreq, minDF int64) {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(dir, "df-*.tsv"))
+	if len(names) != len(want) {
+		t.Errorf("%d dictionary files %v, want one for each of %d languages", len(names), names, len(want))
+	}
+	for lang, w := range want {
+		got, err := scoring.LoadDocFreq(filepath.Join(dir, transforms.DocFreqFileName(lang)))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if got.Lang != lang || got.Docs() != w.Docs() {
+			t.Errorf("%s: lang %q, N = %d; want %q, %d", lang, got.Lang, got.Docs(), lang, w.Docs())
+		}
+		kept := 0
+		var top []string
+		for term := range termsOf(w) {
+			n := w.DF(term)
+			if n < minDF {
+				if got.DF(term) != 0 {
+					t.Errorf("%s: %q (df %d < %d) was not pruned", lang, term, n, minDF)
+				}
+				continue
+			}
+			kept++
+			if got.DF(term) != n {
+				t.Errorf("%s: df(%q) = %d, want %d", lang, term, got.DF(term), n)
+			}
+			top = append(top, term)
+		}
+		if got.Len() != kept {
+			t.Errorf("%s: %d terms, want %d", lang, got.Len(), kept)
+		}
+		sort.Slice(top, func(i, j int) bool {
+			if w.DF(top[i]) != w.DF(top[j]) {
+				return w.DF(top[i]) > w.DF(top[j])
+			}
+			return top[i] < top[j]
+		})
+		var sample []string
+		for _, term := range top[:min(6, len(top))] {
+			sample = append(sample, fmt.Sprintf("%q:%d", term, got.DF(term)))
+		}
+		t.Logf("%s: N = %d, %d terms kept of %d; most frequent %v", lang, got.Docs(), got.Len(), w.Len(), sample)
+		d := got.Dictionary()
+		if d.Len() != got.Len() || math.IsInf(d.Max(), 0) || d.Max() > math.Log(float64(got.Docs())/float64(minDF))+1e-9 {
+			t.Errorf("%s: dictionary of %d terms, max idf %v", lang, d.Len(), d.Max())
+		}
+	}
+}
+
+// termsOf lists the terms of a DocFreq through its file format, the only
+// way to enumerate them.
+func termsOf(c *scoring.DocFreq) map[string]bool {
+	var b bytes.Buffer
+	c.WriteTo(&b)
+	terms := map[string]bool{}
+	for _, line := range bytes.Split(b.Bytes(), []byte("\n")) {
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		i := bytes.LastIndexByte(line, '\t')
+		terms[string(line[:i])] = true
+	}
+	return terms
+}
+
+// TestDictionary runs the index pipeline with --dictionary on a synthetic
+// archive of English and German pages and checks every count of the
+// df-<lang>.tsv files against a computation without Beam, and the summary's
+// account of every capture.
+func TestDictionary(t *testing.T) {
+	files := dictionaryArchive(t)
+	want, wantSkipped, _ := dfDirectly(t, files, 1)
+	if len(want) != 2 || want["en"] == nil || want["de"] == nil {
+		t.Fatalf("the archive has documents in %d languages, want en and de", len(want))
+	}
+	for _, r := range []string{"revisit", "not-200", "not-html", "no-text"} {
+		if wantSkipped[r] == 0 {
+			t.Errorf("the archive has no capture skipped as %s: the test would not see that reason", r)
+		}
+	}
+	out := t.TempDir()
+	sum := runIndex(t, Config{Files: files, OutputDir: out, Dictionary: true, DictionarySample: 1, DictionaryMinDF: 2, DefaultLanguage: "en"})
+	checkDocFreqFiles(t, out, want, 2)
+	if !reflect.DeepEqual(sum.DictionarySkipped, wantSkipped) {
+		t.Errorf("dictionary skips %v, want %v", sum.DictionarySkipped, wantSkipped)
+	}
+	docs := want["en"].Docs() + want["de"].Docs()
+	if sum.DictionaryDocs != docs || sum.DictionarySampledOut != 0 {
+		t.Errorf("summary: %d documents, %d sampled out; want %d, 0", sum.DictionaryDocs, sum.DictionarySampledOut, docs)
+	}
+	var skipped int64
+	for _, n := range sum.DictionarySkipped {
+		skipped += n
+	}
+	if sum.DictionaryDocs+skipped != sum.Captures {
+		t.Errorf("%d documents + %d skipped != %d captures", sum.DictionaryDocs, skipped, sum.Captures)
+	}
+	var buf bytes.Buffer
+	sum.Print(&buf)
+	t.Logf("summary:\n%s", buf.String())
+
+	// min_df 1 keeps every term.
+	out1 := t.TempDir()
+	runIndex(t, Config{Files: files, OutputDir: out1, Dictionary: true, DictionarySample: 1, DictionaryMinDF: 1, DefaultLanguage: "en"})
+	checkDocFreqFiles(t, out1, want, 1)
+}
+
+// TestDictionarySample counts half of the documents: about half of N, the
+// exact counts of the documents in the sample, and the same files on a
+// second run.
+func TestDictionarySample(t *testing.T) {
+	files := dictionaryArchive(t)
+	all, _, _ := dfDirectly(t, files, 1)
+	want, _, wantOut := dfDirectly(t, files, 0.5)
+	var outs []string
+	for range 2 {
+		out := t.TempDir()
+		sum := runIndex(t, Config{Files: files, OutputDir: out, Dictionary: true, DictionarySample: 0.5, DictionaryMinDF: 2, DefaultLanguage: "en"})
+		if sum.DictionarySampledOut != wantOut {
+			t.Errorf("%d documents left out of the sample, want %d", sum.DictionarySampledOut, wantOut)
+		}
+		checkDocFreqFiles(t, out, want, 2)
+		outs = append(outs, out)
+	}
+	for lang := range all {
+		ratio := float64(want[lang].Docs()) / float64(all[lang].Docs())
+		t.Logf("%s: sample 0.5 counts %d of %d documents (%.2f)", lang, want[lang].Docs(), all[lang].Docs(), ratio)
+		if ratio < 0.3 || ratio > 0.7 {
+			t.Errorf("%s: sample 0.5 counts %d of %d documents", lang, want[lang].Docs(), all[lang].Docs())
+		}
+		name := transforms.DocFreqFileName(lang)
+		if !bytes.Equal(readFile(t, filepath.Join(outs[0], name)), readFile(t, filepath.Join(outs[1], name))) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+// TestInDictionarySample checks the sampling hash: the share of a large
+// key set, and nested samples (a smaller rate keeps a subset).
+func TestInDictionarySample(t *testing.T) {
+	const n = 100000
+	for _, rate := range []float64{0.01, 0.1, 0.5} {
+		in, nested := 0, true
+		for i := range n {
+			key, ts := fmt.Sprintf("com,host%d)/page/%d", i%97, i), fmt.Sprintf("2009%010d", i*7919)
+			if transforms.InDictionarySample(key, ts, rate) {
+				in++
+				nested = nested && transforms.InDictionarySample(key, ts, 2*rate)
+			}
+		}
+		if got := float64(in) / n; math.Abs(got-rate) > 4*math.Sqrt(rate*(1-rate)/n) {
+			t.Errorf("rate %v: %.4f of the keys", rate, got)
+		}
+		if !nested {
+			t.Errorf("rate %v: a key in the sample is not in the sample of rate %v", rate, 2*rate)
+		}
+	}
+	if transforms.InDictionarySample("a", "b", 0) || !transforms.InDictionarySample("a", "b", 1) {
+		t.Error("rates 0 and 1 are not none and all")
+	}
+}
