@@ -319,22 +319,13 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 		return "", DictSkipNoText, nil
 	}
 	a := f.analyzers.For(doc.Language)
-	f.tokens = a.AppendTokens(f.tokens[:0], DocumentText(doc))
+	f.tokens = a.AppendTokens(f.tokens[:0], extract.DocumentText(doc)) // the text the scorer weighs
 	f.bag.Reset()
 	f.bag.AddTokens(f.tokens)
 	if f.bag.Len() == 0 {
 		return "", DictSkipNoText, nil
 	}
 	return a.Language(), "", nil
-}
-
-// DocumentText is the text of a document whose terms the dictionary counts:
-// the title, a line break (so no bigram spans title and text), the main text.
-func DocumentText(doc *document.Document) string {
-	if doc.Title == "" {
-		return doc.MainText
-	}
-	return doc.Title + "\n" + doc.MainText
 }
 
 func (f *documentTermsFn) Teardown() error {

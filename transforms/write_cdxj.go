@@ -99,10 +99,8 @@ func (f *concatCDXJFn) ProcessElement(ctx context.Context, _ int, parts func(*KV
 	if err := w.Close(); err != nil {
 		return err
 	}
-	for _, part := range all {
-		if err := storage.Remove(ctx, part.Path); err != nil {
-			return err
-		}
+	if err := storage.RemoveAll(ctx, storage.Join(f.Dir, ".parts")); err != nil {
+		return err
 	}
 	emit(out)
 	return nil

@@ -123,7 +123,9 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fet
 	return Reference{}, fmt.Errorf("url %s: more than %d redirects", rawURL, maxReferenceRedirects)
 }
 
-// DocumentText is the text a document is scored on: its title and main text.
+// DocumentText is the text a document is scored on, and whose terms the
+// dictionary counts: the title, a line break (so no bigram spans title and
+// text), the main text.
 func DocumentText(doc *document.Document) string {
 	if doc.Title == "" {
 		return doc.MainText

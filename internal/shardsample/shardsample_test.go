@@ -1,4 +1,4 @@
-package transforms
+package shardsample
 
 import (
 	"fmt"
@@ -13,25 +13,22 @@ func TestShardBoundariesBalanceAndOrder(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		lines = append(lines, fmt.Sprintf("com,host%03d)/page/%d 2009%010d {}", rng.Intn(300), rng.Intn(1000), rng.Intn(1e9)))
 	}
-	fn := &sampleKeysFn{K: 8 * samplesPerShard}
-	// Two accumulators merged must equal one over everything (combiner lifting).
-	a, b := fn.CreateAccumulator(), fn.CreateAccumulator()
+	const k = 8 * 200
+	// Two samples merged must equal one over everything (combiner lifting).
+	var a, b, whole Sample
 	for i, l := range lines {
 		if i%2 == 0 {
-			a = fn.AddInput(a, l)
+			a.Add(l, k)
 		} else {
-			b = fn.AddInput(b, l)
+			b.Add(l, k)
 		}
+		whole.Add(l, k)
 	}
-	whole := fn.CreateAccumulator()
-	for _, l := range lines {
-		whole = fn.AddInput(whole, l)
+	merged := Merge(a, b, k).Sorted()
+	if fmt.Sprint(merged) != fmt.Sprint(whole.Sorted()) {
+		t.Fatal("sample of merged samples differs from the sample of all input")
 	}
-	merged := fn.ExtractOutput(fn.MergeAccumulators(a, b))
-	if fmt.Sprint(merged) != fmt.Sprint(fn.ExtractOutput(whole)) {
-		t.Fatal("sample of merged accumulators differs from the sample of all input")
-	}
-	bounds := ShardBoundaries(merged, 8)
+	bounds := Boundaries(merged, 8)
 	if len(bounds) != 7 || !sort.StringsAreSorted(bounds) {
 		t.Fatalf("boundaries = %v", bounds)
 	}
@@ -61,20 +58,20 @@ func TestShardBoundariesBalanceAndOrder(t *testing.T) {
 }
 
 func TestShardBoundariesDegenerate(t *testing.T) {
-	if b := ShardBoundaries(nil, 4); b != nil {
+	if b := Boundaries(nil, 4); b != nil {
 		t.Errorf("no sample: %v", b)
 	}
-	if b := ShardBoundaries([]string{"a", "b"}, 1); b != nil {
+	if b := Boundaries([]string{"a", "b"}, 1); b != nil {
 		t.Errorf("one shard: %v", b)
 	}
 	// Duplicate sample keys must not give duplicate (empty-range) boundaries.
-	b := ShardBoundaries([]string{"a", "a", "a", "a", "b", "b"}, 4)
+	b := Boundaries([]string{"a", "a", "a", "a", "b", "b"}, 4)
 	for i := 1; i < len(b); i++ {
 		if b[i] <= b[i-1] {
 			t.Errorf("boundaries not strictly increasing: %v", b)
 		}
 	}
-	if got := sortPrefix("com,a)/ 20090101000000 {\"url\": \"x y\"}"); got != "com,a)/ 20090101000000" {
+	if got := SortPrefix("com,a)/ 20090101000000 {\"url\": \"x y\"}"); got != "com,a)/ 20090101000000" {
 		t.Errorf("sortPrefix = %q", got)
 	}
 }

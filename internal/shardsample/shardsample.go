@@ -1,0 +1,106 @@
+// Package shardsample splits sorted data into key ranges of similar size
+// without counting it first: a deterministic bottom-k sample (the k items
+// with the smallest hash) picks the range boundaries. It is the pure core of
+// the index pipeline's SortIntoShards (the TeraSort scheme): the same input
+// always gives the same shards, on every runner, and samples of parts of the
+// input merge into the sample of the whole.
+package shardsample
+
+import (
+	"hash/fnv"
+	"sort"
+	"strings"
+)
+
+// Item is one sampled line: its hash and its sort prefix.
+type Item struct {
+	Hash uint64
+	Line string
+}
+
+// Sample is a bottom-k sample, ordered by (hash, line).
+type Sample struct {
+	Items []Item
+}
+
+// Add offers one line to a sample of at most k items. Only the line's sort
+// prefix (key and timestamp) is kept: boundaries need nothing more.
+func (s *Sample) Add(line string, k int) {
+	item := Item{Hash: hash(line), Line: SortPrefix(line)}
+	if len(s.Items) >= k && !less(item, s.Items[len(s.Items)-1]) {
+		return
+	}
+	i := sort.Search(len(s.Items), func(i int) bool { return !less(s.Items[i], item) })
+	s.Items = append(s.Items, Item{})
+	copy(s.Items[i+1:], s.Items[i:])
+	s.Items[i] = item
+	if len(s.Items) > k {
+		s.Items = s.Items[:k]
+	}
+}
+
+// Merge returns the sample of the union of two samples' inputs.
+func Merge(a, b Sample, k int) Sample {
+	merged := make([]Item, 0, len(a.Items)+len(b.Items))
+	merged = append(merged, a.Items...)
+	merged = append(merged, b.Items...)
+	sort.Slice(merged, func(i, j int) bool { return less(merged[i], merged[j]) })
+	if len(merged) > k {
+		merged = merged[:k]
+	}
+	return Sample{Items: merged}
+}
+
+// Sorted returns the sampled sort prefixes in sort order.
+func (s Sample) Sorted() []string {
+	out := make([]string, len(s.Items))
+	for i, it := range s.Items {
+		out[i] = it.Line
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Boundaries picks n-1 split keys from a sorted sample: shard i holds the
+// lines l with boundaries[i-1] <= l < boundaries[i].
+func Boundaries(sortedSample []string, n int) []string {
+	if n <= 1 || len(sortedSample) == 0 {
+		return nil
+	}
+	var b []string
+	for i := 1; i < n; i++ {
+		k := sortedSample[i*len(sortedSample)/n]
+		if len(b) == 0 || k > b[len(b)-1] {
+			b = append(b, k)
+		}
+	}
+	return b
+}
+
+// ShardOf returns the shard of a line for the given boundaries.
+func ShardOf(line string, boundaries []string) int {
+	return sort.Search(len(boundaries), func(i int) bool { return line < boundaries[i] })
+}
+
+// SortPrefix returns "KEY TIMESTAMP" of a CDXJ line.
+func SortPrefix(line string) string {
+	if i := strings.IndexByte(line, ' '); i >= 0 {
+		if j := strings.IndexByte(line[i+1:], ' '); j >= 0 {
+			return line[:i+1+j]
+		}
+	}
+	return line
+}
+
+func hash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+func less(a, b Item) bool {
+	if a.Hash != b.Hash {
+		return a.Hash < b.Hash
+	}
+	return a.Line < b.Line
+}
