@@ -11,9 +11,9 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/transforms"
 )
 
@@ -45,6 +45,15 @@ func run(ctx context.Context) error {
 	if *input == "" {
 		return fmt.Errorf("--input is required")
 	}
+	rc, err := runners.FromFlags()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	// Workers must reach every file: local paths only for in-process runs.
+	if err := rc.Validate(map[string]string{"--input": *input, "--output": *output}); err != nil {
+		return err
+	}
 	files, err := storage.Expand(ctx, *input)
 	if err != nil {
 		return fmt.Errorf("--input: %w", err)
@@ -52,7 +61,7 @@ func run(ctx context.Context) error {
 	cfg := Config{Files: files, OutputDir: *output, Format: *format, Shards: *shards,
 		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec,
 		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
-		DefaultLanguage: *defaultLanguage}
+		DefaultLanguage: *defaultLanguage, Runner: &rc}
 	sum, err := Run(ctx, cfg)
 	if sum != nil {
 		sum.Print(os.Stdout)
@@ -79,9 +88,18 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}
 	slog.Info("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
+	rc := cfg.Runner
+	if rc == nil {
+		c, err := runners.FromFlags()
+		if err != nil {
+			return nil, err
+		}
+		rc = &c
+		defer rc.Close()
+	}
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, cfg)
-	res, err := beamx.RunWithMetrics(ctx, p)
+	res, err := rc.Run(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: %w", err)
 	}

@@ -49,6 +49,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/transforms"
 )
@@ -68,6 +69,8 @@ type Config struct {
 	DictionarySample float64 // share of documents counted, in (0, 1]
 	DictionaryMinDF  int64   // terms in fewer documents are left out
 	DefaultLanguage  string  // analyzer of documents in other languages
+	// Runner runs the pipeline; nil: the runner of the command-line flags.
+	Runner *runners.Config
 }
 
 // Validate checks the configuration and names the flag at fault.
