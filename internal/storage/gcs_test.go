@@ -1,7 +1,8 @@
 package storage
 
 import (
-	"bufio"
+	"github.com/recrawl/recrawl/internal/testservers"
+
 	"bytes"
 	"context"
 	"errors"
@@ -9,95 +10,14 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	gcs "cloud.google.com/go/storage"
 )
-
-// startGCSEmulator runs scripts/gcs-emulator.sh in the foreground, waits for
-// its STORAGE_EMULATOR_HOST line and stops it when the test ends. If the
-// script cannot start the emulator the test is skipped, or fails when the CI
-// environment variable is set.
-func startGCSEmulator(t *testing.T) string {
-	t.Helper()
-	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "gcs-emulator.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", script, "--port", "0")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group: we can stop all of it
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "STORAGE_EMULATOR_HOST="); ok {
-				lines <- v
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM) // the script stops the emulator and exits
-		select {
-		case <-exited:
-		case <-time.After(15 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			t.Errorf("gcs-emulator.sh did not stop on SIGTERM\n%s", stderr.String())
-		}
-	})
-	cannot := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf(format, args...)
-		}
-		t.Skipf(format, args...)
-	}
-	select {
-	case addr := <-lines:
-		return addr
-	case err := <-exited:
-		cannot("gcs-emulator.sh exited before it printed STORAGE_EMULATOR_HOST: %v\n%s", err, stderr.String())
-	case <-time.After(5 * time.Minute): // includes a cold build of the emulator
-		cannot("gcs-emulator.sh printed no STORAGE_EMULATOR_HOST within 5 minutes\n%s", stderr.String())
-	}
-	return ""
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // countingProxy forwards TCP connections from a loopback port to target and
 // counts the bytes the server sends back: what the client downloaded, as the
@@ -158,7 +78,7 @@ func (p *countingProxy) addr() string { return p.ln.Addr().String() }
 // process-wide singleton created on first use, so everything gs:// in this
 // test process happens here, after STORAGE_EMULATOR_HOST is set.
 func TestGCS(t *testing.T) {
-	emulator := startGCSEmulator(t)
+	emulator := testservers.GCS(t)
 	proxy := startCountingProxy(t, emulator)
 	t.Setenv("STORAGE_EMULATOR_HOST", proxy.addr())
 	ctx := context.Background()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/recrawl/recrawl/internal/testservers"
+
 	"regexp"
 	"slices"
 	"strings"
@@ -15,7 +17,7 @@ import (
 func TestDataflowDryRun(t *testing.T) {
 	inputs := portableInputs(t)[:3]
 	indexCommand(t)
-	addr := startGCSEmulatorForIndex(t)
+	addr := testservers.GCS(t)
 	uploadToEmulator(t, addr, "archives", "crawl", inputs)
 
 	for _, tc := range []struct {

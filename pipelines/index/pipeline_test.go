@@ -18,6 +18,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testservers"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
@@ -190,7 +191,7 @@ func TestBigtable(t *testing.T) {
 	}
 	files := conformanceFiles(t)
 	want := indexDirectly(t, files).lines
-	t.Setenv("BIGTABLE_EMULATOR_HOST", startEmulator(t))
+	t.Setenv("BIGTABLE_EMULATOR_HOST", testservers.Bigtable(t))
 	ctx := context.Background()
 	const spec = "p/i/t"
 

@@ -1,24 +1,22 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	gcs "cloud.google.com/go/storage"
 
 	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testservers"
 )
 
 // These tests run the index command the way users do, as a separate program
@@ -110,111 +108,6 @@ func portableInputs(t *testing.T) []string {
 	return files
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startScript runs a script of scripts/ in its own process group and stops
-// the whole group when the test ends.
-func startScript(t *testing.T, stdout io.Writer, script string, args ...string) (exited <-chan error, stderr *lockedLog) {
-	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "scripts", script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", append([]string{path}, args...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stderr = &lockedLog{}
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			t.Errorf("%s did not stop on SIGTERM\n%s", script, stderr.String())
-		}
-	})
-	return done, stderr
-}
-
-// cannotStart skips the test, or fails it when CI is set: in CI every server
-// must start.
-func cannotStart(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf(format, args...)
-}
-
-// startPrismJobServer starts a standalone prism job server through
-// scripts/prism-jobserver.sh on free ports and returns its job endpoint
-// once it accepts connections.
-func startPrismJobServer(t *testing.T) (endpoint string, log *lockedLog) {
-	t.Helper()
-	jobPort, webPort := freePort(t), freePort(t)
-	exited, stderr := startScript(t, io.Discard, "prism-jobserver.sh",
-		fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
-	endpoint = fmt.Sprintf("localhost:%d", jobPort)
-	deadline := time.Now().Add(5 * time.Minute) // includes a cold build of prism
-	for {
-		c, err := net.DialTimeout("tcp", endpoint, time.Second)
-		if err == nil {
-			c.Close()
-			return endpoint, stderr
-		}
-		select {
-		case err := <-exited:
-			cannotStart(t, "prism-jobserver.sh exited before it accepted connections: %v\n%s", err, stderr.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			cannotStart(t, "prism job server accepts no connections on %s after 5 minutes\n%s", endpoint, stderr.String())
-		}
-	}
-}
-
-// startGCSEmulatorForIndex starts fake-gcs-server through
-// scripts/gcs-emulator.sh and returns its STORAGE_EMULATOR_HOST value.
-func startGCSEmulatorForIndex(t *testing.T) string {
-	t.Helper()
-	pr, pw := io.Pipe()
-	exited, stderr := startScript(t, pw, "gcs-emulator.sh", "--port", "0")
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "STORAGE_EMULATOR_HOST="); ok {
-				lines <- v
-			}
-		}
-	}()
-	t.Cleanup(func() { pw.Close() })
-	select {
-	case addr := <-lines:
-		return addr
-	case err := <-exited:
-		cannotStart(t, "gcs-emulator.sh exited before it printed STORAGE_EMULATOR_HOST: %v\n%s", err, stderr.String())
-	case <-time.After(5 * time.Minute): // includes a cold build of the emulator
-		cannotStart(t, "gcs-emulator.sh printed no STORAGE_EMULATOR_HOST within 5 minutes\n%s", stderr.String())
-	}
-	return ""
-}
-
 // uploadToEmulator creates bucket on the emulator at addr and uploads each
 // file to gs://bucket/prefix/BASENAME. It returns a client for reading back.
 func uploadToEmulator(t *testing.T, addr, bucket, prefix string, files []string) *gcs.Client {
@@ -259,23 +152,6 @@ func readObject(t *testing.T, c *gcs.Client, bucket, name string) []byte {
 	return b
 }
 
-type lockedLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // localReference indexes the inputs on in-process prism (the default runner)
 // into a temporary directory and returns index.cdxj.
 func localReference(t *testing.T, inputs []string) []byte {
@@ -300,7 +176,7 @@ func localReference(t *testing.T, inputs []string) []byte {
 func TestPortableRunners(t *testing.T) {
 	inputs := portableInputs(t)
 	indexCommand(t) // build first, so the timings below are the runs'
-	endpoint, serverLog := startPrismJobServer(t)
+	endpoint, serverLog := testservers.Prism(t)
 	ref := localReference(t, inputs)
 	for _, runner := range []string{"universal", "flink", "spark"} {
 		t.Run(runner, func(t *testing.T) {
@@ -336,7 +212,7 @@ func TestPortableRunners(t *testing.T) {
 func TestGCSInputOutput(t *testing.T) {
 	inputs := portableInputs(t)
 	indexCommand(t)
-	addr := startGCSEmulatorForIndex(t)
+	addr := testservers.GCS(t)
 	c := uploadToEmulator(t, addr, "archives", "crawl", inputs)
 	ref := localReference(t, inputs)
 
