@@ -108,7 +108,15 @@ type Result struct {
 	// outlinks and a redirect target, with priority, depth, path, parent and
 	// discovery order set. Whether they are unseen is for the engine to check.
 	NewEntries []Entry `json:"new_entries,omitempty"`
+	// UnparsableOutlinks counts the outlinks of a collected document that
+	// have no SURT key (e.g. a port out of range): they cannot be looked up
+	// and are dropped, counted in run.json (CounterUnparsableOutlinks).
+	UnparsableOutlinks int `json:"unparsable_outlinks,omitempty"`
 }
+
+// CounterUnparsableOutlinks is the run.json counter of outlinks dropped
+// because they have no SURT key.
+const CounterUnparsableOutlinks = "unparsable_outlinks"
 
 // HostOf returns the lower-cased host of a URL ("" if unparsable).
 func HostOf(rawURL string) string {
@@ -252,7 +260,8 @@ func (p *Processor) Score(f Fetched) Result {
 	for i, l := range doc.Outlinks {
 		key, err := surt.Key(l.URL)
 		if err != nil {
-			continue // an outlink without a SURT key cannot be resolved
+			res.UnparsableOutlinks++ // an outlink without a SURT key cannot be resolved
+			continue
 		}
 		followed := (p.Settings.AllOutlinks || l.InMain) && p.allowed(l.URL)
 		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed})

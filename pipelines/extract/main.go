@@ -26,7 +26,8 @@
 // Outputs in OUT: documents.jsonl, missing.jsonl, links.tsv, rounds.jsonl,
 // run.json, collection.warc.gz and collection.cdxj. State lives in --work
 // (default OUT/.work): a killed run started again with the same command
-// resumes from the last finished round.
+// resumes from the last finished round; a finished run started again
+// changes nothing (work/FINISHED).
 package main
 
 import (

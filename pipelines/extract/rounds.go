@@ -49,14 +49,29 @@ const (
 
 func stateDir(work string, n int) string { return storage.Join(work, fmt.Sprintf("state-%05d", n)) }
 
-// runRounds runs the extraction as Beam rounds, resuming from --work.
-func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, work string, quiet bool) (*runState, error) {
+// errAlreadyFinished: the work directory holds a finished run of the same
+// job and its outputs are in place; there is nothing to do.
+var errAlreadyFinished = errors.New("the run is already finished")
+
+// runRounds runs the extraction as Beam rounds, resuming from --work. When
+// the work directory holds a finished run of the same job (FINISHED) and
+// outputsInPlace is set, it returns errAlreadyFinished and changes nothing.
+func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, work string, quiet, outputsInPlace bool) (*runState, error) {
 	jobJSON, err := job.Marshal()
 	if err != nil {
 		return nil, err
 	}
 	if err := claimWork(ctx, work, jobJSON); err != nil {
 		return nil, err
+	}
+	if outputsInPlace {
+		finished, err := storage.Exists(ctx, storage.Join(work, finishedFile))
+		if err != nil {
+			return nil, err
+		}
+		if finished {
+			return nil, errAlreadyFinished
+		}
 	}
 	strategy, err := job.Strategy()
 	if err != nil {
@@ -133,6 +148,12 @@ func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, wor
 	st.frontier = frontierSize
 	st.considered = len(seen) + frontierSize
 	return st, nil
+}
+
+// markFinished writes FINISHED into the work directory: written after the
+// outputs, so a run killed while writing them rewrites them when started again.
+func markFinished(ctx context.Context, work string) error {
+	return storage.WriteFile(ctx, storage.Join(work, finishedFile), nil)
 }
 
 // claimWork ties the work directory to one job: resuming with another spec

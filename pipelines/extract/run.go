@@ -193,6 +193,7 @@ func extractRun(ctx context.Context, o options) error {
 
 	var st *runState
 	var fetcher *extract.Fetcher
+	work := "" // the Beam engine's state directory
 	switch o.engine {
 	case "sequential":
 		proc, err := job.NewProcessor(ctx)
@@ -211,11 +212,20 @@ func extractRun(ctx context.Context, o options) error {
 			return err
 		}
 	default:
-		work := o.work
+		work = o.work
 		if work == "" {
 			work = storage.Join(o.output, ".work")
 		}
-		st, err = runRounds(ctx, job, seeds, work, o.quiet)
+		// A finished run is not redone as long as its outputs are there.
+		outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, extract.RunFile))
+		if err != nil {
+			return err
+		}
+		st, err = runRounds(ctx, job, seeds, work, o.quiet, outputsInPlace)
+		if errors.Is(err, errAlreadyFinished) {
+			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -231,6 +241,11 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	if err := packageCollection(ctx, o.output, spec); err != nil {
 		return err
+	}
+	if work != "" {
+		if err := markFinished(ctx, work); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
 		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)

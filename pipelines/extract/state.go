@@ -20,6 +20,7 @@ type runState struct {
 	frontier   int
 	considered int
 	stop       string
+	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
 
 	roundCollected, roundMissing, roundRedirects int
 }
@@ -29,6 +30,7 @@ func newRunState() *runState { return &runState{reasons: map[string]int{}} }
 // add records one step's result.
 func (s *runState) add(r extract.Result) {
 	s.results = append(s.results, r)
+	s.unparsable += int64(r.UnparsableOutlinks)
 	switch r.Outcome {
 	case extract.OutcomeCollected:
 		s.collected++
@@ -83,9 +85,13 @@ func (s *runState) source() extract.ResultSource {
 }
 
 func (s *runState) totals(rounds int) extract.Totals {
-	return extract.Totals{
+	t := extract.Totals{
 		Collected: s.collected, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
 		URLsConsidered: s.considered, Rounds: rounds, Relevance: s.relevance,
 		MissingReasons: s.reasons, StopReason: s.stop,
 	}
+	if s.unparsable > 0 {
+		t.Counters = map[string]int64{extract.CounterUnparsableOutlinks: s.unparsable}
+	}
+	return t
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/extracttest"
+)
+
+// TestBeamK1EqualsSequential: with K = 1 the Beam rounds are exactly the
+// sequential Algorithm 1 (method.md §3): the same collection in the same
+// order, the same missing URLs, links, collection WARC and round statistics.
+func TestBeamK1EqualsSequential(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
+	// target_size 70: about 80 rounds of one URL (~0.2 s each on prism).
+	// The sequential engine takes one URL at a time whatever the batch
+	// size; it is given K = 1 too so that run.json records the same spec.
+	mustRun(t, nil, extractArgs(a, testEvent, seq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+	mustRun(t, nil, extractArgs(a, testEvent, beam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
+	sameOutputs(t, seq, beam, true)
+
+	// The comparison covers what it should: a full collection with
+	// revisits, missing URLs and redirects.
+	docs := readDocs(t, beam)
+	revisits := 0
+	for _, d := range docs {
+		if d.Revisit {
+			revisits++
+		}
+	}
+	tot := readTotals(t, beam)
+	if len(docs) != 70 || revisits == 0 || tot.Missing == 0 || tot.Redirects == 0 || tot.Rounds < 70 {
+		t.Errorf("weak comparison: %d documents (%d revisits), %d missing, %d redirects, %d rounds; want 70 documents with revisits, missing URLs and redirects",
+			len(docs), revisits, tot.Missing, tot.Redirects, tot.Rounds)
+	}
+	for i, d := range docs {
+		if d.Rank != 0 || i > 0 && d.Round <= docs[i-1].Round {
+			t.Errorf("document %d: round %d rank %d; with K = 1 every document has a round of its own", i, d.Round, d.Rank)
+		}
+	}
+	checkReasonsAgree(t, beam)
+}
+
+// TestDeterministic: with any K the same command gives the same outputs
+// (timing fields aside), and the outputs do not depend on the runner (prism
+// or direct), the join (batched look-ups or CoGroupByKey) or the index
+// backend (CDXJ file, ZipNum, Bigtable).
+func TestDeterministic(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	k := referenceFlags
+	base := referenceRun(t, a)
+	if tot := readTotals(t, base); tot.Rounds < 5 || tot.Collected != 120 {
+		t.Fatalf("base run: %d rounds, %d documents; want 5 or more rounds and 120 documents", tot.Rounds, tot.Collected)
+	}
+	checkReasonsAgree(t, base)
+
+	t.Run("same command again", func(t *testing.T) {
+		again := filepath.Join(dir, "again")
+		mustRun(t, nil, extractArgs(a, testEvent, again, k...)...)
+		sameOutputs(t, base, again, false)
+	})
+	variants := []struct{ name, flag string }{
+		{"runner direct", "--runner=direct"},
+		{"runner prism", "--runner=prism"},
+		{"join cogroup", "--join=cogroup"},
+		{"zipnum", "--index=zipnum:" + a.ZipNumDir},
+	}
+	for i, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			out := filepath.Join(dir, "variant"+string(rune('a'+i)))
+			mustRun(t, nil, extractArgs(a, testEvent, out, append(k, v.flag)...)...)
+			sameOutputs(t, base, out, true)
+		})
+	}
+	t.Run("zipnum cogroup", func(t *testing.T) {
+		out := filepath.Join(dir, "zipnum-cogroup")
+		mustRun(t, nil, extractArgs(a, testEvent, out, append(k, "--index=zipnum:"+a.ZipNumDir, "--join=cogroup")...)...)
+		sameOutputs(t, base, out, true)
+	})
+	t.Run("bigtable", func(t *testing.T) {
+		testBigtable(t, a, dir, k)
+	})
+}
+
+// testBigtable loads the index into the Bigtable emulator and compares an
+// extraction through it with one through the CDXJ file. A Bigtable index has
+// no directory for df-LANG.tsv files, so both runs are given the same
+// dictionary with --dictionary.
+func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) {
+	emu, err := extracttest.StartEmulator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := emu.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Setenv("BIGTABLE_EMULATOR_HOST", emu.Host)
+	if err := a.LoadBigtable(context.Background(), "proj", "inst", "captures"); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"BIGTABLE_EMULATOR_HOST=" + emu.Host}
+	dict := "--dictionary=" + a.Dictionary("en")
+	cdxj, bt := filepath.Join(dir, "cdxj-dict"), filepath.Join(dir, "bigtable")
+	mustRun(t, nil, extractArgs(a, testEvent, cdxj, append(k, dict)...)...)
+	mustRun(t, env, extractArgs(a, testEvent, bt, append(k, dict, "--index=bigtable:proj/inst/captures")...)...)
+	sameOutputs(t, cdxj, bt, true)
+
+	// The cogroup join reads the whole index and cannot read a table: it
+	// must say so instead of extracting nothing.
+	r := runBin(t, env, extractArgs(a, testEvent, filepath.Join(dir, "bigtable-cogroup"),
+		append(k, dict, "--index=bigtable:proj/inst/captures", "--join=cogroup")...)...)
+	if r.err == nil || !strings.Contains(r.stderr, "cogroup") {
+		t.Errorf("--join=cogroup with a Bigtable index: want an error naming the join, got %s", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bigtable-cogroup", "run.json")); err == nil {
+		t.Errorf("--join=cogroup with a Bigtable index wrote outputs")
+	}
+}

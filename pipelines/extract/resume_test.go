@@ -1,0 +1,205 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// killAt starts the command and SIGKILLs it once path exists (plus delay,
+// to land inside the next step). It fails the test if the run ended before
+// it could be killed (the kill point comes too late) or did not die of the
+// signal.
+func killAt(t *testing.T, args []string, path string, delay time.Duration) {
+	t.Helper()
+	cmd := command(t, nil, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(2 * time.Minute)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended (%v) before %s existed: kill point too late\n%s", err, path, tail(stderr.String(), 3000))
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatalf("no %s after 2 minutes", path)
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	time.Sleep(delay)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := <-exited
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the run was not killed by SIGKILL at %s + %v: %v", path, delay, err)
+	}
+	t.Logf("killed at %s + %v", shortArgs([]string{path}), delay)
+}
+
+func doneFileOf(work string, n int) string {
+	return filepath.Join(work, fmt.Sprintf("state-%05d", n), doneFile)
+}
+
+// TestResumeAfterSIGKILL: a run killed with SIGKILL at several points, and
+// started again with the same command each time, ends with the outputs of an
+// uninterrupted run. The kill points: right after round 1 is committed,
+// inside round 3 and inside round 4, and while the outputs are written.
+func TestResumeAfterSIGKILL(t *testing.T) {
+	a := fixture(t)
+	want := referenceRun(t, a)
+	out := filepath.Join(t.TempDir(), "out")
+	work := filepath.Join(out, ".work")
+	args := extractArgs(a, testEvent, out, referenceFlags...)
+	if rounds := readTotals(t, want).Rounds; rounds < 5 {
+		t.Fatalf("the reference run has %d rounds; the kill points need 5", rounds)
+	}
+	killAt(t, args, doneFileOf(work, 1), 0)
+	killAt(t, args, doneFileOf(work, 2), 40*time.Millisecond)
+	killAt(t, args, doneFileOf(work, 3), 90*time.Millisecond)
+	// While the outputs are written: documents.jsonl is the first.
+	killAt(t, args, filepath.Join(out, "documents.jsonl"), 0)
+	before := snapshotDir(t, work)
+	mustRun(t, nil, args...)
+	// It resumed: the committed rounds were not run again.
+	after := snapshotDir(t, work)
+	for p, b := range before {
+		if strings.Contains(p, "state-") && after[p] != b {
+			t.Errorf("the resumed run rewrote %s of a committed round", p)
+		}
+	}
+	sameOutputs(t, want, out, false)
+	if _, err := os.Stat(filepath.Join(work, finishedFile)); err != nil {
+		t.Errorf("no FINISHED after the run: %v", err)
+	}
+}
+
+// TestFinishedRunChangesNothing: a finished run started again with the same
+// command says so and changes nothing, neither the outputs nor the state
+// (contents and modification times); started with other settings on the same
+// work directory, it refuses.
+func TestFinishedRunChangesNothing(t *testing.T) {
+	a := fixture(t)
+	out := filepath.Join(t.TempDir(), "out")
+	args := extractArgs(a, testEvent, out, referenceFlags...)
+	mustRun(t, nil, args...)
+	before := snapshotDir(t, out)
+	if _, ok := before[filepath.Join(".work", finishedFile)]; !ok {
+		t.Fatalf("no .work/%s after a finished run", finishedFile)
+	}
+	time.Sleep(20 * time.Millisecond) // a rewrite would get a later mtime
+	r := mustRun(t, nil, args...)
+	if !strings.Contains(r.stdout, "already finished") {
+		t.Errorf("a finished run started again does not say it is finished:\n%s", r)
+	}
+	if d := diffSnapshots(before, snapshotDir(t, out)); len(d) > 0 {
+		t.Errorf("starting a finished run again changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	r = runBin(t, nil, append(args, "--target_size=121")...)
+	if r.err == nil || !strings.Contains(r.stderr, "another extraction") {
+		t.Errorf("other settings on the same --work: want an error, got %s", r)
+	}
+	if d := diffSnapshots(before, snapshotDir(t, out)); len(d) > 0 {
+		t.Errorf("a refused run changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	// Outputs deleted while the state is kept: they are written again.
+	if err := os.Remove(filepath.Join(out, "run.json")); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, nil, args...)
+	sameOutputs(t, referenceRun(t, a), out, false)
+}
+
+// TestMissingWARCStopsRound: an archive file the index names that is in no
+// --archive location stops the round with an error naming it, and leaves
+// the committed state as it was; once the file is back the same command
+// finishes with the outputs of a clean run.
+func TestMissingWARCStopsRound(t *testing.T) {
+	a := fixture(t)
+	want := referenceRun(t, a)
+	dir := t.TempDir()
+	// The archive location is a directory of links to the WARC files, so
+	// one can go missing without touching the fixture.
+	loc := filepath.Join(dir, "archive")
+	if err := os.Mkdir(loc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range a.WARCs {
+		if err := os.Symlink(w, filepath.Join(loc, filepath.Base(w))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	work := filepath.Join(out, ".work")
+	args := append(extractArgs(a, testEvent, out, referenceFlags...), "--archive", loc)
+
+	// Two rounds done, then a file read by the last round of the clean
+	// run goes missing.
+	killAt(t, args, doneFileOf(work, 2), 0)
+	docs := readDocs(t, want)
+	last := docs[len(docs)-1]
+	name := last.Filename
+	if last.Revisit {
+		name = last.PayloadFile
+	}
+	gone := filepath.Join(loc, name)
+	if err := os.Rename(gone, gone+".away"); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshotDir(t, work)
+
+	r := runBin(t, nil, args...)
+	if r.err == nil {
+		t.Fatalf("a run with %s missing succeeded:\n%s", name, r)
+	}
+	if !strings.Contains(r.stderr, name) {
+		t.Errorf("the error does not name the missing file %s:\n%s", name, tail(r.stderr, 3000))
+	}
+	after := snapshotDir(t, work)
+	for p, b := range before {
+		if a, ok := after[p]; !ok || a.data != b.data || !a.mtime.Equal(b.mtime) {
+			t.Errorf("the failed round changed the committed state: %s", p)
+		}
+	}
+	// New states are only complete rounds before the failing one: the
+	// highest state after the failure has DONE, and the next has none.
+	for p := range after {
+		if strings.HasSuffix(p, finishedFile) {
+			t.Errorf("FINISHED after a failed run")
+		}
+	}
+	n, err := lastCompleteState(t.Context(), work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 2 {
+		t.Errorf("last complete state %d after the failure, want 2 or more", n)
+	}
+	if _, err := os.Stat(doneFileOf(work, n+1)); err == nil {
+		t.Errorf("state %d is complete although its round failed", n+1)
+	}
+	if _, err := os.Stat(filepath.Join(out, "documents.jsonl")); err == nil {
+		t.Errorf("a failed run wrote documents.jsonl")
+	}
+
+	if err := os.Rename(gone+".away", gone); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, nil, args...)
+	sameOutputs(t, want, out, true)
+}
