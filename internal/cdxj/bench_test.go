@@ -1,12 +1,10 @@
 package cdxj
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha1"
 	"encoding/base32"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -105,30 +103,11 @@ func BenchmarkScanCeiling(b *testing.B) {
 	data := benchWARC()
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
+	sc := newCeilingScanner()
 	for range b.N {
-		br := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
-		var zr gzip.Reader
-		in := bufio.NewReaderSize(nil, 64<<10)
-		headers := 0
-		for {
-			if _, err := br.Peek(1); err == io.EOF {
-				break
-			}
-			if err := zr.Reset(br); err != nil {
-				b.Fatal(err)
-			}
-			zr.Multistream(false)
-			in.Reset(&zr)
-			for {
-				line, err := in.ReadSlice('\n')
-				if err != nil || len(line) <= 2 {
-					break
-				}
-				headers++
-			}
-			if _, err := in.WriteTo(io.Discard); err != nil {
-				b.Fatal(err)
-			}
+		_, headers, err := sc.scan(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
 		}
 		if headers == 0 {
 			b.Fatal("no headers")

@@ -461,6 +461,11 @@ var pathSessionID = []*regexp.Regexp{
 }
 
 func stripPathSessionID(path []byte) []byte {
+	// Both patterns need a '(' and ".aspx": most paths have neither, and
+	// the backtracking patterns are a visible cost of every key.
+	if bytes.IndexByte(path, '(') < 0 || !mayContainFold(path, ".aspx") {
+		return path
+	}
 	for _, re := range pathSessionID {
 		if m := re.FindSubmatchIndex(path); m != nil {
 			path = append(append([]byte{}, path[m[2]:m[3]]...), path[m[6]:m[7]]...)
@@ -477,8 +482,15 @@ var querySessionID = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$`),
 }
 
+// querySessionLiterals[i] is a text querySessionID[i] cannot match without
+// (in any case).
+var querySessionLiterals = []string{"jsessionid=", "phpsessid=", "sid=", "aspsessionid", "cfid="}
+
 func stripQuerySessionID(q []byte) []byte {
-	for _, re := range querySessionID {
+	for i, re := range querySessionID {
+		if !mayContainFold(q, querySessionLiterals[i]) {
+			continue
+		}
 		m := re.FindSubmatchIndex(q)
 		if m == nil {
 			continue
@@ -490,6 +502,34 @@ func stripQuerySessionID(q []byte) []byte {
 		q = out
 	}
 	return q
+}
+
+// mayContainFold reports whether s may contain lit (lower-case ASCII) under
+// the case folding of a (?i) regexp: false only when s is pure ASCII and
+// holds lit in no mix of cases. Non-ASCII input always gives true, since
+// the regexp also folds some non-ASCII runes to ASCII letters (U+017F to s,
+// U+212A to k).
+func mayContainFold(s []byte, lit string) bool {
+	for _, c := range s {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	n := len(lit)
+outer:
+	for i := 0; i+n <= len(s); i++ {
+		for j := 0; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lit[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // alphaReorderQuery sorts the '&'-separated arguments as python sorts the

@@ -3,7 +3,6 @@ package zipnum
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"container/list"
 	"errors"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 )

@@ -1,0 +1,168 @@
+package cdxj
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// Benchmarks over a real generated archive (cmd/genarchive), for
+// scripts/bench.sh index:
+//
+//	RECRAWL_BENCH_ARCHIVE=DIR GOMAXPROCS=1 go test ./internal/cdxj -run '^$' \
+//	    -bench 'BenchmarkArchive(Indexer|ScanCeiling)$' -benchtime 1x
+//
+// DIR holds *.warc.gz (and *.arc.gz) files. Both benchmarks read the same
+// files from disk (the page cache after the first pass) and report MB/s of
+// compressed input; their ratio is the indexer's share of the ceiling.
+
+// benchArchiveFiles returns the archive files named by $RECRAWL_BENCH_ARCHIVE
+// and their total size, skipping the benchmark when the variable is unset.
+func benchArchiveFiles(b *testing.B) ([]string, int64) {
+	b.Helper()
+	dir := os.Getenv("RECRAWL_BENCH_ARCHIVE")
+	if dir == "" {
+		b.Skip("RECRAWL_BENCH_ARCHIVE is not set (a directory of *.warc.gz files, e.g. from cmd/genarchive)")
+	}
+	var files []string
+	for _, pat := range []string{"*.warc.gz", "*.arc.gz", "*.warc", "*.arc"} {
+		m, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		b.Fatalf("no archive files in %s", dir)
+	}
+	var total int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += st.Size()
+	}
+	return files, total
+}
+
+func BenchmarkArchiveIndexer(b *testing.B) {
+	files, total := benchArchiveFiles(b)
+	b.SetBytes(total)
+	captures, records := 0, 0
+	cpu := startCPU()
+	for b.Loop() {
+		captures, records = 0, 0
+		for _, name := range files {
+			f, err := os.Open(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := IndexFile(f, filepath.Base(name), IndexOptions{}, func(Capture) error { return nil })
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			captures += st.Captures
+			records += st.Records
+		}
+	}
+	cpu.report(b, total)
+	b.ReportMetric(float64(captures), "captures")
+	b.ReportMetric(float64(records), "records")
+}
+
+// BenchmarkArchiveScanCeiling is the fastest pass we have over the same
+// files: inflate every gzip member (klauspost/compress, one member at a time
+// as the indexer must, to know member offsets) and find the WARC header
+// lines, nothing else.
+func BenchmarkArchiveScanCeiling(b *testing.B) {
+	files, total := benchArchiveFiles(b)
+	b.SetBytes(total)
+	sc := newCeilingScanner()
+	members := 0
+	cpu := startCPU()
+	for b.Loop() {
+		members = 0
+		for _, name := range files {
+			f, err := os.Open(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, _, err := sc.scan(f)
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			members += n
+		}
+	}
+	cpu.report(b, total)
+	b.ReportMetric(float64(members), "members")
+}
+
+// ceilingScanner inflates a per-record gzip file member by member and reads
+// the header lines at the start of each member. Its buffers are reused.
+type ceilingScanner struct {
+	br *bufio.Reader
+	zr gzip.Reader
+	in *bufio.Reader
+}
+
+func newCeilingScanner() *ceilingScanner {
+	return &ceilingScanner{br: bufio.NewReaderSize(nil, 64<<10), in: bufio.NewReaderSize(nil, 64<<10)}
+}
+
+// scan returns the number of gzip members and header lines read.
+func (s *ceilingScanner) scan(r io.Reader) (members, headers int, err error) {
+	s.br.Reset(r)
+	for {
+		if _, err := s.br.Peek(1); err == io.EOF {
+			return members, headers, nil
+		}
+		if err := s.zr.Reset(s.br); err != nil {
+			return members, headers, err
+		}
+		s.zr.Multistream(false)
+		s.in.Reset(&s.zr)
+		members++
+		for {
+			line, err := s.in.ReadSlice('\n')
+			if err != nil || len(line) <= 2 {
+				break
+			}
+			headers++
+		}
+		if _, err := s.in.WriteTo(io.Discard); err != nil {
+			return members, headers, err
+		}
+	}
+}
+
+// cpuClock measures the CPU time (user + system, all threads) of this
+// process. On a shared machine the wall time of a benchmark depends on what
+// else runs; its CPU time much less so. MB/cpu-s is the rate per core busy.
+type cpuClock struct{ start time.Duration }
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func startCPU() cpuClock { return cpuClock{cpuTime()} }
+
+// report adds MB/cpu-s: the bytes of all iterations per CPU second.
+func (c cpuClock) report(b *testing.B, bytesPerOp int64) {
+	if d := cpuTime() - c.start; d > 0 {
+		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
+	}
+}
