@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/transforms"
 )
 
@@ -56,7 +56,7 @@ var errAlreadyFinished = errors.New("the run is already finished")
 // runRounds runs the extraction as Beam rounds, resuming from --work. When
 // the work directory holds a finished run of the same job (FINISHED) and
 // outputsInPlace is set, it returns errAlreadyFinished and changes nothing.
-func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, work string, quiet, outputsInPlace bool) (*runState, error) {
+func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds []extract.Entry, work string, quiet, outputsInPlace bool) (*runState, error) {
 	jobJSON, err := job.Marshal()
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func runRounds(ctx context.Context, job *extract.Job, seeds []extract.Entry, wor
 		start := time.Now()
 		p, s := beam.NewPipelineWithRoot()
 		transforms.ExtractRound(s, cfg)
-		if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
+		if _, err := rc.Run(ctx, p); err != nil {
 			return nil, fmt.Errorf("round %d failed; the state of round %d is kept and the same command resumes from it: %w", round, round, err)
 		}
 		results, err := readResults(ctx, out)

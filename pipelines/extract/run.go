@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
@@ -17,6 +18,7 @@ import (
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
 )
@@ -221,7 +223,16 @@ func extractRun(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
-		st, err = runRounds(ctx, job, seeds, work, o.quiet, outputsInPlace)
+		rc, err := runners.FromFlags()
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		// Every worker must reach the index, the archive and the state.
+		if err := rc.Validate(map[string]string{"--index": indexPath(o.index), "--archive": o.archive, "--output": o.output, "--work": work}); err != nil {
+			return err
+		}
+		st, err = runRounds(ctx, &rc, job, seeds, work, o.quiet, outputsInPlace)
 		if errors.Is(err, errAlreadyFinished) {
 			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
 			return nil
@@ -269,6 +280,16 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 		return fmt.Errorf("link graph: %w", err)
 	}
 	return nil
+}
+
+// indexPath is the storage path inside an index spec (cdxj:FILE, zipnum:DIR);
+// "" for Bigtable, which every worker reaches by its address.
+func indexPath(spec string) string {
+	kind, p, _ := strings.Cut(spec, ":")
+	if kind == "bigtable" {
+		return ""
+	}
+	return p
 }
 
 // progressLine prints one round's progress on standard error.
