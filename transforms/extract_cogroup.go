@@ -23,7 +23,7 @@ func init() {
 	register.Emitter1[IndexRange]()
 	register.DoFn3x1[context.Context, IndexRange, func(string, string), error](&readIndexRangeFn{})
 	register.Emitter2[string, string]()
-	register.DoFn4x1[string, func(*Ranked) bool, func(*string) bool, func(Resolved), error](&cogroupResolveFn{})
+	register.DoFn4x1[string, func(*Ranked) bool, func(*string) bool, func([]Resolved), error](&cogroupResolveFn{})
 	register.Iter1[Ranked]()
 }
 
@@ -140,7 +140,7 @@ func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit f
 
 type cogroupResolveFn struct{}
 
-func (cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, lines func(*string) bool, emit func(Resolved)) error {
+func (cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, lines func(*string) bool, emit func([]Resolved)) error {
 	var rs []Ranked
 	var r Ranked
 	for ranked(&r) {
@@ -169,8 +169,10 @@ func (cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, li
 		}
 		return a.Offset < b.Offset
 	})
-	for _, r := range rs {
-		emit(Resolved{Ranked: r, Captures: caps})
+	out := make([]Resolved, len(rs))
+	for i, r := range rs {
+		out[i] = Resolved{Ranked: r, Captures: caps}
 	}
+	emit(out)
 	return nil
 }

@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -47,14 +50,14 @@ func init() {
 	register.Combiner3[topKAccum, extract.Entry, []extract.Entry](&topKFn{})
 	register.DoFn2x0[[]extract.Entry, func([]Ranked)](&explodeBatchFn{})
 	register.Emitter1[[]Ranked]()
-	register.DoFn3x1[context.Context, []Ranked, func(Resolved), error](&lookupSnapshotsFn{})
-	register.Emitter1[Resolved]()
-	register.DoFn3x0[Resolved, func(extract.Selected), func(int, string)](&selectSnapshotFn{})
-	register.Emitter1[extract.Selected]()
+	register.DoFn3x1[context.Context, []Ranked, func([]Resolved), error](&lookupSnapshotsFn{})
+	register.Emitter1[[]Resolved]()
+	register.DoFn3x0[[]Resolved, func([]extract.Selected), func(int, string)](&selectSnapshotFn{})
+	register.Emitter1[[]extract.Selected]()
 	register.Emitter2[int, string]()
-	register.DoFn4x1[context.Context, extract.Selected, func(extract.Fetched), func(int, string), error](&fetchRecordFn{})
-	register.Emitter1[extract.Fetched]()
-	register.DoFn3x1[context.Context, extract.Fetched, func(int, string), error](&scoreFn{})
+	register.DoFn4x1[context.Context, []extract.Selected, func([]extract.Fetched), func(int, string), error](&fetchRecordFn{})
+	register.Emitter1[[]extract.Fetched]()
+	register.DoFn3x1[context.Context, []extract.Fetched, func(int, string), error](&scoreFn{})
 	register.DoFn4x1[context.Context, int, func(*KVRankResult) bool, func(string), error](&writeRoundResultsFn{})
 	register.Function2x1(toRankResult)
 	register.Iter1[KVRankResult]()
@@ -189,7 +192,8 @@ type Ranked struct {
 	Entry extract.Entry
 }
 
-// Resolved is a batch entry with all captures of its URL.
+// Resolved is a batch entry with all captures of its URL. The per-URL steps
+// pass chunks of up to lookupChunk of them, processed in parallel.
 type Resolved struct {
 	Ranked   Ranked
 	Captures []cdxj.Capture
@@ -240,7 +244,7 @@ func (f *lookupSnapshotsFn) Setup(ctx context.Context) error {
 	return nil
 }
 
-func (f *lookupSnapshotsFn) ProcessElement(ctx context.Context, chunk []Ranked, emit func(Resolved)) error {
+func (f *lookupSnapshotsFn) ProcessElement(ctx context.Context, chunk []Ranked, emit func([]Resolved)) error {
 	keys := make([]string, len(chunk))
 	for i, r := range chunk {
 		keys[i] = r.Entry.Key
@@ -250,9 +254,11 @@ func (f *lookupSnapshotsFn) ProcessElement(ctx context.Context, chunk []Ranked, 
 		return fmt.Errorf("index look-up of %d URLs: %w", len(keys), err)
 	}
 	f.lookups.Inc(ctx, int64(len(keys)))
-	for _, r := range chunk {
-		emit(Resolved{Ranked: r, Captures: found[r.Entry.Key]})
+	out := make([]Resolved, len(chunk))
+	for i, r := range chunk {
+		out[i] = Resolved{Ranked: r, Captures: found[r.Entry.Key]}
 	}
+	emit(out)
 	return nil
 }
 
@@ -263,16 +269,41 @@ func (f *lookupSnapshotsFn) Teardown() error {
 	return nil
 }
 
+// scorers caches the scorers of a worker process by job: every round of a
+// run is a new pipeline with new DoFn instances but the same job, and
+// building a scorer (dictionaries, reference vectors) costs far more than a
+// round's fixed work. A Scorer is safe for concurrent use. Fetchers are not
+// cached: each round resolves its archive files anew, so a file that went
+// missing stops the round.
+var scorers struct {
+	sync.Mutex
+	byJob map[string]*scoring.Scorer
+}
+
 // processorFor builds a step processor from a job in a DoFn's Setup.
 func processorFor(ctx context.Context, jobJSON string, withScorer bool) (*extract.Processor, error) {
 	job, err := extract.UnmarshalJob(jobJSON)
 	if err != nil {
 		return nil, err
 	}
-	if withScorer {
-		return job.NewProcessor(ctx)
+	p := &extract.Processor{Settings: job.Settings(), Fetcher: extract.NewFetcher(job.Archives)}
+	if !withScorer {
+		return p, nil
 	}
-	return &extract.Processor{Settings: job.Settings(), Fetcher: extract.NewFetcher(job.Archives)}, nil
+	scorers.Lock()
+	defer scorers.Unlock()
+	if sc, ok := scorers.byJob[jobJSON]; ok {
+		p.Scorer = sc
+		return p, nil
+	}
+	if p.Scorer, err = job.NewScorer(ctx); err != nil {
+		return nil, err
+	}
+	if scorers.byJob == nil {
+		scorers.byJob = map[string]*scoring.Scorer{}
+	}
+	scorers.byJob[jobJSON] = p.Scorer
+	return p, nil
 }
 
 // resultLine encodes a finished step for WriteRoundResults.
@@ -303,13 +334,19 @@ func (f *selectSnapshotFn) Setup(ctx context.Context) error {
 	return err
 }
 
-func (f *selectSnapshotFn) ProcessElement(r Resolved, emit func(extract.Selected), done func(int, string)) {
-	sel, res := f.proc.SelectSnapshot(r.Ranked.Entry, r.Captures, f.Round, r.Ranked.Rank)
-	if res != nil {
-		done(resultLine(*res))
-		return
+func (f *selectSnapshotFn) ProcessElement(chunk []Resolved, emit func([]extract.Selected), done func(int, string)) {
+	var selected []extract.Selected
+	for _, r := range chunk {
+		sel, res := f.proc.SelectSnapshot(r.Ranked.Entry, r.Captures, f.Round, r.Ranked.Rank)
+		if res != nil {
+			done(resultLine(*res))
+			continue
+		}
+		selected = append(selected, sel)
 	}
-	emit(sel)
+	if len(selected) > 0 {
+		emit(selected)
+	}
 }
 
 // FetchRecord reads each selected record. Returns the fetched records and
@@ -331,17 +368,31 @@ func (f *fetchRecordFn) Setup(ctx context.Context) error {
 	return err
 }
 
-func (f *fetchRecordFn) ProcessElement(ctx context.Context, sel extract.Selected, emit func(extract.Fetched), done func(int, string)) error {
-	fetched, res, err := f.proc.FetchRecord(ctx, sel)
-	if err != nil {
-		return fmt.Errorf("round %d: %s: %w", sel.Round, sel.Entry.URL, err)
+func (f *fetchRecordFn) ProcessElement(ctx context.Context, chunk []extract.Selected, emit func([]extract.Fetched), done func(int, string)) error {
+	type outcome struct {
+		fetched extract.Fetched
+		res     *extract.Result
+		err     error
 	}
-	if res != nil {
-		beam.NewCounter(CounterNamespaceExtract, "missing_"+res.ReasonCode).Inc(ctx, 1)
-		done(resultLine(*res))
-		return nil
+	outs := make([]outcome, len(chunk))
+	inParallel(len(chunk), func(i int) {
+		outs[i].fetched, outs[i].res, outs[i].err = f.proc.FetchRecord(ctx, chunk[i])
+	})
+	var fetched []extract.Fetched
+	for i, o := range outs {
+		if o.err != nil {
+			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, o.err)
+		}
+		if o.res != nil {
+			beam.NewCounter(CounterNamespaceExtract, "missing_"+o.res.ReasonCode).Inc(ctx, 1)
+			done(resultLine(*o.res))
+			continue
+		}
+		fetched = append(fetched, o.fetched)
 	}
-	emit(fetched)
+	if len(fetched) > 0 {
+		emit(fetched)
+	}
 	return nil
 }
 
@@ -369,15 +420,48 @@ func (f *scoreFn) Setup(ctx context.Context) error {
 	return err
 }
 
-func (f *scoreFn) ProcessElement(ctx context.Context, fe extract.Fetched, emit func(int, string)) error {
-	res := f.proc.Score(fe)
-	if res.Outcome == extract.OutcomeCollected {
-		beam.NewCounter(CounterNamespaceExtract, "collected").Inc(ctx, 1)
-	} else {
-		beam.NewCounter(CounterNamespaceExtract, "missing_"+res.ReasonCode).Inc(ctx, 1)
+func (f *scoreFn) ProcessElement(ctx context.Context, chunk []extract.Fetched, emit func(int, string)) error {
+	results := make([]extract.Result, len(chunk))
+	inParallel(len(chunk), func(i int) { results[i] = f.proc.Score(chunk[i]) })
+	for _, res := range results {
+		if res.Outcome == extract.OutcomeCollected {
+			beam.NewCounter(CounterNamespaceExtract, "collected").Inc(ctx, 1)
+		} else {
+			beam.NewCounter(CounterNamespaceExtract, "missing_"+res.ReasonCode).Inc(ctx, 1)
+		}
+		emit(resultLine(res))
 	}
-	emit(resultLine(res))
 	return nil
+}
+
+// inParallel runs fn(0..n-1) on GOMAXPROCS goroutines. Reading records and
+// scoring them are independent per URL, and a round's chunk arrives as one
+// element: without this, a worker would use one core for the whole round.
+// Results are written by index, so their order never depends on scheduling.
+func inParallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // KVRankResult is a result line with its rank.
