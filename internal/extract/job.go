@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -163,7 +162,8 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 	switch kind {
 	case "cdxj":
 		if storage.IsGCS(arg) {
-			dir = path.Dir(arg)
+			// Not path.Dir: it would clean gs:// into gs:/.
+			dir = arg[:strings.LastIndexByte(arg, '/')]
 		} else {
 			dir = filepath.Dir(arg)
 		}

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
@@ -34,18 +34,20 @@ func OpenCDXJ(path string, opts CDXJOptions) (Index, error) {
 	if opts.MemoryThreshold == 0 {
 		opts.MemoryThreshold = 16 << 20
 	}
-	f, err := os.Open(path)
+	// Local files and gs:// objects alike: the workers of a cluster read
+	// the index from GCS.
+	f, err := storage.OpenReaderAt(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("cdxj index: %w", err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cdxj index: %w", err)
-	}
-	if st.Size() <= opts.MemoryThreshold {
+	size := f.Size()
+	if size <= opts.MemoryThreshold {
 		defer f.Close()
-		return loadCDXJ(path, f)
+		data := make([]byte, size) // one read: one request for a gs:// object
+		if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("cdxj index %s: %w", path, err)
+		}
+		return loadCDXJ(path, bytes.NewReader(data))
 	}
 	if opts.PageSize <= 0 {
 		opts.PageSize = 4 << 10
@@ -54,7 +56,7 @@ func OpenCDXJ(path string, opts CDXJOptions) (Index, error) {
 		opts.CachePages = 8192
 	}
 	p := &pagedFile{
-		r: f, size: st.Size(), pageSize: int64(opts.PageSize), maxPages: opts.CachePages,
+		r: f, size: size, pageSize: int64(opts.PageSize), maxPages: opts.CachePages,
 		pages: map[int64]*list.Element{}, lru: list.New(),
 	}
 	x := &fileIndex{path: path, f: p, closer: f}

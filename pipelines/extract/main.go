@@ -75,10 +75,14 @@ func main() {
 }
 
 // setLogLevel keeps the log to warnings and errors (prism logs several
-// lines per job, and a run is many jobs) unless --verbose; progress lines
-// are printed on their own.
+// lines per job, and a run is many jobs) unless --verbose, or --dry_run
+// (one job, which Beam prints at info level); progress lines are printed on
+// their own.
 func setLogLevel() {
 	level := slog.LevelWarn
+	if f := flag.Lookup("dry_run"); f != nil && f.Value.String() == "true" {
+		level = slog.LevelInfo // Beam prints the translated Dataflow job at info level
+	}
 	if *verbose {
 		level = slog.LevelDebug
 	}

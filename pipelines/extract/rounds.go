@@ -53,6 +53,10 @@ func stateDir(work string, n int) string { return storage.Join(work, fmt.Sprintf
 // job and its outputs are in place; there is nothing to do.
 var errAlreadyFinished = errors.New("the run is already finished")
 
+// errDryRun: --dry_run translated the first round for Dataflow and ran
+// nothing; there are no results to read and no outputs to write.
+var errDryRun = errors.New("dry run")
+
 // runRounds runs the extraction as Beam rounds, resuming from --work. When
 // the work directory holds a finished run of the same job (FINISHED) and
 // outputsInPlace is set, it returns errAlreadyFinished and changes nothing.
@@ -124,6 +128,10 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		transforms.ExtractRound(s, cfg)
 		if _, err := rc.Run(ctx, p); err != nil {
 			return nil, fmt.Errorf("round %d failed; the state of round %d is kept and the same command resumes from it: %w", round, round, err)
+		}
+		if rc.DryRun { // Dataflow printed the job and returned no result
+			fmt.Printf("dry run: round %d translated; nothing was run\n", round)
+			return nil, errDryRun
 		}
 		results, err := readResults(ctx, out)
 		if err != nil {

@@ -237,6 +237,9 @@ func extractRun(ctx context.Context, o options) error {
 			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
 			return nil
 		}
+		if errors.Is(err, errDryRun) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
