@@ -88,6 +88,19 @@ func (f *Fetcher) Resolve(ctx context.Context, name string) (string, error) {
 	return "", fmt.Errorf("%w: %s (searched %s)", ErrArchiveFileMissing, name, strings.Join(f.locations, ", "))
 }
 
+// openNamed opens the archive file an index filename names (release it
+// after use). An unsafe name gives a *RecordError and opens nothing.
+func (f *Fetcher) openNamed(ctx context.Context, name string) (*openFile, error) {
+	if err := SafeFilename(name); err != nil {
+		return nil, &RecordError{Kind: ReasonUnsafeFilename, Err: err}
+	}
+	p, err := f.Resolve(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return f.acquire(ctx, p)
+}
+
 // acquire returns the open file for p, opening it if needed; release it
 // after use.
 func (f *Fetcher) acquire(ctx context.Context, p string) (*openFile, error) {
@@ -157,14 +170,7 @@ func (f *Fetcher) BytesRead() int64 {
 // ErrArchiveFileMissing; a record that is not where the index says (a stale
 // entry: another record or past the end) or is damaged gives a *RecordError.
 func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, error) {
-	if err := SafeFilename(c.Filename); err != nil {
-		return nil, &RecordError{Kind: ReasonUnsafeFilename, Err: err}
-	}
-	p, err := f.Resolve(ctx, c.Filename)
-	if err != nil {
-		return nil, err
-	}
-	of, err := f.acquire(ctx, p)
+	of, err := f.openNamed(ctx, c.Filename)
 	if err != nil {
 		return nil, err
 	}

@@ -277,14 +277,7 @@ var ErrNotWARCRecord = errors.New("not a WARC record (ARC records are not copied
 // RawRecord returns the bytes of the record at an index offset as one gzip
 // member: copied unchanged from a per-record-gzip file, else compressed.
 func (f *Fetcher) RawRecord(ctx context.Context, name string, offset, length int64) ([]byte, error) {
-	if err := SafeFilename(name); err != nil {
-		return nil, err
-	}
-	p, err := f.Resolve(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	of, err := f.acquire(ctx, p)
+	of, err := f.openNamed(ctx, name)
 	if err != nil {
 		return nil, err
 	}
