@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"github.com/recrawl/recrawl/internal/extract"
+
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -26,38 +28,8 @@ const (
 )
 
 // Document is one line of documents.jsonl: a collected document with its
-// scores. It mirrors extract.Document field for field (JSON names are the
-// contract); it is declared here so that reading a run does not depend on
-// the extraction code.
-type Document struct {
-	URL             string  `json:"url"`
-	SURT            string  `json:"surt"`
-	Timestamp       string  `json:"timestamp"`
-	Filename        string  `json:"filename"`
-	Offset          int64   `json:"offset"`
-	Length          int64   `json:"length"`
-	Revisit         bool    `json:"revisit,omitempty"`
-	PayloadFilename string  `json:"payload_filename,omitempty"`
-	PayloadOffset   int64   `json:"payload_offset,omitempty"`
-	PayloadLength   int64   `json:"payload_length,omitempty"`
-	Title           string  `json:"title"`
-	DocTime         string  `json:"doc_time"`
-	DocTimeSource   string  `json:"doc_time_source"`
-	Language        string  `json:"language"`
-	TopicR          float64 `json:"topic_r"`
-	TempR           float64 `json:"temp_r"`
-	TTR             float64 `json:"ttr"`
-	Relevance       float64 `json:"relevance"`
-	Priority        float64 `json:"priority"`
-	Round           int     `json:"round"`
-	Rank            int     `json:"rank"`
-	Depth           int     `json:"depth"`
-	Path            string  `json:"path"`
-	Parent          string  `json:"parent,omitempty"`
-	ScoreReason     string  `json:"score_reason,omitempty"`
-	Outlinks        int     `json:"outlinks"`
-	Truncated       bool    `json:"truncated,omitempty"`
-}
+// scores. The extraction writes it; one type defines the file.
+type Document = extract.Document
 
 // Missing is one line of missing.jsonl: a URL the extraction wanted but
 // found no usable snapshot for.
