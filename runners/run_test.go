@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -166,5 +167,20 @@ func TestEnsureWorkerBinaryNotNeeded(t *testing.T) {
 		if c.WorkerBinary != before {
 			t.Errorf("%+v: WorkerBinary changed to %q", c, c.WorkerBinary)
 		}
+	}
+}
+
+// TestRunVet runs a pipeline on --runner=vet through Config.Run, as the
+// pipelines' vet tests do: Beam's vet runner is registered (by the direct and
+// universal runners beamx links in), and its verdict comes back as an error.
+func TestRunVet(t *testing.T) {
+	setFlags(t, "runner", "", "endpoint", "", "environment_type", "")
+	c := Config{Runner: "vet"}
+	p, s := beam.NewPipelineWithRoot()
+	beam.ParDo(s, strings.ToUpper, beam.Create(s, "a"))
+	_, err := c.Run(context.Background(), p)
+	// strings.ToUpper is not registered: vet ran, and rejected it.
+	if err == nil || !strings.Contains(err.Error(), "not performant") {
+		t.Errorf("--runner=vet on an unregistered function: %v; want vet's \"not performant\"", err)
 	}
 }

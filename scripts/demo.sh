@@ -4,10 +4,12 @@
 #      several events, 1-4 captures per URL, revisits, redirects, 404s),
 #   2. index it (ZipNum snapshot index + document frequencies for IDF),
 #   3. extract one event's collection with ctf, cf, tf and unfocused,
-#   4. evaluate the four runs against the archive's labels,
+#   4. evaluate the four runs against the archive's labels, and compare the
+#      focusing options beyond the paper (extract eval --options),
 # and print where the report is. Environment: DEMO_OUT (default demo-out),
 # DEMO_PAGES (articles, default 3000), DEMO_EVENT (default
-# federal-election-2009), DEMO_TARGET (documents per run, default 300).
+# federal-election-2009), DEMO_TARGET (documents per run, default 300),
+# DEMO_OPTIONS (variants to compare, default all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${DEMO_OUT:-demo-out}"
@@ -39,8 +41,10 @@ for strategy in ctf cf tf unfocused; do
   runs+=("$out/$strategy")
 done
 
-step "evaluating"
-"$bin/extract" eval --runs "$(IFS=,; echo "${runs[*]}")" --labels "$out/archive/labels.tsv" --event "$event" --report "$out" 2>/dev/null
+step "evaluating, and comparing the focusing options beyond the paper (17 more extractions)"
+"$bin/extract" eval --runs "$(IFS=,; echo "${runs[*]}")" --labels "$out/archive/labels.tsv" --event "$event" --report "$out" \
+  --options "${DEMO_OPTIONS:-all}" --spec "$out/archive/specs/$event.yaml" --index "zipnum:$out/index" --archive "$out/archive" \
+  --target_size "$target" --batch_size 50 2>/dev/null
 
 echo
 echo "report:      $out/report.html"

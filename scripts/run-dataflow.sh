@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# Submits a recrawl pipeline to Google Cloud Dataflow and prints the exact
-# command before running it. Credentials are the application default ones
-# (`gcloud auth application-default login`, or the service account of the
-# machine). DRY_RUN=1 only translates the job and prints it, offline.
+# Submits a recrawl pipeline (index or extract) to Google Cloud Dataflow and
+# prints the exact commands before running them; with --print (first
+# argument) or PRINT_ONLY=1 it only prints them. Credentials are the
+# application default ones (`gcloud auth application-default login`, or the
+# service account of the machine). DRY_RUN=1 only translates the job (for
+# extract: its first round) and prints it, offline.
 #
 # Environment (required):
 #   PROJECT            Google Cloud project
 #   REGION             Dataflow region, e.g. europe-west1
 #   BUCKET             bucket for staging and temporary files (gs://BUCKET/staging, gs://BUCKET/tmp);
 #                      or set STAGING_LOCATION and TEMP_LOCATION (gs://) yourself
-#   INPUT              archives: gs:// files/globs, comma-separated
-#   OUTPUT             index directory, gs://
-# Environment (optional):
 #   PIPELINE           index (default) or extract
+#   index:   INPUT (archives: gs:// files/globs, comma-separated), OUTPUT (index directory, gs://)
+#   extract: SPEC (the Collection Specification, read here), INDEX (cdxj:gs://…, zipnum:gs://…
+#            or bigtable:P/I/T), ARCHIVE (gs:// prefixes, comma-separated), OUTPUT (gs://)
+# Environment (optional):
 #   FORMAT, SHARDS     index format (cdxj|zipnum, default zipnum) and shard count (default 64)
 #   BIGTABLE_INSTANCE  also load the index into Bigtable instance PROJECT/BIGTABLE_INSTANCE,
 #   BIGTABLE_TABLE       table BIGTABLE_TABLE (default captures)
+#   WORK               extract: state directory, gs:// (default OUTPUT/.work)
 #   WORKER_BINARY      linux/amd64 build of the pipeline; built into .cache/bin if unset
 #   NUM_WORKERS, MAX_NUM_WORKERS, MACHINE_TYPE   Dataflow worker pool
 #   JOB_NAME           default recrawl-PIPELINE-DATE (lower case, digits, dashes)
 #   DRY_RUN=1          --dry_run: print the translated job, submit nothing
-#   PRINT_ONLY=1       print the command, do not run it
+#   PRINT_ONLY=1       print the commands, run none (or --print as the first argument)
 # Extra arguments are passed on to the pipeline.
 # Example:
 #   PROJECT=my-project REGION=europe-west1 BUCKET=my-bucket \
@@ -28,10 +32,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if [ "${1:-}" = --print ]; then
+  PRINT_ONLY=1
+  shift
+fi
 me=run-dataflow
 die() { echo "$me: $*" >&2; exit 1; }
 need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of $0)"; }
 gs() { case "$2" in gs://*) ;; *) die "$1=$2 must be a gs:// path: Dataflow workers cannot read this machine's files" ;; esac; }
+# show CMD...: prints a command as it will run, quoted for the shell.
+show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
 
 pipeline="${PIPELINE:-index}"
 need PROJECT "the Google Cloud project to run in"
@@ -56,22 +66,35 @@ case "$pipeline" in
     [ -z "${BIGTABLE_INSTANCE:-}" ] || args+=(--bigtable="$PROJECT/$BIGTABLE_INSTANCE/${BIGTABLE_TABLE:-captures}")
     ;;
   extract)
-    # The extraction pipeline (pipelines/extract) is being written; its flags
-    # will go here, e.g.:
-    #   args+=(--spec="$SPEC" --index="$INDEX" --work="gs://$BUCKET/work" --output="$OUTPUT")
-    die "PIPELINE=extract is not available yet"
+    need SPEC "the Collection Specification (a local YAML or JSON file, read by this machine)"
+    need INDEX "the snapshot index (zipnum:gs://BUCKET/index, cdxj:gs://..., bigtable:PROJECT/INSTANCE/TABLE)"
+    need ARCHIVE "where the index's WARC files are (gs://BUCKET/crawl)"
+    need OUTPUT "the output directory (gs://BUCKET/out)"
+    case "$INDEX" in
+      bigtable:*) ;;
+      *:*) gs INDEX "${INDEX#*:}" ;;
+      *) die "INDEX=$INDEX: want cdxj:PATH, zipnum:PATH or bigtable:PROJECT/INSTANCE/TABLE" ;;
+    esac
+    IFS=',' read -ra parts <<<"$ARCHIVE"
+    for p in "${parts[@]}"; do gs ARCHIVE "${p# }"; done
+    gs OUTPUT "$OUTPUT"
+    args+=(--spec="$SPEC" --index="$INDEX" --archive="$ARCHIVE" --output="$OUTPUT")
+    if [ -n "${WORK:-}" ]; then
+      gs WORK "$WORK"
+      args+=(--work="$WORK")
+    fi
     ;;
   *) die "PIPELINE=$pipeline: must be index or extract" ;;
 esac
 
 # build CMD...: prints a build command and runs it (not with PRINT_ONLY=1).
 build() {
-  echo "+ $*" >&2
+  show env "$@"
   [ "${PRINT_ONLY:-}" = 1 ] || env "$@"
 }
 
 bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
-mkdir -p "$bindir"
+[ "${PRINT_ONLY:-}" = 1 ] || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ -z "$worker" ] && [ "${DRY_RUN:-}" != 1 ]; then
   worker="$bindir/$pipeline-linux-amd64"
@@ -94,6 +117,6 @@ cmd=("$driver" --runner=dataflow --project="$PROJECT" --region="$REGION"
 [ "${DRY_RUN:-}" != 1 ] || cmd+=(--dry_run)
 cmd+=("${args[@]}" "$@")
 
-printf '+' >&2; printf ' %q' "${cmd[@]}" >&2; echo >&2
+show "${cmd[@]}"
 [ "${PRINT_ONLY:-}" = 1 ] && exit 0
 exec "${cmd[@]}"

@@ -301,7 +301,7 @@ func (d *decoder) spec(root *yaml.Node) *Spec {
 		hasLead, hasCooldown, hasEvent, hasStart bool
 		eventNode, seedsNode, refsNode           *yaml.Node
 	)
-	d.fields(root, "", map[string]func(v *yaml.Node){
+	handlers := map[string]func(v *yaml.Node){
 		"name": func(v *yaml.Node) { s.Name = d.name(v, "name") },
 		"description": func(v *yaml.Node) {
 			s.Description, _ = d.str(v, "description")
@@ -401,7 +401,11 @@ func (d *decoder) spec(root *yaml.Node) *Spec {
 			s.ReferenceVectors = d.vectors(v, "reference_vectors", func(v *yaml.Node, _ string) *yaml.Node { return v })
 		},
 		"correction_factors": func(v *yaml.Node) { s.CorrectionFactors = d.factors(v, "correction_factors") },
-	})
+	}
+	for name, h := range d.focusHandlers(&s.Focus) {
+		handlers[name] = h
+	}
+	d.fields(root, "", handlers)
 
 	// Required fields and rules across fields.
 	if s.Name == "" {
@@ -421,6 +425,7 @@ func (d *decoder) spec(root *yaml.Node) *Spec {
 		d.add(root, "cooldown_time: missing (an ISO-8601 duration such as P30D; P0D for no cool-down time)")
 	}
 	d.checkTopical(&s, root, refsNode, seedsNode)
+	d.checkFocus(&s, root)
 	s.DefaultLanguage = defaultLanguage(&s)
 	if len(s.Languages) > 0 && s.DefaultLanguage != "" && !slices.Contains(s.Languages, s.DefaultLanguage) {
 		d.add(root, "default_language: %q is not one of languages %v", s.DefaultLanguage, s.Languages)

@@ -58,6 +58,11 @@ type Spec struct {
 	// max_document_bytes: payloads are truncated to this many bytes before
 	// text extraction.
 	MaxDocumentBytes int64
+	// Focus holds the optional focusing methods beyond the paper's CT-F
+	// (link_priority, link_dates, combine, temporal_intent,
+	// follow_threshold, calibration_splits, max_depth, count_listing_pages:
+	// top-level fields of the format); the defaults are the paper's method.
+	Focus Focus
 
 	// languages: the languages with an analyzer of their own; a document in
 	// another language is analysed as DefaultLanguage. Empty: the
@@ -113,6 +118,10 @@ type Spec struct {
 //   - max_document_bytes 5 MiB: larger HTML pages are rare and mostly
 //     generated listings; truncation keeps one record from dominating memory;
 //   - reference_vector_size 100, normalize true: as the original;
+//   - the focus options (Focus) are the paper's method: link_priority
+//     {parent: 1}, link_dates false, combine max, no temporal_intent, no
+//     follow_threshold (calibration_splits 10 when it is auto), max_depth 0
+//     (no limit), count_listing_pages true;
 //   - default_language: the first of languages, else of the reference
 //     documents' languages, else of the keywords' languages, else "en" (this
 //     one is derived in Parse, not set here);
@@ -130,6 +139,12 @@ func Defaults() Spec {
 		MaxDocumentBytes:    5 << 20,
 		ReferenceVectorSize: 100,
 		Normalize:           true,
+		Focus: Focus{
+			LinkPriority:      PaperLinkPriority,
+			Combine:           CombineMax,
+			CalibrationSplits: DefaultCalibrationSplits,
+			CountListingPages: true,
+		},
 	}
 }
 

@@ -126,6 +126,14 @@ normalize: false
 dictionary: /tmp/idf.tsv
 reference_vectors: {de: {"2009": 1.25, wahl: 0.1}}
 correction_factors: {de: 0.3}
+link_priority: {parent: 0.4, anchor: 0.5, context: 0.1}
+link_dates: true
+combine: average
+temporal_intent: {months: {2009-09: 10, 2009-10: 2.5}, min_priority: 0.3}
+follow_threshold: auto
+calibration_splits: 4
+max_depth: 5
+count_listing_pages: false
 `
 
 func TestWriteRoundTripEveryField(t *testing.T) {
@@ -142,6 +150,12 @@ func TestWriteRoundTripEveryField(t *testing.T) {
 		}
 		if reflect.DeepEqual(v.Field(i).Interface(), def.Field(i).Interface()) {
 			t.Errorf("everyField leaves %s at its default; set it", name)
+		}
+	}
+	fv, fdef := reflect.ValueOf(s.Focus), reflect.ValueOf(Defaults().Focus)
+	for i := 0; i < fv.NumField(); i++ {
+		if reflect.DeepEqual(fv.Field(i).Interface(), fdef.Field(i).Interface()) {
+			t.Errorf("everyField leaves Focus.%s at its default; set it", fv.Type().Field(i).Name)
 		}
 	}
 	roundTrip(t, s)

@@ -5,51 +5,71 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"reflect"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
 func init() {
+	beam.RegisterType(reflect.TypeOf(IndexRange{}))
+	beam.RegisterType(reflect.TypeOf(IndexLine{}))
 	register.DoFn2x0[[]Ranked, func(string, Ranked)](&rankedByKeyFn{})
 	register.Emitter2[string, Ranked]()
-	register.DoFn2x1[string, func(IndexRange), error](&splitIndexFn{})
+	register.DoFn2x1[lookup.Source, func(IndexRange), error](&splitIndexFn{})
 	register.Emitter1[IndexRange]()
-	register.DoFn3x1[context.Context, IndexRange, func(string, string), error](&readIndexRangeFn{})
-	register.Emitter2[string, string]()
-	register.DoFn4x1[string, func(*Ranked) bool, func(*string) bool, func([]Resolved), error](&cogroupResolveFn{})
+	register.DoFn3x1[context.Context, IndexRange, func(string, IndexLine), error](&readIndexRangeFn{})
+	register.Emitter2[string, IndexLine]()
+	register.DoFn4x1[string, func(*Ranked) bool, func(*IndexLine) bool, func([]Resolved), error](&cogroupResolveFn{})
 	register.Iter1[Ranked]()
+	register.Iter1[IndexLine]()
 }
 
 // cdxjRangeBytes is the size of the pieces a CDXJ index is read in.
 const cdxjRangeBytes = 64 << 20
 
 // IndexRange is a piece of an index to read: a byte range of a CDXJ file
-// (lines starting in [Start, End)), or a whole ZipNum index.
+// (lines starting in [Start, End)), or a whole ZipNum index; Archive is the
+// name of the archive the index belongs to ("" for a single unnamed one).
 type IndexRange struct {
+	Archive    string
 	Kind       string // cdxj or zipnum
 	Path       string
 	Start, End int64
 }
 
-// cogroupResolve joins the batch with every line of the index by SURT key.
-func cogroupResolve(s beam.Scope, chunks beam.PCollection, indexSpec string) beam.PCollection {
-	entries := beam.ParDo(s, &rankedByKeyFn{}, chunks)
-	lines := ReadIndexLines(s, indexSpec)
-	return beam.ParDo(s, &cogroupResolveFn{}, beam.CoGroupByKey(s, entries, lines))
+// IndexLine is one line of an index with the name of its archive.
+type IndexLine struct {
+	Archive string
+	Line    string
 }
 
-// ReadIndexLines reads a CDXJ file (in parallel byte ranges) or a ZipNum
-// index as KV<SURT key, CDXJ line>.
-func ReadIndexLines(s beam.Scope, indexSpec string) beam.PCollection {
+// cogroupResolve joins the batch with every line of the indexes by SURT
+// key; the captures of a key from all archives are merged in the order of
+// lookup.SortCaptures, as the multi-index merges them.
+func cogroupResolve(s beam.Scope, chunks beam.PCollection, sources []lookup.Source) beam.PCollection {
+	entries := beam.ParDo(s, &rankedByKeyFn{}, chunks)
+	lines := ReadIndexLines(s, sources)
+	var archives []string
+	for _, src := range sources {
+		if src.Name != "" {
+			archives = append(archives, src.Name)
+		}
+	}
+	return beam.ParDo(s, &cogroupResolveFn{Archives: archives}, beam.CoGroupByKey(s, entries, lines))
+}
+
+// ReadIndexLines reads CDXJ files (in parallel byte ranges) and ZipNum
+// indexes, those of every source, as KV<SURT key, IndexLine>.
+func ReadIndexLines(s beam.Scope, sources []lookup.Source) beam.PCollection {
 	s = s.Scope("ReadIndexLines")
-	ranges := beam.ParDo(s, &splitIndexFn{}, beam.Create(s, indexSpec))
+	ranges := beam.ParDo(s, &splitIndexFn{}, beam.CreateList(s, sources))
 	return beam.ParDo(s, &readIndexRangeFn{}, beam.Reshuffle(s, ranges))
 }
 
@@ -63,7 +83,8 @@ func (rankedByKeyFn) ProcessElement(chunk []Ranked, emit func(string, Ranked)) {
 
 type splitIndexFn struct{}
 
-func (splitIndexFn) ProcessElement(spec string, emit func(IndexRange)) error {
+func (splitIndexFn) ProcessElement(src lookup.Source, emit func(IndexRange)) error {
+	spec := src.Spec
 	kind, p, _ := strings.Cut(spec, ":")
 	switch kind {
 	case "cdxj":
@@ -72,22 +93,28 @@ func (splitIndexFn) ProcessElement(spec string, emit func(IndexRange)) error {
 			return fmt.Errorf("index %s: %w", spec, err)
 		}
 		for start := int64(0); start < size; start += cdxjRangeBytes {
-			emit(IndexRange{Kind: kind, Path: p, Start: start, End: min(start+cdxjRangeBytes, size)})
+			emit(IndexRange{Archive: src.Name, Kind: kind, Path: p, Start: start, End: min(start+cdxjRangeBytes, size)})
 		}
 		return nil
 	case "zipnum":
-		emit(IndexRange{Kind: kind, Path: p})
+		emit(IndexRange{Archive: src.Name, Kind: kind, Path: p})
 		return nil
+	}
+	if src.Name != "" {
+		return fmt.Errorf("--join=cogroup reads the whole index and needs a cdxj: or zipnum: index, not %q (archive %q)", spec, src.Name)
 	}
 	return fmt.Errorf("--join=cogroup reads the whole index and needs a cdxj: or zipnum: index, not %q", spec)
 }
 
 type readIndexRangeFn struct{}
 
-func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit func(string, string)) error {
+func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit func(string, IndexLine)) error {
+	skipped := beam.NewCounter(CounterNamespaceExtract, "index_lines_without_key")
 	emitLine := func(line string) {
 		if key, _, ok := strings.Cut(line, " "); ok {
-			emit(key, line)
+			emit(key, IndexLine{Archive: r.Archive, Line: line})
+		} else {
+			skipped.Inc(ctx, 1)
 		}
 	}
 	if r.Kind == "zipnum" {
@@ -138,9 +165,13 @@ func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit f
 	return nil
 }
 
-type cogroupResolveFn struct{}
+// cogroupResolveFn gives each batch URL the captures of its key; Archives
+// are the archive names in the order given (none for a single unnamed one).
+type cogroupResolveFn struct {
+	Archives []string
+}
 
-func (cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, lines func(*string) bool, emit func([]Resolved)) error {
+func (f *cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, lines func(*IndexLine) bool, emit func([]Resolved)) error {
 	var rs []Ranked
 	var r Ranked
 	for ranked(&r) {
@@ -150,25 +181,21 @@ func (cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, li
 		return nil // an index key no batch URL asked for
 	}
 	var caps []cdxj.Capture
-	var l string
+	var l IndexLine
 	for lines(&l) {
-		c, err := cdxj.Parse(l)
+		c, err := cdxj.Parse(l.Line)
 		if err != nil {
+			if l.Archive != "" {
+				return fmt.Errorf("index line for %s in archive %q: %w", key, l.Archive, err)
+			}
 			return fmt.Errorf("index line for %s: %w", key, err)
 		}
+		c.Archive = l.Archive
 		caps = append(caps, c)
 	}
-	// The order of lookup.Index: timestamp, file name, offset.
-	sort.SliceStable(caps, func(i, j int) bool {
-		a, b := caps[i], caps[j]
-		if a.Timestamp != b.Timestamp {
-			return a.Timestamp < b.Timestamp
-		}
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	// The order of lookup.Index (and of its multi-index): timestamp,
+	// archive, file name, offset.
+	lookup.SortCaptures(caps, f.Archives)
 	out := make([]Resolved, len(rs))
 	for i, r := range rs {
 		out[i] = Resolved{Ranked: r, Captures: caps}

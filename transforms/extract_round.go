@@ -2,15 +2,14 @@ package transforms
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -31,18 +30,25 @@ import (
 //	SelectBatch       the K best entries (TopK combiner: heap-like, exact under merging)
 //	ResolveSnapshots  batch → captures per URL (batched look-ups, or CoGroupByKey with the index)
 //	SelectSnapshot    → the capture to read, or a missing URL
-//	FetchRecord       → the record's payload, or a missing URL / a redirect
-//	Score             → a collected document with its outlinks
-//	WriteRoundResults results → results.jsonl, in rank order
-//	MergeFrontier     frontier − batch + unseen outlinks (max priority) → new state files
+//	FetchAndScore     → the record's payload, or a missing URL / a redirect;
+//	                    → a collected document with its outlinks
+//	WriteRoundResults results → results part files; outlinks not seen before → MergeFrontier
+//	MergeFrontier     frontier − batch + unseen outlinks (merged per URL) → frontier part files
+//	WriteManifest     the part files of the state → round.manifest
 //
-// The whole frontier is read twice per round (for SelectBatch and for
-// MergeFrontier) and written once; only the batch and the round's new
-// outlinks are shuffled, so a round costs O(frontier) reads, not a
-// shuffle of the frontier.
+// The per-URL steps pass whole chunks of the batch, with the results of the
+// URLs already finished, from one to the next inside one fused stage: a
+// result is a Go value until WriteRoundResults writes it, once, as a JSON
+// line, in the bundle that made it. Nothing of a result is shuffled but its
+// unseen outlinks. The whole frontier is read twice per round (for
+// SelectBatch and for MergeFrontier; holding it in the runner between the
+// two would cost more memory than reading it again) and written once, by
+// the bundles that read it; only the batch and the round's new outlinks are
+// shuffled, so a round costs O(frontier) reads, not a shuffle of the
+// frontier.
 
 func init() {
-	for _, t := range []any{extract.Entry{}, extract.Selected{}, extract.Fetched{}, Ranked{}, Resolved{}, topKAccum{}, cdxj.Capture{}, extract.Choice{}} {
+	for _, t := range []any{extract.Entry{}, extract.Selected{}, extract.Fetched{}, Ranked{}, Resolved{}, topKAccum{}, cdxj.Capture{}, extract.Choice{}, lookup.Source{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.DoFn3x1[context.Context, string, func(extract.Entry), error](&readFrontierFn{})
@@ -52,24 +58,16 @@ func init() {
 	register.Emitter1[[]Ranked]()
 	register.DoFn3x1[context.Context, []Ranked, func([]Resolved), error](&lookupSnapshotsFn{})
 	register.Emitter1[[]Resolved]()
-	register.DoFn3x0[[]Resolved, func([]extract.Selected), func(int, string)](&selectSnapshotFn{})
-	register.Emitter1[[]extract.Selected]()
-	register.Emitter2[int, string]()
-	register.DoFn4x1[context.Context, []extract.Selected, func([]extract.Fetched), func(int, string), error](&fetchRecordFn{})
-	register.Emitter1[[]extract.Fetched]()
-	register.DoFn3x1[context.Context, []extract.Fetched, func(int, string), error](&scoreFn{})
-	register.DoFn4x1[context.Context, int, func(*KVRankResult) bool, func(string), error](&writeRoundResultsFn{})
-	register.Function2x1(toRankResult)
-	register.Iter1[KVRankResult]()
-	register.DoFn3x1[int, string, func(string, extract.Entry), error](&newEntriesFn{})
-	register.Emitter2[string, extract.Entry]()
-	register.Combiner1[extract.Entry](&mergeEntriesFn{})
-	register.DoFn5x0[string, extract.Entry, []extract.Entry, func(string, extract.Entry), func(string)](&filterSeenFn{})
-	register.DoFn5x0[extract.Entry, []extract.Entry, func(*string) bool, func(extract.Entry), func(string, extract.Entry)](&splitFrontierFn{})
-	register.Iter1[string]()
-	register.Function2x1(dropEntryKey)
-	register.DoFn3x1[context.Context, extract.Entry, func(string), error](&writeFrontierFn{})
-	register.DoFn4x1[context.Context, int, func(*string) bool, func(string), error](&writeManifestFn{})
+	register.DoFn3x0[context.Context, []Resolved, func(SelectedChunk)](&selectSnapshotFn{})
+	register.Emitter1[SelectedChunk]()
+	register.DoFn3x1[context.Context, SelectedChunk, func(ScoredChunk), error](&fetchAndScoreFn{})
+	register.Emitter1[ScoredChunk]()
+	// The chunks stay inside the fused per-URL stage; should a runner ever
+	// move one between stages, it travels as gob (the results hold pointers
+	// and whatever fields the steps add). The SDK also encodes the first
+	// elements of every bundle to sample their size: gob is the cheap way.
+	beam.RegisterCoder(reflect.TypeOf(SelectedChunk{}), encodeSelectedChunk, decodeSelectedChunk)
+	beam.RegisterCoder(reflect.TypeOf(ScoredChunk{}), encodeScoredChunk, decodeScoredChunk)
 }
 
 // Counter namespace of the extraction rounds.
@@ -83,18 +81,11 @@ type RoundConfig struct {
 	MaxPerHost    int      // at most this many URLs of one host (0: no limit)
 	Strategy      int      // scoring.Strategy
 	FrontierFiles []string // state files of the frontier before the round
-	SeenFile      string   // SURT keys seen before the round, one per line
+	SeenFiles     []string // files of the SURT keys seen before the round (one per line); their union is the seen set
 	OutDir        string   // state directory written by the round
 	JoinMode      string   // lookup or cogroup
-	IndexSpec     string   // for ResolveSnapshots
+	IndexSpec     string   // for ResolveSnapshots (a job with named archives names its indexes itself)
 }
-
-// Files a round writes into RoundConfig.OutDir.
-const (
-	RoundResultsFile     = "results.jsonl"
-	FrontierManifestFile = "frontier.manifest"
-	FrontierDir          = "frontier"
-)
 
 // ExtractRound adds one round of the extraction to the pipeline.
 func ExtractRound(s beam.Scope, cfg RoundConfig) {
@@ -102,12 +93,11 @@ func ExtractRound(s beam.Scope, cfg RoundConfig) {
 	frontier := ReadFrontier(s, cfg.FrontierFiles)
 	batch := SelectBatch(s, frontier, cfg.K, cfg.MaxPerHost, cfg.Strategy)
 	resolved := ResolveSnapshots(s, batch, cfg)
-	selected, missing := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
-	fetched, notFetched := FetchRecord(s, selected, cfg.JobJSON)
-	scored := Score(s, fetched, cfg.JobJSON)
-	results := beam.Flatten(s, missing, notFetched, scored)
-	WriteRoundResults(s, results, cfg.OutDir)
-	MergeFrontier(s, ReadFrontier(s, cfg.FrontierFiles), batch, results, cfg)
+	selected := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
+	scored := FetchAndScore(s, selected, cfg.JobJSON)
+	discovered, resultParts := WriteRoundResults(s, scored, cfg)
+	frontierParts := MergeFrontier(s, ReadFrontier(s, cfg.FrontierFiles), batch, discovered, cfg)
+	WriteManifest(s, cfg.OutDir, resultParts, frontierParts)
 }
 
 // ReadFrontier reads frontier state files (JSON lines of extract.Entry).
@@ -218,24 +208,36 @@ func (explodeBatchFn) ProcessElement(batch []extract.Entry, emit func([]Ranked))
 // ResolveSnapshots finds all captures of each batch URL: with batched
 // look-ups in the index (lookup), or by joining the batch with every line of
 // the index (cogroup, for batches too large to look up one by one). Both
-// give the same captures in the same order.
+// give the same captures in the same order. With several named archives,
+// both read every archive's index and tag each capture with its archive
+// (internal/lookup/multi.go).
 func ResolveSnapshots(s beam.Scope, batch beam.PCollection, cfg RoundConfig) beam.PCollection {
 	s = s.Scope("ResolveSnapshots")
 	chunks := beam.Reshuffle(s, beam.ParDo(s, &explodeBatchFn{}, batch))
+	sources := indexSources(cfg)
 	if cfg.JoinMode == "cogroup" {
-		return cogroupResolve(s, chunks, cfg.IndexSpec)
+		return cogroupResolve(s, chunks, sources)
 	}
-	return beam.ParDo(s, &lookupSnapshotsFn{IndexSpec: cfg.IndexSpec}, chunks)
+	return beam.ParDo(s, &lookupSnapshotsFn{Sources: sources}, chunks)
+}
+
+// indexSources are the indexes a round resolves URLs in: the job's named
+// archives, else the single index cfg.IndexSpec (unnamed).
+func indexSources(cfg RoundConfig) []lookup.Source {
+	if job, err := extract.UnmarshalJob(cfg.JobJSON); err == nil && len(job.Sources) > 0 {
+		return job.IndexSources()
+	}
+	return []lookup.Source{{Spec: cfg.IndexSpec}}
 }
 
 type lookupSnapshotsFn struct {
-	IndexSpec string
-	idx       lookup.Index
-	lookups   beam.Counter
+	Sources []lookup.Source
+	idx     lookup.Index
+	lookups beam.Counter
 }
 
 func (f *lookupSnapshotsFn) Setup(ctx context.Context) error {
-	idx, err := lookup.Open(ctx, f.IndexSpec)
+	idx, err := openIndex(ctx, f.Sources) // shared by the rounds of the process
 	if err != nil {
 		return err
 	}
@@ -286,7 +288,7 @@ func processorFor(ctx context.Context, jobJSON string, withScorer bool) (*extrac
 	if err != nil {
 		return nil, err
 	}
-	p := &extract.Processor{Settings: job.Settings(), Fetcher: extract.NewFetcher(job.Archives)}
+	p := &extract.Processor{Settings: job.Settings(), Fetcher: job.NewFetcher()}
 	if !withScorer {
 		return p, nil
 	}
@@ -306,20 +308,51 @@ func processorFor(ctx context.Context, jobJSON string, withScorer bool) (*extrac
 	return p, nil
 }
 
-// resultLine encodes a finished step for WriteRoundResults.
-func resultLine(r extract.Result) (int, string) {
-	b, err := json.Marshal(r)
-	if err != nil {
-		panic(fmt.Sprintf("encode result of %s: %v", r.Entry.URL, err)) // plain structs: cannot fail
-	}
-	return r.Rank, string(b)
+// SelectedChunk is a chunk of the batch after SelectSnapshot: the URLs
+// with a capture to read, and the results of the URLs finished (missing).
+type SelectedChunk struct {
+	Selected []extract.Selected
+	Done     []extract.Result
 }
 
-// SelectSnapshot chooses each URL's capture (extract.SelectSnapshot).
-// Returns the selected snapshots and the results of URLs that are missing.
-func SelectSnapshot(s beam.Scope, resolved beam.PCollection, jobJSON string, round int) (beam.PCollection, beam.PCollection) {
+// ScoredChunk is a chunk after FetchAndScore: the results of all its URLs,
+// in rank order.
+type ScoredChunk struct {
+	Results []extract.Result
+}
+
+func encodeSelectedChunk(c SelectedChunk) ([]byte, error) { return gobEncode(c) }
+func decodeSelectedChunk(b []byte) (c SelectedChunk, err error) {
+	err = gob.NewDecoder(bytes.NewReader(b)).Decode(&c)
+	return c, err
+}
+func encodeScoredChunk(c ScoredChunk) ([]byte, error) { return gobEncode(c) }
+func decodeScoredChunk(b []byte) (c ScoredChunk, err error) {
+	err = gob.NewDecoder(bytes.NewReader(b)).Decode(&c)
+	return c, err
+}
+
+func gobEncode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(v)
+	return buf.Bytes(), err
+}
+
+// countResult counts a finished URL by its outcome.
+func countResult(ctx context.Context, r *extract.Result) {
+	switch r.Outcome {
+	case extract.OutcomeCollected, extract.OutcomeListing:
+		beam.NewCounter(CounterNamespaceExtract, r.Outcome).Inc(ctx, 1)
+	default:
+		beam.NewCounter(CounterNamespaceExtract, "missing_"+r.ReasonCode).Inc(ctx, 1)
+	}
+}
+
+// SelectSnapshot chooses each URL's capture (extract.SelectSnapshot):
+// PCollection<SelectedChunk>, with the results of URLs that are missing.
+func SelectSnapshot(s beam.Scope, resolved beam.PCollection, jobJSON string, round int) beam.PCollection {
 	s = s.Scope("SelectSnapshot")
-	return beam.ParDo2(s, &selectSnapshotFn{JobJSON: jobJSON, Round: round}, resolved)
+	return beam.ParDo(s, &selectSnapshotFn{JobJSON: jobJSON, Round: round}, resolved)
 }
 
 type selectSnapshotFn struct {
@@ -334,102 +367,76 @@ func (f *selectSnapshotFn) Setup(ctx context.Context) error {
 	return err
 }
 
-func (f *selectSnapshotFn) ProcessElement(chunk []Resolved, emit func([]extract.Selected), done func(int, string)) {
-	var selected []extract.Selected
+func (f *selectSnapshotFn) ProcessElement(ctx context.Context, chunk []Resolved, emit func(SelectedChunk)) {
+	var out SelectedChunk
 	for _, r := range chunk {
 		sel, res := f.proc.SelectSnapshot(r.Ranked.Entry, r.Captures, f.Round, r.Ranked.Rank)
 		if res != nil {
-			done(resultLine(*res))
+			countResult(ctx, res)
+			out.Done = append(out.Done, *res)
 			continue
 		}
-		selected = append(selected, sel)
+		out.Selected = append(out.Selected, sel)
 	}
-	if len(selected) > 0 {
-		emit(selected)
-	}
+	emit(out)
 }
 
-// FetchRecord reads each selected record. Returns the fetched records and
-// the results of URLs finished here (record problems, redirects). A missing
-// archive file fails the round.
-func FetchRecord(s beam.Scope, selected beam.PCollection, jobJSON string) (beam.PCollection, beam.PCollection) {
-	s = s.Scope("FetchRecord")
-	return beam.ParDo2(s, &fetchRecordFn{JobJSON: jobJSON}, selected)
+// FetchAndScore reads each selected record (extract.Processor.FetchRecord)
+// and scores it (extract.Processor.Score), one URL after the other on each
+// of the worker's cores: PCollection<ScoredChunk>, the results of every URL
+// of each chunk, the chunk's earlier ones included. Reading and scoring
+// are one DoFn so that a record's bytes never become an element: the SDK
+// encodes the first elements of every bundle to sample their size, and a
+// chunk of records is several MB. A missing archive file fails the round.
+func FetchAndScore(s beam.Scope, selected beam.PCollection, jobJSON string) beam.PCollection {
+	s = s.Scope("FetchAndScore")
+	return beam.ParDo(s, &fetchAndScoreFn{JobJSON: jobJSON}, selected)
 }
 
-type fetchRecordFn struct {
+type fetchAndScoreFn struct {
 	JobJSON string
 	proc    *extract.Processor
 }
 
-func (f *fetchRecordFn) Setup(ctx context.Context) error {
-	var err error
-	f.proc, err = processorFor(ctx, f.JobJSON, false)
-	return err
-}
-
-func (f *fetchRecordFn) ProcessElement(ctx context.Context, chunk []extract.Selected, emit func([]extract.Fetched), done func(int, string)) error {
-	type outcome struct {
-		fetched extract.Fetched
-		res     *extract.Result
-		err     error
-	}
-	outs := make([]outcome, len(chunk))
-	inParallel(len(chunk), func(i int) {
-		outs[i].fetched, outs[i].res, outs[i].err = f.proc.FetchRecord(ctx, chunk[i])
-	})
-	var fetched []extract.Fetched
-	for i, o := range outs {
-		if o.err != nil {
-			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, o.err)
-		}
-		if o.res != nil {
-			beam.NewCounter(CounterNamespaceExtract, "missing_"+o.res.ReasonCode).Inc(ctx, 1)
-			done(resultLine(*o.res))
-			continue
-		}
-		fetched = append(fetched, o.fetched)
-	}
-	if len(fetched) > 0 {
-		emit(fetched)
-	}
-	return nil
-}
-
-func (f *fetchRecordFn) Teardown() error {
-	if f.proc != nil {
-		return f.proc.Fetcher.Close()
-	}
-	return nil
-}
-
-// Score scores each fetched document (extract.Processor.Score).
-func Score(s beam.Scope, fetched beam.PCollection, jobJSON string) beam.PCollection {
-	s = s.Scope("Score")
-	return beam.ParDo(s, &scoreFn{JobJSON: jobJSON}, fetched)
-}
-
-type scoreFn struct {
-	JobJSON string
-	proc    *extract.Processor
-}
-
-func (f *scoreFn) Setup(ctx context.Context) error {
+func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
 	var err error
 	f.proc, err = processorFor(ctx, f.JobJSON, true)
 	return err
 }
 
-func (f *scoreFn) ProcessElement(ctx context.Context, chunk []extract.Fetched, emit func(int, string)) error {
-	results := make([]extract.Result, len(chunk))
-	inParallel(len(chunk), func(i int) { results[i] = f.proc.Score(chunk[i]) })
-	for _, res := range results {
-		if res.Outcome == extract.OutcomeCollected {
-			beam.NewCounter(CounterNamespaceExtract, "collected").Inc(ctx, 1)
-		} else {
-			beam.NewCounter(CounterNamespaceExtract, "missing_"+res.ReasonCode).Inc(ctx, 1)
+func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, emit func(ScoredChunk)) error {
+	chunk := in.Selected
+	results := make([]extract.Result, len(in.Done)+len(chunk))
+	copy(results, in.Done)
+	finished := results[len(in.Done):]
+	errs := make([]error, len(chunk))
+	inParallel(len(chunk), func(i int) {
+		fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
+		switch {
+		case err != nil:
+			errs[i] = err
+		case res != nil: // a record problem or a redirect
+			finished[i] = *res
+		default:
+			finished[i] = f.proc.Score(fetched)
 		}
-		emit(resultLine(res))
+	})
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
+		}
+	}
+	for i := range finished {
+		countResult(ctx, &finished[i])
+	}
+	sort.SliceStable(results, func(i, j int) bool { return results[i].Rank < results[j].Rank })
+	emit(ScoredChunk{Results: results})
+	return nil
+}
+
+func (f *fetchAndScoreFn) Teardown() error {
+	if f.proc != nil {
+		return f.proc.Fetcher.Close()
 	}
 	return nil
 }
@@ -462,211 +469,4 @@ func inParallel(n int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// KVRankResult is a result line with its rank.
-type KVRankResult struct {
-	Rank int
-	JSON string
-}
-
-func toRankResult(rank int, js string) KVRankResult { return KVRankResult{rank, js} }
-
-// WriteRoundResults writes the round's results, in rank order, to
-// OutDir/results.jsonl.
-func WriteRoundResults(s beam.Scope, results beam.PCollection, outDir string) {
-	s = s.Scope("WriteRoundResults")
-	grouped := beam.GroupByKey(s, beam.AddFixedKey(s, beam.ParDo(s, toRankResult, results)))
-	beam.ParDo(s, &writeRoundResultsFn{Path: storage.Join(outDir, RoundResultsFile)}, grouped)
-}
-
-type writeRoundResultsFn struct {
-	Path string
-}
-
-func (f *writeRoundResultsFn) ProcessElement(ctx context.Context, _ int, results func(*KVRankResult) bool, emit func(string)) error {
-	var all []KVRankResult
-	var r KVRankResult
-	for results(&r) {
-		all = append(all, r)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Rank < all[j].Rank })
-	lines := make([]string, len(all))
-	for i, r := range all {
-		lines[i] = r.JSON
-	}
-	if err := writeLines(ctx, f.Path, lines); err != nil {
-		return err
-	}
-	emit(f.Path)
-	return nil
-}
-
-// MergeFrontier computes the frontier after the round: the old frontier
-// without the batch, plus the round's new entries that were never seen,
-// merged per URL (highest priority; depth, path and parent of the first
-// discovery). Only the new entries and the old entries they touch are
-// shuffled. The result is written as state files plus a manifest.
-func MergeFrontier(s beam.Scope, frontier, batch, results beam.PCollection, cfg RoundConfig) {
-	s = s.Scope("MergeFrontier")
-	discovered := beam.CombinePerKey(s, &mergeEntriesFn{}, beam.ParDo(s, &newEntriesFn{}, results))
-	unseen, unseenKeys := beam.ParDo2(s, &filterSeenFn{SeenFile: cfg.SeenFile}, discovered, beam.SideInput{Input: batch})
-	untouched, touched := beam.ParDo2(s, &splitFrontierFn{}, frontier, beam.SideInput{Input: batch}, beam.SideInput{Input: unseenKeys})
-	merged := beam.CombinePerKey(s, &mergeEntriesFn{}, beam.Flatten(s, unseen, touched))
-	next := beam.Flatten(s, untouched, beam.ParDo(s, dropEntryKey, merged))
-	parts := beam.ParDo(s, &writeFrontierFn{Dir: storage.Join(cfg.OutDir, FrontierDir)}, next)
-	beam.ParDo(s, &writeManifestFn{Path: storage.Join(cfg.OutDir, FrontierManifestFile)}, beam.GroupByKey(s, beam.AddFixedKey(s, parts)))
-}
-
-func dropEntryKey(_ string, e extract.Entry) extract.Entry { return e }
-
-type newEntriesFn struct{}
-
-func (newEntriesFn) ProcessElement(_ int, js string, emit func(string, extract.Entry)) error {
-	var r extract.Result
-	if err := json.Unmarshal([]byte(js), &r); err != nil {
-		return fmt.Errorf("decode round result: %w", err)
-	}
-	for _, e := range r.NewEntries {
-		emit(e.Key, e)
-	}
-	return nil
-}
-
-type mergeEntriesFn struct{}
-
-func (mergeEntriesFn) MergeAccumulators(a, b extract.Entry) extract.Entry { return extract.Merge(a, b) }
-
-// filterSeenFn drops discovered URLs that were seen before the round or are
-// in its batch; it emits the survivors and their keys.
-type filterSeenFn struct {
-	SeenFile string
-	seen     map[string]bool
-}
-
-func (f *filterSeenFn) Setup(ctx context.Context) error {
-	f.seen = map[string]bool{}
-	if f.SeenFile == "" {
-		return nil
-	}
-	data, err := storage.ReadFile(ctx, f.SeenFile)
-	if err != nil {
-		return fmt.Errorf("seen URLs: %w", err)
-	}
-	for _, k := range strings.Split(string(data), "\n") {
-		if k != "" {
-			f.seen[k] = true
-		}
-	}
-	return nil
-}
-
-func (f *filterSeenFn) ProcessElement(key string, e extract.Entry, batch []extract.Entry, emit func(string, extract.Entry), emitKey func(string)) {
-	if f.seen[key] {
-		return
-	}
-	for _, b := range batch {
-		if b.Key == key {
-			return
-		}
-	}
-	emit(key, e)
-	emitKey(key)
-}
-
-// splitFrontierFn drops the batch from the old frontier and separates the
-// entries a discovered URL will merge into from the untouched ones.
-type splitFrontierFn struct {
-	batch      map[string]bool
-	discovered map[string]bool
-}
-
-func (f *splitFrontierFn) ProcessElement(e extract.Entry, batch []extract.Entry, discovered func(*string) bool, untouched func(extract.Entry), touched func(string, extract.Entry)) {
-	if f.batch == nil {
-		f.batch = map[string]bool{}
-		for _, b := range batch {
-			f.batch[b.Key] = true
-		}
-		f.discovered = map[string]bool{}
-		var k string
-		for discovered(&k) {
-			f.discovered[k] = true
-		}
-	}
-	switch {
-	case f.batch[e.Key]:
-	case f.discovered[e.Key]:
-		touched(e.Key, e)
-	default:
-		untouched(e)
-	}
-}
-
-// writeFrontierFn writes each bundle's entries to a file of its own and
-// emits "name<TAB>count"; only files named in the manifest are state (a
-// retried bundle's file is an orphan nobody reads).
-type writeFrontierFn struct {
-	Dir string
-	w   storage.Writer
-	bw  *bufio.Writer
-	n   int
-	p   string
-}
-
-func (f *writeFrontierFn) StartBundle(ctx context.Context, _ func(string)) error {
-	var id [8]byte
-	rand.Read(id[:])
-	f.p = storage.Join(f.Dir, "part-"+hex.EncodeToString(id[:])+".jsonl")
-	w, err := storage.Create(ctx, f.p)
-	if err != nil {
-		return err
-	}
-	f.w, f.bw, f.n = w, bufio.NewWriterSize(w, 1<<20), 0
-	return nil
-}
-
-// ProcessElement writes one entry; emit is used only by FinishBundle (the
-// Go SDK takes a bundle's emitters from ProcessElement's signature).
-func (f *writeFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, _ func(string)) error {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	f.bw.Write(b)
-	f.n++
-	return f.bw.WriteByte('\n')
-}
-
-func (f *writeFrontierFn) FinishBundle(ctx context.Context, emit func(string)) error {
-	if err := f.bw.Flush(); err != nil {
-		f.w.Abort()
-		return fmt.Errorf("write %s: %w", f.p, err)
-	}
-	if f.n == 0 {
-		f.w.Abort()
-		return nil
-	}
-	if err := f.w.Close(); err != nil {
-		return err
-	}
-	emit(fmt.Sprintf("%s\t%d", f.p, f.n))
-	return nil
-}
-
-type writeManifestFn struct {
-	Path string
-}
-
-func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, parts func(*string) bool, emit func(string)) error {
-	var all []string
-	var p string
-	for parts(&p) {
-		all = append(all, p)
-	}
-	sort.Strings(all)
-	if err := writeLines(ctx, f.Path, all); err != nil {
-		return err
-	}
-	emit(f.Path)
-	return nil
 }

@@ -27,6 +27,11 @@ type Capture struct {
 	Length    int64  // length of the (compressed) record in its file
 	Offset    int64  // offset of the record in its file
 	Filename  string // the WARC/ARC file name as stored in the index (relative)
+	// Archive names the archive the capture was found in when an
+	// extraction reads several (internal/lookup's multi-index sets it);
+	// "" for a single unnamed archive. It is not part of the CDXJ line:
+	// Line leaves it out and Parse never sets it.
+	Archive string
 }
 
 // SortKey is the part of a line that orders it: "KEY TIMESTAMP".

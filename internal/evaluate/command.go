@@ -40,6 +40,9 @@ type Options struct {
 	Top           int // documents per run in the report
 	TopMissing    int // missing URLs per run in the report
 	Generated     string
+	// Options runs the options comparison (FocusVariants; "all" or names)
+	// on the one spec of Specs; nil: not run.
+	Options []string
 }
 
 // EvalCommand implements
@@ -66,6 +69,7 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 	top := fs.Int("top", 20, "top documents per run in the report")
 	topMissing := fs.Int("top-missing", 50, "missing URLs per run in the report")
 	generated := fs.String("generated", "", "generation time to print in the report (default: none, for reproducible output)")
+	options := fs.String("options", "", "run the focusing options comparison on --spec: all, or comma-separated variants ("+variantNames()+")")
 	if err := fs.Parse(args); err != nil {
 		var usage strings.Builder
 		fs.SetOutput(&usage)
@@ -79,7 +83,19 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 		Top: *top, TopMissing: *topMissing, Generated: *generated}
 	o.Runs = splitList(*runs)
 	o.Specs = splitList(*spec)
+	if *options != "" {
+		o.Options = splitList(*options)
+		if _, err := selectVariants(o.Options); err != nil {
+			return fmt.Errorf("eval: flag --options: %w", err)
+		}
+	}
 	switch {
+	case o.Options != nil && len(o.Specs) != 1:
+		return fmt.Errorf("eval: flag --options: needs exactly one --spec")
+	case o.Options != nil && (o.Labels == "" || o.Event == ""):
+		return fmt.Errorf("eval: flag --options: needs --labels and --event (precision and recall need them)")
+	case o.Options != nil && extractor == nil:
+		return fmt.Errorf("eval: flag --options: no extractor available")
 	case len(o.Runs) == 0:
 		return fmt.Errorf("eval: flag --runs: at least one run directory is required")
 	case o.ReportDir == "":
@@ -88,8 +104,8 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 		return fmt.Errorf("eval: flag --event: needs --labels")
 	case o.Table3 && len(o.Specs) == 0:
 		return fmt.Errorf("eval: flag --table3: needs --spec")
-	case !o.Table3 && len(o.Specs) > 0:
-		return fmt.Errorf("eval: flag --spec: only used with --table3")
+	case !o.Table3 && o.Options == nil && len(o.Specs) > 0:
+		return fmt.Errorf("eval: flag --spec: only used with --table3 or --options")
 	case o.Top < 0:
 		return fmt.Errorf("eval: flag --top: %d is negative", o.Top)
 	case o.TopMissing < 0:
@@ -129,6 +145,12 @@ func Execute(ctx context.Context, o Options, extractor Extractor) error {
 	if err != nil {
 		return err
 	}
+	var opts *OptionsTable
+	if o.Options != nil {
+		if opts, err = RunOptions(ctx, extractor, o.Specs[0], labels, filepath.Join(o.ReportDir, OptionsDir), o.Options); err != nil {
+			return err
+		}
+	}
 	var t3 *Table3
 	if o.Table3 {
 		if t3, err = RunTable3(ctx, extractor, o.Specs, filepath.Join(o.ReportDir, Table3Dir), o.FixedHalfLife); err != nil {
@@ -158,11 +180,12 @@ func Execute(ctx context.Context, o Options, extractor Extractor) error {
 			Files:   []string{FoundPlot + ".svg", FoundPlot + ".png"}})
 	}
 	page := BuildPage(ev, t3, plots, o)
+	page.Options = optionsSection(opts)
 	page.Title = title
 	if err := report.WriteFile(filepath.Join(o.ReportDir, ReportFile), page); err != nil {
 		return err
 	}
-	if err := writeSummary(filepath.Join(o.ReportDir, SummaryFile), ev, t3); err != nil {
+	if err := writeSummary(filepath.Join(o.ReportDir, SummaryFile), ev, t3, opts); err != nil {
 		return err
 	}
 	for _, m := range ev.Metrics {
@@ -221,6 +244,7 @@ func readRuns(list []string) ([]*Run, error) {
 // the strategies listed are every run's.
 func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *report.Page {
 	p := &report.Page{Title: "Collection evaluation", Generated: o.Generated, CommonN: ev.CommonN, Plots: plots}
+	p.Archives = ArchiveShares(ev.Runs)
 	s := ev.Runs[0].Spec
 	p.Spec = report.Spec{Name: s.Name, Description: s.Description, EventStart: s.Event.Start, EventEnd: s.Event.End,
 		LeadTime: s.LeadTime, Cooldown: s.CooldownTime, Keywords: s.KeywordList(), Seeds: len(s.Seeds),
@@ -306,6 +330,7 @@ type summary struct {
 	Labels  *labelsInfo  `json:"labels,omitempty"`
 	Runs    []runSummary `json:"runs"`
 	Table3  *t3Summary   `json:"table3,omitempty"`
+	Options *optSummary  `json:"options,omitempty"`
 }
 
 type labelsInfo struct {
@@ -369,8 +394,8 @@ func finite(x float64) *float64 {
 	return &x
 }
 
-func writeSummary(path string, ev *Evaluation, t3 *Table3) error {
-	s := summary{CommonN: ev.CommonN}
+func writeSummary(path string, ev *Evaluation, t3 *Table3, opts *OptionsTable) error {
+	s := summary{CommonN: ev.CommonN, Options: optionsSummary(opts)}
 	if ev.Labels != nil {
 		s.Labels = &labelsInfo{Path: ev.Labels.Path, Event: ev.Labels.Event, Labelled: len(ev.Labels.Items), Relevant: ev.Labels.Relevant()}
 	}

@@ -58,6 +58,7 @@ type Round struct {
 // Totals are the end-of-run counts of run.json.
 type Totals struct {
 	Collected      int                `json:"collected"`
+	Listings       int                `json:"listings"`
 	Missing        int                `json:"missing"`
 	URLsConsidered int                `json:"urls_considered"`
 	Frontier       int                `json:"frontier"`
@@ -73,6 +74,8 @@ type RunInfo struct {
 	Flags    json.RawMessage `json:"flags"`
 	Versions json.RawMessage `json:"versions"`
 	Totals   Totals          `json:"totals"`
+	// Archives: the named archives of a run that read several (archives.go).
+	Archives []extract.ArchiveUse `json:"archives,omitempty"`
 }
 
 // SpecSummary is the part of the resolved specification a report shows.

@@ -23,6 +23,9 @@ type Overrides struct {
 	// NoKeywords drops the spec's keywords, keeping the reference
 	// documents (§7.3).
 	NoKeywords bool
+	// Variant names a FocusVariant of the options comparison whose Apply
+	// changes the spec ("" for none).
+	Variant string
 }
 
 // String names the overrides for directory names and logs.
@@ -36,6 +39,9 @@ func (o Overrides) String() string {
 	}
 	if o.NoKeywords {
 		parts = append(parts, "no-keywords")
+	}
+	if o.Variant != "" {
+		parts = append(parts, o.Variant)
 	}
 	if len(parts) == 0 {
 		return "as-specified"

@@ -21,14 +21,15 @@ import (
 var ErrArchiveFileMissing = errors.New("archive file not found in any --archive location")
 
 // Fetcher reads records named by index captures from the archive locations
-// (local directories or gs:// prefixes, searched in order). Open files are
-// kept in a small LRU; a gs:// file is read with ranged reads only. Safe for
-// concurrent use.
+// (local directories or gs:// prefixes, searched in order). With several
+// named archives, a capture's file is looked for in the locations of its
+// own archive (cdxj.Capture.Archive) only. Open files are kept in a small
+// LRU; a gs:// file is read with ranged reads only. Safe for concurrent use.
 type Fetcher struct {
-	locations []string
+	locations map[string][]string // archive name ("" if unnamed) → its locations
 
 	mu       sync.Mutex
-	resolved map[string]string // filename → path
+	resolved map[archiveFile]string // → path
 	open     map[string]*list.Element
 	lru      *list.List // of *openFile, most recent first
 	maxOpen  int
@@ -41,9 +42,18 @@ type openFile struct {
 	evicted bool // left the LRU: closed when the last read ends
 }
 
-// NewFetcher returns a fetcher over the given archive locations.
+// archiveFile is an index filename in one archive.
+type archiveFile struct{ archive, name string }
+
+// NewFetcher returns a fetcher over the locations of a single unnamed archive.
 func NewFetcher(locations []string) *Fetcher {
-	return &Fetcher{locations: locations, resolved: map[string]string{}, open: map[string]*list.Element{}, lru: list.New(), maxOpen: 64}
+	return NewArchivesFetcher(map[string][]string{"": locations})
+}
+
+// NewArchivesFetcher returns a fetcher over several named archives: archive
+// name → its locations, searched in order.
+func NewArchivesFetcher(locations map[string][]string) *Fetcher {
+	return &Fetcher{locations: locations, resolved: map[archiveFile]string{}, open: map[string]*list.Element{}, lru: list.New(), maxOpen: 64}
 }
 
 // SafeFilename checks that an index filename names a file inside an archive
@@ -61,18 +71,29 @@ func SafeFilename(name string) error {
 	return nil
 }
 
-// Resolve finds the file an index filename names.
+// Resolve finds the file an index filename names (single unnamed archive).
 func (f *Fetcher) Resolve(ctx context.Context, name string) (string, error) {
+	return f.ResolveIn(ctx, "", name)
+}
+
+// ResolveIn finds the file an index filename names in the locations of
+// the named archive.
+func (f *Fetcher) ResolveIn(ctx context.Context, archive, name string) (string, error) {
 	if err := SafeFilename(name); err != nil {
 		return "", err
 	}
+	locations, ok := f.locations[archive]
+	if !ok {
+		return "", fmt.Errorf("file %s: archive %q has no --archive locations", name, archive)
+	}
+	key := archiveFile{archive, name}
 	f.mu.Lock()
-	p, ok := f.resolved[name]
+	p, ok := f.resolved[key]
 	f.mu.Unlock()
 	if ok {
 		return p, nil
 	}
-	for _, loc := range f.locations {
+	for _, loc := range locations {
 		candidate := storage.Join(loc, name)
 		ok, err := storage.Exists(ctx, candidate)
 		if err != nil {
@@ -80,21 +101,25 @@ func (f *Fetcher) Resolve(ctx context.Context, name string) (string, error) {
 		}
 		if ok {
 			f.mu.Lock()
-			f.resolved[name] = candidate
+			f.resolved[key] = candidate
 			f.mu.Unlock()
 			return candidate, nil
 		}
 	}
-	return "", fmt.Errorf("%w: %s (searched %s)", ErrArchiveFileMissing, name, strings.Join(f.locations, ", "))
+	if archive != "" {
+		return "", fmt.Errorf("%w: %s (archive %s, searched %s)", ErrArchiveFileMissing, name, archive, strings.Join(locations, ", "))
+	}
+	return "", fmt.Errorf("%w: %s (searched %s)", ErrArchiveFileMissing, name, strings.Join(locations, ", "))
 }
 
-// openNamed opens the archive file an index filename names (release it
-// after use). An unsafe name gives a *RecordError and opens nothing.
-func (f *Fetcher) openNamed(ctx context.Context, name string) (*openFile, error) {
+// openNamed opens the archive file an index filename names in an archive
+// (release it after use). An unsafe name gives a *RecordError and opens
+// nothing.
+func (f *Fetcher) openNamed(ctx context.Context, archive, name string) (*openFile, error) {
 	if err := SafeFilename(name); err != nil {
 		return nil, &RecordError{Kind: ReasonUnsafeFilename, Err: err}
 	}
-	p, err := f.Resolve(ctx, name)
+	p, err := f.ResolveIn(ctx, archive, name)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +191,12 @@ func (f *Fetcher) BytesRead() int64 {
 	return n
 }
 
-// Read reads the record of a capture. A missing file gives an error wrapping
-// ErrArchiveFileMissing; a record that is not where the index says (a stale
-// entry: another record or past the end) or is damaged gives a *RecordError.
+// Read reads the record of a capture from its archive. A missing file gives
+// an error wrapping ErrArchiveFileMissing; a record that is not where the
+// index says (a stale entry: another record or past the end) or is damaged
+// gives a *RecordError.
 func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, error) {
-	of, err := f.openNamed(ctx, c.Filename)
+	of, err := f.openNamed(ctx, c.Archive, c.Filename)
 	if err != nil {
 		return nil, err
 	}

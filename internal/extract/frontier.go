@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -16,6 +17,57 @@ type Entry struct {
 	Parent   string  `json:"parent,omitempty"` // URL of the first parent; "" for seeds
 	Order    Order   `json:"order"`            // discovery order
 	Host     string  `json:"host"`             // host of URL, for max_per_host
+
+	// How Merge combines the priorities from several parents (specs
+	// combine); the zero value is the paper's maximum, and then the fields
+	// below stay zero.
+	Combine Combination `json:"combine,omitempty"`
+	// PrioritySum and Parents (average): the sum of the priorities given
+	// by the parents so far, in units of 2^-32 so that the sum is exact
+	// whatever order a runner merges in, and their number.
+	PrioritySum int64 `json:"priority_sum,omitempty"`
+	Parents     int   `json:"parents,omitempty"`
+	// Latest (last): the discovery order of the priority kept.
+	Latest Order `json:"latest,omitempty"`
+}
+
+// Combination says how the priorities of an unseen URL found by several
+// parents combine (specs.Combine).
+type Combination uint8
+
+// The combinations.
+const (
+	CombineMax     Combination = iota // the highest priority (the paper)
+	CombineAverage                    // the mean over all parents (ARCOMEM)
+	CombineLast                       // the priority from the latest parent
+)
+
+// fixedOne is 1 in the fixed-point units of Entry.PrioritySum.
+const fixedOne = 1 << 32
+
+// WithCombination prepares a newly discovered entry for combination c: for
+// average its priority becomes a one-parent sum (rounded to the fixed-point
+// unit), for last its own order is the latest.
+func (e Entry) WithCombination(c Combination) Entry {
+	e.Combine = c
+	switch c {
+	case CombineAverage:
+		e.PrioritySum, e.Parents = int64(math.Round(e.Priority*fixedOne)), 1
+		e.Priority = float64(e.PrioritySum) / fixedOne
+	case CombineLast:
+		e.Latest = e.Order
+	}
+	return e
+}
+
+// sum returns the fixed-point priority sum and parent count of an entry
+// for averaging; an entry made without a combination (a seed, a redirect
+// target) counts as one parent.
+func (e Entry) sum() (int64, int) {
+	if e.Parents > 0 {
+		return e.PrioritySum, e.Parents
+	}
+	return int64(math.Round(e.Priority * fixedOne)), 1
 }
 
 // Order is a discovery position: (round, parent rank, link index) packed so
@@ -46,17 +98,44 @@ func DiscoveryOrder(round, parentRank, link int) Order {
 // Round returns the round an order was discovered in.
 func (o Order) Round() int { return int(int64(o) >> (rankBits + linkBits)) }
 
-// Merge combines two entries for the same key: the maximum priority over all
-// parents, and everything else from the first discovery (lowest Order).
+// Merge combines two entries for the same key: the priority by their
+// combination (the maximum over all parents, the paper's rule; the average;
+// or the latest parent's), and everything else from the first discovery
+// (lowest Order). It is commutative and associative, so Beam may merge in any
+// order: the average sums exact fixed-point values.
 func Merge(a, b Entry) Entry {
 	first, other := a, b
 	if b.Order < a.Order {
 		first, other = b, a
 	}
-	if other.Priority > first.Priority {
-		first.Priority = other.Priority
+	c := max(first.Combine, other.Combine)
+	switch c {
+	case CombineAverage:
+		s1, n1 := first.sum()
+		s2, n2 := other.sum()
+		first.Combine, first.PrioritySum, first.Parents = c, s1+s2, n1+n2
+		first.Priority = float64(first.PrioritySum) / float64(first.Parents) / fixedOne
+	case CombineLast:
+		first.Combine = c
+		l1, l2 := first.latest(), other.latest()
+		if l2 > l1 {
+			first.Priority, first.Latest = other.Priority, l2
+		} else {
+			first.Latest = l1
+		}
+	default:
+		if other.Priority > first.Priority {
+			first.Priority = other.Priority
+		}
 	}
 	return first
+}
+
+func (e Entry) latest() Order {
+	if e.Combine == CombineLast {
+		return e.Latest
+	}
+	return e.Order
 }
 
 // Ranking orders frontier entries for a strategy: which entry is taken first.

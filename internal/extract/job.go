@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
@@ -18,16 +18,27 @@ import (
 // archive files are, the reference texts (resolved once by the driver), and
 // the dictionaries. It travels to Beam workers as JSON and is turned into a
 // Processor in a DoFn's Setup.
+//
+// A single unnamed archive is Index and Archives; several named archives
+// are Sources (sources.go), and then Index and Archives are empty.
 type Job struct {
 	Spec       *specs.Spec             `json:"spec"`
-	Index      string                  `json:"index"`    // cdxj:FILE, zipnum:DIR or bigtable:P/I/T
-	Archives   []string                `json:"archives"` // archive locations, searched in order
+	Index      string                  `json:"index"`             // cdxj:FILE, zipnum:DIR or bigtable:P/I/T
+	Archives   []string                `json:"archives"`          // archive locations, searched in order
+	Sources    []Source                `json:"sources,omitempty"` // named archives, in the order given
 	References []scoring.ReferenceText `json:"references"`
 	// Dictionaries: language → file. A file named *.idf or *.tsv with
 	// term<TAB>idf lines is a dictionary; a df-LANG.tsv file written by
 	// the index pipeline holds document frequencies.
 	Dictionaries map[string]string `json:"dictionaries,omitempty"`
-	JoinMode     string            `json:"join_mode"` // lookup or cogroup
+	// SummedDictionaries: language → the df-LANG.tsv files of several
+	// named archives' indexes, summed into one dictionary
+	// (LoadDictionaries). A language in Dictionaries ignores them.
+	SummedDictionaries map[string][]string `json:"summed_dictionaries,omitempty"`
+	JoinMode           string              `json:"join_mode"` // lookup or cogroup
+	// Gate is the calibrated follow_threshold (specs follow_threshold:
+	// auto), computed once by the driver (CalibrateGate).
+	Gate *scoring.Calibration `json:"gate,omitempty"`
 }
 
 // Strategy returns the job's strategy.
@@ -68,7 +79,64 @@ func (j *Job) Settings() Settings {
 		MaxDocumentBytes: int(s.MaxDocumentBytes),
 		DefaultLanguage:  s.DefaultLanguage,
 		URLAllowed:       s.URLAllowed,
+		Archives:         j.ArchiveNames(),
+		Focus:            j.Focus(),
 	}
+}
+
+// Focus resolves the spec's focusing options for a step.
+func (j *Job) Focus() Focus {
+	f := j.Spec.Focus
+	out := Focus{
+		Links:        scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context},
+		LinkDates:    f.LinkDates,
+		Intent:       f.TemporalIntent,
+		MaxDepth:     f.MaxDepth,
+		SkipListings: !f.CountListingPages,
+	}
+	switch f.Combine {
+	case specs.CombineAverage:
+		out.Combine = CombineAverage
+	case specs.CombineLast:
+		out.Combine = CombineLast
+	}
+	switch {
+	case f.FollowThreshold.Auto && j.Gate != nil:
+		out.FollowThreshold = j.Gate.Threshold
+	case !f.FollowThreshold.Auto:
+		out.FollowThreshold = f.FollowThreshold.Value
+	}
+	return out
+}
+
+// CalibrationSeed is the seed of the first split of an automatic
+// follow_threshold; split i uses CalibrationSeed + i (recorded in run.json).
+const CalibrationSeed = 1
+
+// CalibrateGate computes an automatic follow_threshold from the resolved
+// reference documents (Klein et al.'s 60/40 splits) and stores it in the job;
+// it does nothing for other specifications.
+func (j *Job) CalibrateGate(ctx context.Context, refs []Reference) error {
+	f := j.Spec.Focus
+	if !f.FollowThreshold.Auto {
+		return nil
+	}
+	cfg, err := j.ScorerConfig(ctx)
+	if err != nil {
+		return err
+	}
+	cfg.References = nil
+	times := make([]time.Time, 0, len(refs))
+	for _, r := range refs {
+		cfg.References = append(cfg.References, r.Text)
+		times = append(times, r.Time)
+	}
+	cal, err := scoring.Calibrate(cfg, times, f.CalibrationSplits, CalibrationSeed)
+	if err != nil {
+		return fmt.Errorf("spec %s: %w", j.Spec.Name, err)
+	}
+	j.Gate = &cal
+	return nil
 }
 
 // ScorerConfig turns the job into the scorer's configuration.
@@ -91,9 +159,18 @@ func (j *Job) ScorerConfig(ctx context.Context) (scoring.Config, error) {
 	for l := range j.Dictionaries {
 		langs = append(langs, l)
 	}
+	for l := range j.SummedDictionaries {
+		if _, ok := j.Dictionaries[l]; !ok {
+			langs = append(langs, l)
+		}
+	}
 	sort.Strings(langs)
 	for _, lang := range langs {
-		d, err := LoadDictionary(ctx, j.Dictionaries[lang])
+		files := j.SummedDictionaries[lang]
+		if f, ok := j.Dictionaries[lang]; ok {
+			files = []string{f}
+		}
+		d, err := LoadDictionaries(ctx, files)
 		if err != nil {
 			return scoring.Config{}, err
 		}
@@ -133,7 +210,7 @@ func (j *Job) NewProcessor(ctx context.Context) (*Processor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Processor{Settings: j.Settings(), Scorer: sc, Fetcher: NewFetcher(j.Archives)}, nil
+	return &Processor{Settings: j.Settings(), Scorer: sc, Fetcher: j.NewFetcher()}, nil
 }
 
 // LoadDictionary reads an idf dictionary (term<TAB>idf) or a document
@@ -154,6 +231,19 @@ func LoadDictionary(ctx context.Context, p string) (*scoring.Dictionary, error) 
 	return scoring.ReadDictionary(strings.NewReader(string(data)), p)
 }
 
+// LoadDocFreq reads a document-frequency file of the index pipeline
+// (df-LANG.tsv), local or gs://.
+func LoadDocFreq(ctx context.Context, p string) (*scoring.DocFreq, error) {
+	data, err := storage.ReadFile(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("dictionary: %w", err)
+	}
+	if !strings.HasPrefix(string(data), "#docs\t") {
+		return nil, fmt.Errorf("dictionary %s: not a document-frequency file (df-LANG.tsv, first line #docs<TAB>N): the dictionaries of several archives are summed from document frequencies", p)
+	}
+	return scoring.ReadDocFreq(strings.NewReader(string(data)), p)
+}
+
 // FindDictionaries returns the document-frequency files the index pipeline
 // wrote next to an index (df-LANG.tsv), by language.
 func FindDictionaries(ctx context.Context, index string) (map[string]string, error) {
@@ -161,16 +251,11 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 	var dir string
 	switch kind {
 	case "cdxj":
-		if storage.IsGCS(arg) {
-			// Not path.Dir: it would clean gs:// into gs:/.
-			dir = arg[:strings.LastIndexByte(arg, '/')]
-		} else {
-			dir = filepath.Dir(arg)
-		}
+		dir = storage.Dir(arg) // keeps gs:// (path.Dir would clean it into gs:/)
 	case "zipnum":
 		dir = arg
 		if strings.HasSuffix(arg, ".idx") {
-			dir = filepath.Dir(arg)
+			dir = storage.Dir(arg)
 		}
 	default:
 		return nil, nil

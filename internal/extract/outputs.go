@@ -15,6 +15,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/scoring"
 )
 
 // Output file names in OUT.
@@ -26,6 +27,9 @@ const (
 	RunFile        = "run.json"
 	CollectionWARC = "collection.warc.gz"
 	CollectionCDXJ = "collection.cdxj"
+	// ListingsFile holds the listing pages that were followed but not
+	// counted (specs count_listing_pages: false); written only then.
+	ListingsFile = "listings.jsonl"
 )
 
 // RoundStats is one line of rounds.jsonl.
@@ -36,6 +40,7 @@ type RoundStats struct {
 	Collected            int     `json:"collected"`
 	Missing              int     `json:"missing"`
 	Redirects            int     `json:"redirects"`
+	Listings             int     `json:"listings,omitempty"`    // listing pages followed, not counted
 	AccumulatedRelevance float64 `json:"accumulated_relevance"` // sum of topic_r over the collection so far
 	URLsConsidered       int     `json:"urls_considered"`       // |seen| + |frontier| after the round
 	Seconds              float64 `json:"seconds"`
@@ -57,6 +62,7 @@ type MissingURL struct {
 // Totals summarise a run in run.json.
 type Totals struct {
 	Collected      int              `json:"collected"`
+	Listings       int              `json:"listings,omitempty"`
 	Missing        int              `json:"missing"`
 	Redirects      int              `json:"redirects"`
 	Frontier       int              `json:"frontier"`
@@ -75,8 +81,17 @@ type RunInfo struct {
 	Engine   string            `json:"engine"`
 	Flags    map[string]string `json:"flags"`
 	Versions map[string]string `json:"versions"`
-	Totals   Totals            `json:"totals"`
-	Seconds  float64           `json:"seconds"`
+	// Archives lists the named archives with the documents taken from
+	// each (absent for a single unnamed archive).
+	Archives []ArchiveUse `json:"archives,omitempty"`
+	// Gate is the calibration of an automatic follow_threshold: the
+	// threshold, its parts and every split with its seed.
+	Gate *scoring.Calibration `json:"follow_threshold_calibration,omitempty"`
+	// Listings: the run does not count listing pages, so listings.jsonl
+	// is written (even when empty); not part of run.json.
+	Listings bool    `json:"-"`
+	Totals   Totals  `json:"totals"`
+	Seconds  float64 `json:"seconds"`
 }
 
 // ResultSource replays a run's results in collection order; it may be
@@ -88,10 +103,12 @@ type ResultSource func(yield func(Result) error) error
 // each atomically. Both engines call it, so equal results give equal files.
 func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds []RoundStats, run RunInfo, f *Fetcher) error {
 	inCollection := map[string]bool{}
+	hasListings := run.Listings
 	if err := results(func(r Result) error {
 		if r.Outcome == OutcomeCollected {
 			inCollection[r.Entry.Key] = true
 		}
+		hasListings = hasListings || r.Outcome == OutcomeListing
 		return nil
 	}); err != nil {
 		return err
@@ -112,10 +129,23 @@ func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds 
 		return err
 	}
 	links.w.WriteString("source\ttarget\tanchor\tin_collection\n")
+	var listings *lineFile
+	if hasListings {
+		if listings, err = newLineFile(ctx, storage.Join(out, ListingsFile)); err != nil {
+			docs.abort()
+			missing.abort()
+			links.abort()
+			return err
+		}
+	}
 	var collected []Document
 	err = results(func(r Result) error {
 		switch r.Outcome {
-		case OutcomeCollected:
+		case OutcomeCollected, OutcomeListing:
+			if r.Outcome == OutcomeListing {
+				// Not in the collection, so not a node of its link graph.
+				return listings.json(r.Document)
+			}
 			collected = append(collected, *r.Document)
 			if err := docs.json(r.Document); err != nil {
 				return err
@@ -130,7 +160,11 @@ func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds 
 		}
 		return nil
 	})
-	for _, lf := range []*lineFile{docs, missing, links} {
+	files := []*lineFile{docs, missing, links}
+	if listings != nil {
+		files = append(files, listings)
+	}
+	for _, lf := range files {
 		if err != nil {
 			lf.abort()
 		} else if cerr := lf.close(); cerr != nil {
@@ -210,18 +244,18 @@ func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fe
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	type loc struct {
-		file   string
-		offset int64
+		archive, file string
+		offset        int64
 	}
 	written := map[loc]bool{}
-	copyRecord := func(file string, offset, length int64) error {
-		if written[loc{file, offset}] {
+	copyRecord := func(archive, file string, offset, length int64) error {
+		if written[loc{archive, file, offset}] {
 			return nil
 		}
-		written[loc{file, offset}] = true
-		raw, err := f.RawRecord(ctx, file, offset, length)
+		written[loc{archive, file, offset}] = true
+		raw, err := f.RawRecord(ctx, archive, file, offset, length)
 		if errors.Is(err, ErrNotWARCRecord) {
-			slog.Warn("record left out of the collection WARC", "file", file, "offset", offset, "err", err)
+			slog.Warn("record left out of the collection WARC", "archive", archive, "file", file, "offset", offset, "err", err)
 			return nil
 		}
 		if err != nil {
@@ -232,12 +266,12 @@ func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fe
 	}
 	for _, d := range docs {
 		if d.Revisit {
-			if err := copyRecord(d.PayloadFile, d.PayloadOffset, d.PayloadLength); err != nil {
+			if err := copyRecord(d.Archive, d.PayloadFile, d.PayloadOffset, d.PayloadLength); err != nil {
 				w.Abort()
 				return fmt.Errorf("collection WARC: %s: %w", d.URL, err)
 			}
 		}
-		if err := copyRecord(d.Filename, d.Offset, d.Length); err != nil {
+		if err := copyRecord(d.Archive, d.Filename, d.Offset, d.Length); err != nil {
 			w.Abort()
 			return fmt.Errorf("collection WARC: %s: %w", d.URL, err)
 		}
@@ -274,10 +308,11 @@ func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fe
 // ErrNotWARCRecord: an ARC record, which has no place in a WARC file.
 var ErrNotWARCRecord = errors.New("not a WARC record (ARC records are not copied into the collection WARC)")
 
-// RawRecord returns the bytes of the record at an index offset as one gzip
-// member: copied unchanged from a per-record-gzip file, else compressed.
-func (f *Fetcher) RawRecord(ctx context.Context, name string, offset, length int64) ([]byte, error) {
-	of, err := f.openNamed(ctx, name)
+// RawRecord returns the bytes of the record at an index offset in a file
+// of an archive ("" for a single unnamed one) as one gzip member: copied
+// unchanged from a per-record-gzip file, else compressed.
+func (f *Fetcher) RawRecord(ctx context.Context, archive, name string, offset, length int64) ([]byte, error) {
+	of, err := f.openNamed(ctx, archive, name)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -27,12 +28,17 @@ type Reference struct {
 	Text     scoring.ReferenceText
 	Source   string   // where it came from: the URL and capture, the file, or "inline text"
 	Outlinks []string // its outlinks within the spec's outlink scope
+	// Time is its document time (publication date, else capture time)
+	// when it has one: zero for inline texts and plain-text files.
+	Time time.Time
 }
 
 // ResolveReferences reads the spec's reference documents: inline texts as
 // given, local or gs:// files (HTML is reduced to its main text), and URLs
 // resolved through the snapshot index like any other URL (the capture
-// closest to the event; redirects followed). A reference that cannot be
+// closest to the event among all archives of the job: idx is the job's
+// index, a multi-index for several named archives, f its fetcher;
+// redirects followed). A reference that cannot be
 // read is an error naming it: a collection must not silently lose its
 // topical scope.
 func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *Fetcher) ([]Reference, error) {
@@ -58,6 +64,7 @@ func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *Fetch
 				}
 				ref.Text = scoring.ReferenceText{Text: DocumentText(doc), Language: firstNonEmpty(lang, doc.Language)}
 				ref.Outlinks = scopedOutlinks(doc, s)
+				ref.Time = doc.Published
 			} else {
 				ref.Text = scoring.ReferenceText{Text: string(data), Language: lang}
 			}
@@ -85,7 +92,7 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fet
 		if err != nil {
 			return Reference{}, fmt.Errorf("look up %s: %w", u, err)
 		}
-		choice := SelectSnapshot(found[key], job.Interval())
+		choice := SelectSnapshotIn(found[key], job.Interval(), job.ArchiveNames())
 		switch choice.Kind {
 		case NoSnapshot:
 			return Reference{}, fmt.Errorf("url %s: %s", u, choice.Reason)
@@ -114,9 +121,18 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fet
 		if err != nil {
 			return Reference{}, fmt.Errorf("url %s: %w", u, err)
 		}
+		where := choice.Payload.Filename
+		if a := choice.Payload.Archive; a != "" {
+			where = a + ":" + where
+		}
+		docTime := doc.Published
+		if docTime.IsZero() {
+			docTime, _ = CaptureTime(choice.Capture.Timestamp)
+		}
 		return Reference{
+			Time:     docTime,
 			Text:     scoring.ReferenceText{Text: DocumentText(doc), Language: firstNonEmpty(lang, doc.Language)},
-			Source:   fmt.Sprintf("%s (capture %s in %s)", u, choice.Capture.Timestamp, choice.Payload.Filename),
+			Source:   fmt.Sprintf("%s (capture %s in %s)", u, choice.Capture.Timestamp, where),
 			Outlinks: scopedOutlinks(doc, s),
 		}, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/lookup"
 )
 
 // ChoiceKind says what selectSnapshot found for a URL.
@@ -44,6 +45,17 @@ type Interval struct {
 // Without a usable capture, a 3xx capture chosen by the same rule makes the
 // URL a redirect. captures are all captures of one SURT key.
 func SelectSnapshot(captures []cdxj.Capture, iv Interval) Choice {
+	return SelectSnapshotIn(captures, iv, nil)
+}
+
+// SelectSnapshotIn is SelectSnapshot over the captures of several named
+// archives (cdxj.Capture.Archive), archives being their names in the order
+// given on the command line. Captures of all archives compete under the
+// same rule; of two captures taken at the same time, the one of the archive
+// named first wins (then the smaller filename and offset). A revisit
+// resolves to its payload only within its own archive: another archive's
+// copy of the URL is another crawl, whatever its digest.
+func SelectSnapshotIn(captures []cdxj.Capture, iv Interval, archives []string) Choice {
 	var usable, redirects []candidate
 	statuses := map[string]int{}
 	for _, c := range captures {
@@ -70,10 +82,10 @@ func SelectSnapshot(captures []cdxj.Capture, iv Interval) Choice {
 			statuses["status "+payload.Status]++
 		}
 	}
-	if best, ok := closest(usable, iv); ok {
+	if best, ok := closest(usable, iv, archives); ok {
 		return Choice{Kind: UseSnapshot, Capture: best.capture, Payload: best.payload}
 	}
-	if best, ok := closest(redirects, iv); ok {
+	if best, ok := closest(redirects, iv, archives); ok {
 		return Choice{Kind: FollowRedirect, Capture: best.capture, Payload: best.payload}
 	}
 	if len(captures) == 0 {
@@ -88,9 +100,10 @@ type candidate struct {
 }
 
 // closest picks the earliest candidate inside iv, else the one with the
-// smallest distance to iv, ties to the earlier (then to the smaller
-// filename and offset, so the choice never depends on input order).
-func closest(cs []candidate, iv Interval) (candidate, bool) {
+// smallest distance to iv, ties to the earlier (then to the archive named
+// first, then to the smaller filename and offset, so the choice never
+// depends on input order).
+func closest(cs []candidate, iv Interval, archives []string) (candidate, bool) {
 	if len(cs) == 0 {
 		return candidate{}, false
 	}
@@ -106,16 +119,19 @@ func closest(cs []candidate, iv Interval) (candidate, bool) {
 	best := cs[0]
 	for _, c := range cs[1:] {
 		dc, db := dist(c), dist(best)
-		if dc < db || dc == db && earlier(c, best) {
+		if dc < db || dc == db && earlier(c, best, archives) {
 			best = c
 		}
 	}
 	return best, true
 }
 
-func earlier(a, b candidate) bool {
+func earlier(a, b candidate, archives []string) bool {
 	if !a.t.Equal(b.t) {
 		return a.t.Before(b.t)
+	}
+	if c := lookup.CompareArchives(archives, a.capture.Archive, b.capture.Archive); c != 0 {
+		return c < 0
 	}
 	if a.capture.Filename != b.capture.Filename {
 		return a.capture.Filename < b.capture.Filename
@@ -125,8 +141,9 @@ func earlier(a, b candidate) bool {
 
 // resolveRevisit returns the capture holding c's payload: c itself unless c
 // is a revisit, then the latest non-revisit capture of the same URL with the
-// same payload digest taken no later than c (else any such capture). A
-// revisit whose original is not among the URL's captures is unresolved.
+// same payload digest taken no later than c (else any such capture), in
+// c's own archive. A revisit whose original is not among the URL's
+// captures of its archive is unresolved.
 func resolveRevisit(c cdxj.Capture, all []cdxj.Capture) (cdxj.Capture, bool) {
 	if !c.IsRevisit() {
 		return c, true
@@ -134,7 +151,7 @@ func resolveRevisit(c cdxj.Capture, all []cdxj.Capture) (cdxj.Capture, bool) {
 	var best cdxj.Capture
 	found := false
 	for _, o := range all {
-		if o.IsRevisit() || o.Digest == "" || o.Digest != c.Digest {
+		if o.IsRevisit() || o.Digest == "" || o.Digest != c.Digest || o.Archive != c.Archive {
 			continue
 		}
 		switch {

@@ -12,6 +12,7 @@ import (
 	"github.com/recrawl/recrawl/internal/surt"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
+	"github.com/recrawl/recrawl/specs"
 )
 
 // Reason codes for URLs that go to missing (missing.jsonl's reason_code,
@@ -33,6 +34,9 @@ const (
 	OutcomeCollected = "collected"
 	OutcomeMissing   = "missing"
 	OutcomeRedirect  = "redirect"
+	// OutcomeListing: a listing page, followed but not counted in the
+	// collection (specs count_listing_pages: false).
+	OutcomeListing = "listing"
 )
 
 // Settings are the extraction parameters a step needs.
@@ -43,6 +47,38 @@ type Settings struct {
 	DefaultLanguage  string
 	// URLAllowed applies the spec's allow/deny lists; nil allows everything.
 	URLAllowed func(rawURL string) bool
+	// Archives are the names of the archives in the order given (nil: one
+	// unnamed archive); see SelectSnapshotIn.
+	Archives []string
+	// Focus are the focusing options beyond the paper (zero value: the
+	// paper's method).
+	Focus Focus
+}
+
+// Focus are the focusing options of a step (specs.Focus, resolved).
+type Focus struct {
+	// Links weighs an outlink's priority; the zero value means the paper's
+	// rule (the parent's relevance), as does {Parent: 1}.
+	Links scoring.LinkWeights
+	// LinkDates: a date in an outlink's URL gives it its own TempR.
+	LinkDates bool
+	// Combine: how an entry's priorities from several parents combine.
+	Combine Combination
+	// Intent boosts links dated in busy months.
+	Intent specs.TemporalIntent
+	// FollowThreshold: documents with a TTR below it have no outlinks
+	// followed (0: no gate).
+	FollowThreshold float64
+	// MaxDepth: outlinks deeper than this do not enter the frontier (0: no
+	// limit).
+	MaxDepth int
+	// SkipListings: listing pages are followed but not counted.
+	SkipListings bool
+}
+
+// paperLinks reports whether every outlink gets the parent's relevance.
+func (f Focus) paperLinks() bool {
+	return !f.LinkDates && (f.Links == scoring.LinkWeights{} || f.Links == scoring.LinkWeights{Parent: 1})
 }
 
 // Processor runs one step of Algorithm 1 for one frontier entry: select a
@@ -59,6 +95,7 @@ type Document struct {
 	URL           string  `json:"url"`
 	SURT          string  `json:"surt"`
 	Timestamp     string  `json:"timestamp"`
+	Archive       string  `json:"archive,omitempty"` // the named archive it came from ("" for a single unnamed one)
 	Filename      string  `json:"filename"`
 	Offset        int64   `json:"offset"`
 	Length        int64   `json:"length"`
@@ -83,6 +120,11 @@ type Document struct {
 	ScoreReason   string  `json:"score_reason,omitempty"`
 	Outlinks      int     `json:"outlinks"`
 	Truncated     bool    `json:"truncated,omitempty"`
+	// Listing marks a listing page (home, section, tag page).
+	Listing bool `json:"listing,omitempty"`
+	// NotFollowed says why none of its outlinks entered the frontier when
+	// a focus option stopped them (the follow_threshold gate).
+	NotFollowed string `json:"not_followed,omitempty"`
 }
 
 // Link is one outlink of a collected document (a line of links.tsv).
@@ -178,7 +220,7 @@ func missingResult(e Entry, round, rank int, code, why string) *Result {
 // SelectSnapshot is step 3: it chooses the capture to use, or finishes the
 // URL as missing (the returned *Result).
 func (p *Processor) SelectSnapshot(e Entry, captures []cdxj.Capture, round, rank int) (Selected, *Result) {
-	choice := SelectSnapshot(captures, p.Settings.Interval)
+	choice := SelectSnapshotIn(captures, p.Settings.Interval, p.Settings.Archives)
 	if choice.Kind == NoSnapshot {
 		code := ReasonNoUsable
 		if len(captures) == 0 {
@@ -224,8 +266,10 @@ func (p *Processor) Score(f Fetched) Result {
 	if err != nil {
 		return *missingResult(e, round, rank, ReasonStaleIndex, err.Error())
 	}
+	focus := p.Settings.Focus
 	doc, err := document.Parse(f.Body, f.ContentType, e.URL, document.Options{
 		MaxBytes: p.Settings.MaxDocumentBytes, DefaultLanguage: p.Settings.DefaultLanguage, CaptureTime: captureTime,
+		LinkContext: focus.Links.Context > 0,
 	})
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
@@ -243,19 +287,32 @@ func (p *Processor) Score(f Fetched) Result {
 		reason = doc.Reason
 	}
 	d := &Document{
-		URL: e.URL, SURT: e.Key, Timestamp: choice.Capture.Timestamp,
+		URL: e.URL, SURT: e.Key, Timestamp: choice.Capture.Timestamp, Archive: choice.Capture.Archive,
 		Filename: choice.Capture.Filename, Offset: choice.Capture.Offset, Length: choice.Capture.Length,
 		Revisit: choice.Capture.IsRevisit(),
 		Title:   doc.Title, DocTime: docTime.UTC().Format(time.RFC3339), DocTimeSource: source,
 		Language: doc.Language, TopicR: score.TopicR, TempR: score.TempR, TTR: score.TTR,
 		Relevance: score.Priority, Priority: e.Priority,
 		Round: round, Rank: rank, Depth: e.Depth, Path: e.Path, Parent: e.Parent,
-		ScoreReason: reason, Truncated: doc.Truncated,
+		ScoreReason: reason, Truncated: doc.Truncated, Listing: doc.Listing,
 	}
 	if d.Revisit {
 		d.PayloadFile, d.PayloadOffset, d.PayloadLength = choice.Payload.Filename, choice.Payload.Offset, choice.Payload.Length
 	}
 	res := Result{Entry: e, Round: round, Rank: rank, Outcome: OutcomeCollected, Document: d}
+	if doc.Listing && focus.SkipListings {
+		res.Outcome = OutcomeListing
+	}
+	follow := true
+	switch {
+	case focus.FollowThreshold > 0 && score.TTR < focus.FollowThreshold && e.Depth > 0 && !doc.Listing:
+		// Seeds are the researcher's choice and listing pages are judged
+		// by their links, not their little text: the gate applies to
+		// the documents found on the way.
+		follow, d.NotFollowed = false, fmt.Sprintf("ttr %.4f below follow_threshold %.4f", score.TTR, focus.FollowThreshold)
+	case focus.MaxDepth > 0 && e.Depth >= focus.MaxDepth:
+		follow, d.NotFollowed = false, fmt.Sprintf("depth %d: outlinks would exceed max_depth %d", e.Depth, focus.MaxDepth)
+	}
 	seenHere := map[string]bool{e.Key: true}
 	for i, l := range doc.Outlinks {
 		key, err := surt.Key(l.URL)
@@ -263,19 +320,49 @@ func (p *Processor) Score(f Fetched) Result {
 			res.UnparsableOutlinks++ // an outlink without a SURT key cannot be resolved
 			continue
 		}
-		followed := (p.Settings.AllOutlinks || l.InMain) && p.allowed(l.URL)
+		followed := follow && (p.Settings.AllOutlinks || l.InMain) && p.allowed(l.URL)
 		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed})
 		if !followed || seenHere[key] {
 			continue
 		}
 		seenHere[key] = true
-		res.NewEntries = append(res.NewEntries, Entry{
-			Key: key, URL: l.URL, Priority: score.Priority, Depth: e.Depth + 1, Path: e.Path + "L",
+		ne := Entry{
+			Key: key, URL: l.URL, Priority: p.linkPriority(score, l, docTime), Depth: e.Depth + 1, Path: e.Path + "L",
 			Parent: e.URL, Order: DiscoveryOrder(round, rank, i+1), Host: HostOf(l.URL),
-		})
+		}
+		if focus.Combine != CombineMax {
+			ne = ne.WithCombination(focus.Combine)
+		}
+		res.NewEntries = append(res.NewEntries, ne)
 	}
 	d.Outlinks = len(res.NewEntries)
 	return res
+}
+
+// linkPriority is the frontier priority of one outlink of a document with
+// score parent and time docTime: the document's relevance under the
+// strategy (the paper), or the weighted sum of Focus.Links with the link's
+// own TempR; then the temporal intent boost.
+func (p *Processor) linkPriority(parent scoring.Score, l document.Link, docTime time.Time) float64 {
+	focus := p.Settings.Focus
+	if focus.paperLinks() && len(focus.Intent.Months) == 0 {
+		return parent.Priority
+	}
+	priority, linkTime := parent.Priority, docTime
+	if !focus.paperLinks() {
+		tempR := parent.TempR
+		if focus.LinkDates {
+			if t, ok := document.URLDate(l.URL); ok {
+				linkTime, tempR = t, p.Scorer.TimeScope().TempR(t)
+			}
+		}
+		w := focus.Links
+		if w == (scoring.LinkWeights{}) {
+			w.Parent = 1
+		}
+		priority = p.Scorer.LinkPriority(parent, w, l.Anchor, l.Context, parent.Language, tempR)
+	}
+	return priority * focus.Intent.Factor(priority, linkTime)
 }
 
 func (p *Processor) allowed(rawURL string) bool {

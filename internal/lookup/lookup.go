@@ -8,11 +8,20 @@
 //	zipnum:DIR                        a ZipNum index (cluster.idx + shards), or zipnum:FILE.idx
 //	bigtable:PROJECT/INSTANCE/TABLE   the Bigtable index of internal/btindex
 //
+// FILE and DIR are local paths or gs:// URIs (zipnum:gs://bucket/prefix):
+// the workers of a cluster read the index from GCS. A gs:// ZipNum index
+// downloads its secondary index once and then one ranged read per block a
+// look-up needs, never a whole shard.
+//
 // The look-up is batched because the extraction asks for K URLs per round and
 // every backend is much faster per key in batches: the file backends read each
 // page or block once per batch, Bigtable answers a whole batch in one ReadRows
 // call. Bigtable honours BIGTABLE_EMULATOR_HOST, so the emulator works as a
 // drop-in for tests.
+//
+// Several named indexes (a national archive and a special collection) are
+// searched as one by the multi-index of multi.go, which tags each capture
+// with its archive's name.
 //
 // Results are the same whatever the backend: a map from each key that has
 // captures to its captures, sorted by timestamp, then file name, then offset
@@ -59,7 +68,7 @@ func Open(ctx context.Context, spec string) (Index, error) {
 	case "cdxj":
 		return OpenCDXJ(arg, CDXJOptions{})
 	case "zipnum":
-		r, err := zipnum.Open(arg, zipnum.Options{})
+		r, err := zipnum.OpenContext(ctx, arg, zipnum.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("index %q: %w", spec, err)
 		}

@@ -34,6 +34,8 @@ type Page struct {
 	Generated string // e.g. an RFC 3339 time; empty: not printed
 	Spec      Spec
 	Runs      []Run
+	// Archives: the runs that read several archives (archives.go).
+	Archives []ArchiveShare
 	// CommonN is the document count up to which the runs' areas are
 	// compared.
 	CommonN int
@@ -43,7 +45,28 @@ type Page struct {
 	Cutoffs []string
 	Plots   []Plot
 	Table3  *Table3
+	// Options is the focusing options comparison (nil: not run).
+	Options *Options
 	Details []Detail
+}
+
+// Options is the comparison of the focusing options beyond the paper
+// (extract eval --options).
+type Options struct {
+	Spec    string
+	R, N    int
+	CommonN int
+	Rows    []OptionRow
+}
+
+// OptionRow is one variant.
+type OptionRow struct {
+	Name, Description              string
+	Documents, Listings            int
+	Accumulated, AccumulatedCommon float64
+	PrecisionAtR, PrecisionVsCTF   float64
+	RecallAtN, RecallVsUn          float64
+	Best                           bool
 }
 
 // Spec is the collection specification as shown.

@@ -94,6 +94,7 @@ them by their grade; n = R is the number of relevant URLs.{{end}}</p>
 <p class="muted">* the run has fewer documents than n; the absent ones count as not relevant.</p>
 {{end}}
 
+{{template "archives" .}}
 <h2 id="plots">Plots</h2>
 {{range .Plots}}<figure>
 {{svg .SVG}}
@@ -113,6 +114,21 @@ same number of documents for both runs.</p>
 {{range .Rows}}<tr><td>{{.Event}}</td>{{range .Cells}}<td class="n" title="{{f2 .With}} / {{f2 .Without}} ({{.WithDocs}} / {{.WoDocs}} documents){{if .Note}}: {{.Note}}{{end}}">{{f2 .Ratio}} ({{f2 .RatioCommon}})</td>{{end}}</tr>
 {{end}}<tr><th>Average</th>{{range .Average}}<th class="n">{{f2 .}}</th>{{end}}</tr>
 </tbody>
+</table>
+{{end}}
+
+{{with .Options}}
+<h2 id="options">Focusing beyond the paper</h2>
+<p>Each row is one extraction of {{.Spec}} with one focusing option of the related systems (specification
+fields in specs/README.md), everything else as specified. Precision at R (R = {{.R}} relevant URLs) and
+recall at {{.N}} against the labels; accumulated relevance over each run and, in brackets, after
+{{.CommonN}} documents (comparable between rows). Ratios: precision against the paper's ctf, recall against
+the unfocused run.</p>
+<table class="options">
+<thead><tr><th>variant</th><th>what it sets</th><th>documents</th><th>P@R</th><th>× ctf</th><th>R@{{.N}}</th><th>× unfocused</th><th>accumulated relevance</th><th>listing pages followed</th></tr></thead>
+<tbody>
+{{range .Rows}}<tr{{if .Best}} class="best"{{end}}><td>{{.Name}}</td><td>{{.Description}}</td><td class="n">{{.Documents}}</td><td class="n">{{f3 .PrecisionAtR}}</td><td class="n">{{f2 .PrecisionVsCTF}}</td><td class="n">{{f3 .RecallAtN}}</td><td class="n">{{f2 .RecallVsUn}}</td><td class="n">{{f2 .Accumulated}} ({{f2 .AccumulatedCommon}})</td><td class="n">{{.Listings}}</td></tr>
+{{end}}</tbody>
 </table>
 {{end}}
 

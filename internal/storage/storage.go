@@ -47,6 +47,18 @@ func Join(dir string, elem ...string) string {
 	return filepath.Join(append([]string{dir}, elem...)...)
 }
 
+// Dir returns all but the last element of p (local or gs://). For gs:// it
+// keeps the scheme: path.Dir would clean "gs://b/x" into "gs:/b".
+func Dir(p string) string {
+	if IsGCS(p) {
+		if i := strings.LastIndexByte(p, '/'); i > len("gs:/") {
+			return p[:i]
+		}
+		return p // gs://bucket: the bucket is the top
+	}
+	return filepath.Dir(p)
+}
+
 // Base returns the last element of p (local or gs://).
 func Base(p string) string {
 	if IsGCS(p) {

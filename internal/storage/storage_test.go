@@ -104,3 +104,18 @@ func TestJoinAndBase(t *testing.T) {
 		t.Error("gs:///x has no bucket and must be rejected")
 	}
 }
+
+func TestDir(t *testing.T) {
+	for p, want := range map[string]string{
+		"gs://b/index/cluster.idx": "gs://b/index",
+		"gs://b/index/":            "gs://b/index", // as filepath.Dir("/b/index/")
+		"gs://b/x":                 "gs://b",
+		"gs://b":                   "gs://b",
+		"/data/index/cluster.idx":  "/data/index",
+		"cluster.idx":              ".",
+	} {
+		if got := Dir(p); got != want {
+			t.Errorf("Dir(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

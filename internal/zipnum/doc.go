@@ -18,11 +18,16 @@
 //     blocks from 1 across the whole index.
 //   - The location file (cluster.loc, i.e. the secondary index's name with .loc)
 //     maps a shard name to one or more paths, tab-separated, relative to the
-//     location file; readers take the first that opens (pywb's LocMapResolver).
+//     location file (or absolute, or gs:// URIs); readers take the first that
+//     opens (pywb's LocMapResolver).
 //     Without a location file a shard is looked for next to the secondary index,
 //     as in Common Crawl's layout.
 //
 // # Reading
+//
+// An index is read through internal/storage, so it may be local or on
+// Google Cloud Storage (gs://bucket/prefix, as the index pipeline writes it
+// there): every block read is one ranged read of exactly that gzip member.
 //
 // The secondary index is small (one line per 3000 captures: about 340,000
 // lines for a billion captures) and is held in memory. A look-up of key K wants

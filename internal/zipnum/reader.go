@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -20,6 +23,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/storage"
 )
 
 // DefaultCacheBytes bounds the decompressed blocks a [Reader] keeps: 64 MiB,
@@ -41,29 +45,45 @@ type Reader struct {
 
 	locs   map[string][]string // shard name → candidate paths
 	mu     sync.Mutex          // guards shards, cache, closed
-	shards map[string]*os.File
+	shards map[string]*shardFile
 	cache  *blockCache
 	closed bool
 
+	indexBytes int64 // size of the secondary index, read whole by Open
 	bytesRead  atomic.Int64
 	blocksRead atomic.Int64
 }
 
-// Open opens the ZipNum index at path: a secondary index file (*.idx,
-// *.summary), or a directory holding cluster.idx or exactly one *.idx file.
-// The location file is the secondary index's name with .loc; without one,
-// shards are looked for next to the secondary index. Shard files are opened
-// when first needed.
-func Open(path string, opts Options) (*Reader, error) {
-	idx, err := findSecondaryIndex(path)
+// shardFile is an open shard: a local file or a gs:// object, read with one
+// ReadAt (for gs://: one ranged GET) per block.
+type shardFile struct {
+	path string
+	f    storage.ReaderAt
+}
+
+// Open is [OpenContext] with a background context.
+func Open(p string, opts Options) (*Reader, error) {
+	return OpenContext(context.Background(), p, opts)
+}
+
+// OpenContext opens the ZipNum index at p, a local path or a gs:// URI:
+// a secondary index file (*.idx, *.summary), or a directory (for gs://, a
+// prefix) holding cluster.idx or exactly one *.idx file. The location file
+// is the secondary index's name with .loc; without one, shards are looked for
+// next to the secondary index. The secondary index is read whole; shard
+// files are opened when first needed and read one block at a time, so a
+// look-up downloads only the blocks it needs. ctx bounds the opening only:
+// later reads of gs:// shards are not cancelled with it.
+func OpenContext(ctx context.Context, p string, opts Options) (*Reader, error) {
+	idx, err := findSecondaryIndex(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{idxPath: idx, shards: map[string]*os.File{}}
-	if err := r.loadIndex(); err != nil {
+	r := &Reader{idxPath: idx, shards: map[string]*shardFile{}}
+	if err := r.loadIndex(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.loadLoc(); err != nil {
+	if err := r.loadLoc(ctx); err != nil {
 		return nil, err
 	}
 	cb := opts.CacheBytes
@@ -74,41 +94,80 @@ func Open(path string, opts Options) (*Reader, error) {
 	return r, nil
 }
 
-func findSecondaryIndex(path string) (string, error) {
-	st, err := os.Stat(path)
+// isDirectory reports whether p is a directory: for a local path, what the
+// file system says; for gs://, a URI with a trailing slash, a bare bucket, or
+// one that names no object (it is then a prefix), unless its name is that of
+// a secondary index file, which must exist.
+func isDirectory(ctx context.Context, p string) (bool, error) {
+	if !storage.IsGCS(p) {
+		st, err := os.Stat(p)
+		if err != nil {
+			return false, fmt.Errorf("zipnum: %w", err)
+		}
+		return st.IsDir(), nil
+	}
+	if strings.HasSuffix(p, "/") || !strings.Contains(strings.TrimPrefix(p, "gs://"), "/") {
+		return true, nil
+	}
+	_, err := storage.Size(ctx, p)
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, fs.ErrNotExist) && !isSecondaryIndexName(p):
+		return true, nil
+	default:
+		return false, fmt.Errorf("zipnum: secondary index: %w", err)
+	}
+}
+
+// isSecondaryIndexName reports whether p names a secondary index file.
+func isSecondaryIndexName(p string) bool {
+	ext := path.Ext(p)
+	return ext == ".idx" || ext == ".summary"
+}
+
+func findSecondaryIndex(ctx context.Context, p string) (string, error) {
+	isDir, err := isDirectory(ctx, p)
 	if err != nil {
-		return "", fmt.Errorf("zipnum: %w", err)
+		return "", err
 	}
-	if !st.IsDir() {
-		return path, nil
-	}
-	p := filepath.Join(path, "cluster.idx")
-	if _, err := os.Stat(p); err == nil {
+	if !isDir {
 		return p, nil
+	}
+	dir := p // storage.Join drops a trailing slash
+	cluster := storage.Join(dir, "cluster.idx")
+	if ok, err := storage.Exists(ctx, cluster); err != nil {
+		return "", fmt.Errorf("zipnum: %w", err)
+	} else if ok {
+		return cluster, nil
 	}
 	var found []string
 	for _, pat := range []string{"*.idx", "*.summary"} {
-		m, _ := filepath.Glob(filepath.Join(path, pat))
+		m, err := storage.Glob(ctx, storage.Join(dir, pat))
+		if err != nil {
+			return "", fmt.Errorf("zipnum: %w", err)
+		}
 		found = append(found, m...)
 	}
 	switch len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return "", fmt.Errorf("zipnum: %s: no cluster.idx (or other *.idx / *.summary file)", path)
+		return "", fmt.Errorf("zipnum: %s: no cluster.idx (or other *.idx / *.summary file)", p)
 	default:
 		return "", fmt.Errorf("zipnum: %s: no cluster.idx and several secondary indexes (%s): name the one to use",
-			path, strings.Join(found, ", "))
+			p, strings.Join(found, ", "))
 	}
 }
 
-func (r *Reader) loadIndex() error {
-	f, err := os.Open(r.idxPath)
+func (r *Reader) loadIndex(ctx context.Context) error {
+	f, err := storage.Open(ctx, r.idxPath)
 	if err != nil {
-		return fmt.Errorf("zipnum: %w", err)
+		return fmt.Errorf("zipnum: secondary index: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	cr := &countingReader{r: f}
+	sc := bufio.NewScanner(cr)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	n := 0
 	for sc.Scan() {
@@ -129,19 +188,20 @@ func (r *Reader) loadIndex() error {
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("zipnum: %s: %w", r.idxPath, err)
 	}
+	r.indexBytes = cr.n
 	return nil
 }
 
-func (r *Reader) loadLoc() error {
-	dir := filepath.Dir(r.idxPath)
+func (r *Reader) loadLoc(ctx context.Context) error {
+	dir := storage.Dir(r.idxPath)
 	r.locs = map[string][]string{}
-	locPath := strings.TrimSuffix(r.idxPath, filepath.Ext(r.idxPath)) + ".loc"
-	data, err := os.ReadFile(locPath)
-	if errors.Is(err, os.ErrNotExist) {
+	locPath := strings.TrimSuffix(r.idxPath, path.Ext(r.idxPath)) + ".loc"
+	data, err := storage.ReadFile(ctx, locPath)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil // shards next to the secondary index
 	}
 	if err != nil {
-		return fmt.Errorf("zipnum: %w", err)
+		return fmt.Errorf("zipnum: location file: %w", err)
 	}
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
@@ -153,11 +213,12 @@ func (r *Reader) loadLoc() error {
 			return fmt.Errorf("zipnum: %s:%d: want \"shard<TAB>path\", got %q", locPath, i+1, truncate(line))
 		}
 		for _, p := range parts[1:] {
-			if strings.Contains(p, "://") {
-				continue // remote locations are not supported by this reader
-			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
+			switch {
+			case storage.IsGCS(p), filepath.IsAbs(p):
+			case strings.Contains(p, "://"):
+				continue // http:// and other remote locations are not read by this reader
+			default:
+				p = storage.Join(dir, p) // relative to the location file
 			}
 			r.locs[parts[0]] = append(r.locs[parts[0]], p)
 		}
@@ -165,11 +226,26 @@ func (r *Reader) loadLoc() error {
 	return nil
 }
 
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // Blocks returns the number of blocks in the index.
 func (r *Reader) Blocks() int { return len(r.entries) }
 
-// BytesRead returns the compressed bytes read from shard files so far.
+// BytesRead returns the compressed bytes read from shard files so far
+// (the secondary index, read by Open, not counted: see [Reader.IndexBytes]).
 func (r *Reader) BytesRead() int64 { return r.bytesRead.Load() }
+
+// IndexBytes returns the size of the secondary index, which Open reads whole.
+func (r *Reader) IndexBytes() int64 { return r.indexBytes }
 
 // BlocksRead returns the number of blocks read and decompressed so far
 // (cache hits not counted).
@@ -181,10 +257,12 @@ func (r *Reader) Close() error {
 	defer r.mu.Unlock()
 	r.closed = true
 	var errs []error
-	for _, f := range r.shards {
-		errs = append(errs, f.Close())
+	for _, sf := range r.shards {
+		if err := sf.f.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("zipnum: close %s: %w", sf.path, err))
+		}
 	}
-	r.shards = map[string]*os.File{}
+	r.shards = map[string]*shardFile{}
 	r.cache = newBlockCache(-1)
 	return errors.Join(errs...)
 }
@@ -360,22 +438,22 @@ func (r *Reader) block(n int) (*block, error) {
 		return b, nil
 	}
 	e := r.entries[n]
-	f, err := r.shard(e.Shard)
 	r.mu.Unlock()
+	sf, err := r.shard(e.Shard)
 	if err != nil {
 		return nil, err
 	}
 	bufp := getBuf(int(e.Length))
 	defer bufPool.Put(bufp)
 	buf := (*bufp)[:e.Length]
-	m, err := f.ReadAt(buf, e.Offset)
+	m, err := sf.f.ReadAt(buf, e.Offset)
 	r.bytesRead.Add(int64(m))
 	if err != nil && !(errors.Is(err, io.EOF) && int64(m) == e.Length) {
-		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, f.Name(), e.Seq, e.Offset, e.Length, err)
+		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, sf.path, e.Seq, e.Offset, e.Length, err)
 	}
 	s, err := gunzip(buf)
 	if err != nil {
-		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, f.Name(), e.Seq, e.Offset, e.Length, err)
+		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, sf.path, e.Seq, e.Offset, e.Length, err)
 	}
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
@@ -440,23 +518,41 @@ func gunzip(buf []byte) (string, error) {
 	return out.String(), nil
 }
 
-// shard returns the open file of a shard; r.mu must be held.
-func (r *Reader) shard(name string) (*os.File, error) {
-	if f, ok := r.shards[name]; ok {
-		return f, nil
+// shard returns the open file of a shard, opening it on first use. It
+// opens without holding r.mu (for gs:// an open is a request); when two
+// goroutines open the same shard at once, the second's handle is closed.
+func (r *Reader) shard(name string) (*shardFile, error) {
+	r.mu.Lock()
+	sf, ok := r.shards[name]
+	r.mu.Unlock()
+	if ok {
+		return sf, nil
 	}
 	paths, ok := r.locs[name]
 	if !ok {
-		paths = []string{filepath.Join(filepath.Dir(r.idxPath), name)}
+		paths = []string{storage.Join(storage.Dir(r.idxPath), name)}
 	}
 	var errs []error
 	for _, p := range paths {
-		f, err := os.Open(p)
-		if err == nil {
-			r.shards[name] = f
-			return f, nil
+		// The reader outlives any caller's context, as do its shard handles.
+		f, err := storage.OpenReaderAt(context.Background(), p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		errs = append(errs, err)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.closed {
+			f.Close()
+			return nil, errors.New("zipnum: reader is closed")
+		}
+		if prev, ok := r.shards[name]; ok {
+			f.Close()
+			return prev, nil
+		}
+		sf := &shardFile{path: p, f: f}
+		r.shards[name] = sf
+		return sf, nil
 	}
 	return nil, fmt.Errorf("zipnum: shard %s: no location opens: %w", name, errors.Join(errs...))
 }

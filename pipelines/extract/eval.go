@@ -34,6 +34,9 @@ func evalCommand(ctx context.Context, args []string) error {
 			if ov.NoKeywords {
 				s.Keywords = nil
 			}
+			if v, ok := evaluate.FocusVariantByName(ov.Variant); ok && v.Apply != nil {
+				v.Apply(s)
+			}
 		}
 		o.flags = map[string]string{"eval": ov.String()}
 		return extractRun(ctx, o)
@@ -44,7 +47,7 @@ func evalCommand(ctx context.Context, args []string) error {
 // evalFlags are the evaluation's own flags; they win over flags of the same
 // name elsewhere (Beam defines --labels, the extraction --spec).
 var evalFlags = map[string]bool{"runs": true, "labels": true, "event": true, "report": true, "table3": true,
-	"spec": true, "fixed-half-life": true, "top": true, "top-missing": true, "generated": true}
+	"spec": true, "fixed-half-life": true, "top": true, "top-missing": true, "generated": true, "options": true}
 
 // splitArgs separates the flags defined in fs (with their values) from the
 // evaluation's flags and other arguments.

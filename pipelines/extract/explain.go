@@ -49,8 +49,9 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	pageURL := fs.String("url", "", "the URL the page was captured from (resolves links, may carry a date)")
 	captureTime := fs.String("capture-time", "", "capture time, RFC 3339 or 14-digit timestamp (the fallback document time)")
 	contentType := fs.String("content-type", "text/html", "the Content-Type header of the page (its charset is honoured)")
-	index := fs.String("index", "", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T)")
-	archives := fs.String("archive", "", "archive locations, comma-separated, for reference documents given as URLs")
+	var indexes, archives listFlag
+	fs.Var(&indexes, "index", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T); repeated as NAME=SPEC for several archives")
+	fs.Var(&archives, "archive", "archive locations, comma-separated, for reference documents given as URLs; repeated as NAME=LOCATIONS for several archives")
 	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file (default: the spec's, else df-*.tsv next to --index)")
 	terms := fs.Int("terms", 20, "number of top contributing terms to print")
 	if err := fs.Parse(args); err != nil {
@@ -78,13 +79,16 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("explain: --html: %w", err)
 	}
-	job := &extract.Job{Spec: spec, Index: *index, Archives: splitList(*archives)}
+	job := &extract.Job{Spec: spec}
+	if err := job.SetArchives(indexes, archives); err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
 	if err := attachDictionaries(ctx, job, *dictionary); err != nil {
 		return err
 	}
 	var idx lookup.Index
-	if *index != "" {
-		if idx, err = lookup.Open(ctx, *index); err != nil {
+	if job.Index != "" || len(job.Sources) > 0 {
+		if idx, err = job.OpenIndex(ctx); err != nil {
 			return err
 		}
 		defer idx.Close()
@@ -142,14 +146,4 @@ func parseTime(s string) (time.Time, error) {
 		return extract.CaptureTime(s)
 	}
 	return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor a 14-digit timestamp", s)
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

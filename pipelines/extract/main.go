@@ -3,6 +3,7 @@
 // URL at a time by the sequential reference engine.
 //
 //	go run ./pipelines/extract --spec SPEC --index zipnum:INDEX_DIR --archive ARCHIVE_DIR --output OUT
+//	go run ./pipelines/extract --spec SPEC --index national=zipnum:IDX --archive national=DIR --index special=cdxj:FILE --archive special=DIR --output OUT
 //	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture-time 2009-09-27T12:00:00Z
 //	go run ./pipelines/extract eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused --labels FILE --report DIR
 //
@@ -28,6 +29,10 @@
 // (default OUT/.work): a killed run started again with the same command
 // resumes from the last finished round; a finished run started again
 // changes nothing (work/FINISHED).
+//
+// Several archives are read at once by naming them (archives.go): captures
+// of a URL from all of them compete in snapshot selection, and every
+// document records the archive it came from.
 package main
 
 import (
@@ -54,7 +59,9 @@ func main() {
 		flag.CommandLine.Parse(args)
 		beam.Init()
 		setLogLevel()
+		stop := startProfiles()
 		err = run(context.Background())
+		stop()
 	case "explain":
 		beam.Init()
 		err = explainCommand(context.Background(), args, os.Stdout)
@@ -62,7 +69,7 @@ func main() {
 		beam.Init()
 		err = evalCommand(context.Background(), args)
 	case "help":
-		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index KIND:LOCATION --archive DIR --output OUT [flags]\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME\n       extract eval --runs OUT_A,OUT_B,... [--labels FILE] [--event NAME] --report DIR [--table3 --spec SPEC --index ... --archive ...]")
+		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index [NAME=]KIND:LOCATION --archive [NAME=]DIR[,DIR…] --output OUT [flags]\n       (repeat --index NAME=… and --archive NAME=… to read several archives at once)\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME\n       extract eval --runs OUT_A,OUT_B,... [--labels FILE] [--event NAME] --report DIR [--table3 --spec SPEC --index ... --archive ...]")
 		flag.CommandLine.PrintDefaults()
 		return
 	default:

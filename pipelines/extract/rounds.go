@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,9 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -25,20 +27,28 @@ import (
 // The work directory (--work) holds the state between rounds:
 //
 //	job.json                 the job this state belongs to
-//	state-00000/             the initial frontier (the seeds)
+//	state-00000/             the initial state: the seeds
 //	state-NNNNN/             the state after N rounds:
-//	    results.jsonl          round N-1's results, in rank order
-//	    frontier.manifest      the frontier's state files ("path<TAB>count")
-//	    frontier/part-*.jsonl
-//	    seen.txt               every SURT key seen so far
+//	    round.manifest         the state's part files, "kind<TAB>path<TAB>count"
+//	                           (kind results or frontier), sorted
+//	    results/part-*.jsonl   round N-1's results (extract.Result), one file per
+//	                           bundle, in no order: the driver sorts them by rank
+//	    frontier/part-*.jsonl  the whole frontier after round N-1 (extract.Entry)
+//	    seen.txt               the SURT keys round N-1 took (its batch), sorted:
+//	                           the seen set after N rounds is the union of the
+//	                           seen.txt of states 0..N (state 0's is empty)
 //	    round.json             round N-1's statistics
 //	    DONE                   written last: the state is complete
 //	FINISHED                 the outputs were written
 //
-// A state without DONE is an interrupted round: it is deleted and the round
-// runs again, from the last complete state. Every file is written
-// atomically, so a SIGKILL at any point leaves either a complete state or
-// one without DONE.
+// Only the files a manifest names are state: a part file of a bundle that
+// a runner retried is an orphan nobody reads. Nothing is rewritten after its
+// round: the seen set grows by one file per round (a round's cost does not
+// grow with the run), and a worker process keeps the set it read for the next
+// round (transforms.loadSeen). A state without DONE is an interrupted round:
+// it is deleted and the round runs again, from the last complete state. Every
+// file is written atomically, so a SIGKILL at any point leaves either a
+// complete state or one without DONE.
 const (
 	jobFile      = "job.json"
 	doneFile     = "DONE"
@@ -100,9 +110,14 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			return nil, err
 		}
 	}
-	files, frontierSize, err := readManifest(ctx, stateDir(work, n))
+	m, err := transforms.ReadManifest(ctx, stateDir(work, n))
 	if err != nil {
 		return nil, err
+	}
+	files, frontierSize := m.Frontier, m.FrontierSize
+	var seenFiles []string
+	for i := 0; i <= n; i++ {
+		seenFiles = append(seenFiles, storage.Join(stateDir(work, i), seenFile))
 	}
 	spec := job.Spec
 	for round := n; ; round++ {
@@ -120,7 +135,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		}
 		cfg := transforms.RoundConfig{
 			JobJSON: jobJSON, Round: round, K: k, MaxPerHost: spec.MaxPerHost, Strategy: int(strategy),
-			FrontierFiles: files, SeenFile: storage.Join(stateDir(work, round), seenFile), OutDir: out,
+			FrontierFiles: files, SeenFiles: seenFiles, OutDir: out,
 			JoinMode: job.JoinMode, IndexSpec: job.Index,
 		}
 		start := time.Now()
@@ -133,7 +148,11 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			fmt.Printf("dry run: round %d translated; nothing was run\n", round)
 			return nil, errDryRun
 		}
-		results, err := readResults(ctx, out)
+		m, err := transforms.ReadManifest(ctx, out)
+		if err != nil {
+			return nil, err
+		}
+		results, err := readResults(ctx, out, m)
 		if err != nil {
 			return nil, err
 		}
@@ -142,13 +161,12 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			seen[r.Entry.Key] = true
 		}
 		prevSize := frontierSize
-		if files, frontierSize, err = readManifest(ctx, out); err != nil {
-			return nil, err
-		}
+		files, frontierSize = m.Frontier, m.FrontierSize
 		rs := st.endRound(round, prevSize, len(results), len(seen)+frontierSize, time.Since(start))
-		if err := commitState(ctx, out, rs, seen); err != nil {
+		if err := commitState(ctx, out, rs, results); err != nil {
 			return nil, err
 		}
+		seenFiles = append(seenFiles, storage.Join(out, seenFile))
 		if !quiet {
 			progressLine(rs)
 		}
@@ -212,8 +230,8 @@ func writeInitialState(ctx context.Context, work string, seeds []extract.Entry) 
 	if err := storage.WriteFile(ctx, seedFile, buf.Bytes()); err != nil {
 		return err
 	}
-	manifest := fmt.Sprintf("%s\t%d\n", seedFile, len(seeds))
-	if err := storage.WriteFile(ctx, storage.Join(dir, transforms.FrontierManifestFile), []byte(manifest)); err != nil {
+	manifest := transforms.ManifestLine(transforms.ManifestFrontier, seedFile, len(seeds)) + "\n"
+	if err := storage.WriteFile(ctx, storage.Join(dir, transforms.RoundManifestFile), []byte(manifest)); err != nil {
 		return err
 	}
 	if err := storage.WriteFile(ctx, storage.Join(dir, seenFile), nil); err != nil {
@@ -222,60 +240,81 @@ func writeInitialState(ctx context.Context, work string, seeds []extract.Entry) 
 	return storage.WriteFile(ctx, storage.Join(dir, doneFile), nil)
 }
 
-// readManifest returns a state's frontier files and their entry count. No
-// manifest means an empty frontier (a round whose frontier came out empty
-// writes none).
-func readManifest(ctx context.Context, dir string) ([]string, int, error) {
-	data, err := storage.ReadFile(ctx, storage.Join(dir, transforms.FrontierManifestFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil
+// readResults reads the results of the round that wrote state dir (its
+// manifest m), in rank order. The ranks must be exactly 0..n-1: anything
+// else is a state that does not hold one complete round.
+func readResults(ctx context.Context, dir string, m transforms.Manifest) ([]extract.Result, error) {
+	parts := make([][]byte, len(m.Results))
+	errs := make([]error, len(m.Results))
+	inParallel(len(parts), func(i int) { parts[i], errs[i] = storage.ReadFile(ctx, m.Results[i]) })
+	type line struct {
+		part, no int
+		data     []byte
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	var files []string
-	total := 0
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
-			continue
+	var lines []line
+	for i, data := range parts {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("round results: %w", errs[i])
 		}
-		name, count, ok := strings.Cut(line, "\t")
-		n, err := strconv.Atoi(count)
-		if !ok || err != nil {
-			return nil, 0, fmt.Errorf("%s line %d: want path<TAB>count, got %q", transforms.FrontierManifestFile, i+1, line)
+		for no := 1; len(data) > 0; no++ {
+			l := data
+			if j := bytes.IndexByte(data, '\n'); j >= 0 {
+				l, data = data[:j], data[j+1:]
+			} else {
+				data = nil
+			}
+			if len(l) > 0 {
+				lines = append(lines, line{i, no, l})
+			}
 		}
-		files = append(files, name)
-		total += n
 	}
-	return files, total, nil
-}
-
-func readResults(ctx context.Context, dir string) ([]extract.Result, error) {
-	p := storage.Join(dir, transforms.RoundResultsFile)
-	r, err := storage.Open(ctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("round results: %w", err)
+	if len(lines) != m.ResultCount {
+		return nil, fmt.Errorf("%s: the manifest names %d results, its files hold %d", dir, m.ResultCount, len(lines))
 	}
-	defer r.Close()
-	var out []extract.Result
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
-	for line := 1; sc.Scan(); line++ {
-		var res extract.Result
-		if err := json.Unmarshal(sc.Bytes(), &res); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", p, line, err)
+	out := make([]extract.Result, len(lines))
+	errs = make([]error, len(lines))
+	inParallel(len(lines), func(i int) {
+		if err := json.Unmarshal(lines[i].data, &out[i]); err != nil {
+			errs[i] = fmt.Errorf("%s line %d: %w", m.Results[lines[i].part], lines[i].no, err)
 		}
-		out = append(out, res)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
+	for i, r := range out {
+		if r.Rank != i {
+			return nil, fmt.Errorf("%s: the results of the round have rank %d where %d belongs (a result missing or repeated)", dir, r.Rank, i)
+		}
 	}
 	return out, nil
 }
 
+// inParallel runs fn(0..n-1) on GOMAXPROCS goroutines; fn writes its
+// results by index, so nothing depends on scheduling.
+func inParallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // loadRound replays a committed round into the run state.
 func loadRound(ctx context.Context, dir string, st *runState, seen map[string]bool) error {
-	results, err := readResults(ctx, dir)
+	m, err := transforms.ReadManifest(ctx, dir)
+	if err != nil {
+		return err
+	}
+	results, err := readResults(ctx, dir, m)
 	if err != nil {
 		return err
 	}
@@ -292,22 +331,28 @@ func loadRound(ctx context.Context, dir string, st *runState, seen map[string]bo
 		return fmt.Errorf("%s: %w", storage.Join(dir, roundFile), err)
 	}
 	st.rounds = append(st.rounds, rs)
-	st.roundCollected, st.roundMissing, st.roundRedirects = 0, 0, 0
+	st.roundCollected, st.roundMissing, st.roundRedirects, st.roundListings = 0, 0, 0, 0
 	return nil
 }
 
-// commitState writes the round's statistics and the seen set, then DONE.
-func commitState(ctx context.Context, dir string, rs extract.RoundStats, seen map[string]bool) error {
+// commitState writes the round's statistics and the keys it took (the
+// round's part of the seen set), then DONE.
+func commitState(ctx context.Context, dir string, rs extract.RoundStats, results []extract.Result) error {
 	b, _ := json.Marshal(rs)
 	if err := storage.WriteFile(ctx, storage.Join(dir, roundFile), b); err != nil {
 		return err
 	}
-	keys := make([]string, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
+	keys := make([]string, len(results))
+	for i, r := range results {
+		keys[i] = r.Entry.Key
 	}
 	sort.Strings(keys)
-	if err := storage.WriteFile(ctx, storage.Join(dir, seenFile), []byte(strings.Join(keys, "\n")+"\n")); err != nil {
+	var buf bytes.Buffer
+	for _, k := range keys {
+		buf.WriteString(k)
+		buf.WriteByte('\n')
+	}
+	if err := storage.WriteFile(ctx, storage.Join(dir, seenFile), buf.Bytes()); err != nil {
 		return err
 	}
 	return storage.WriteFile(ctx, storage.Join(dir, doneFile), nil)

@@ -25,8 +25,6 @@ import (
 
 var (
 	specFlag     = flag.String("spec", "", "Collection Specification: YAML, JSON or the original authors' JSON format (required)")
-	indexFlag    = flag.String("index", "", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required)")
-	archiveFlag  = flag.String("archive", "", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required)")
 	outputFlag   = flag.String("output", "", "output directory, local or gs:// (required)")
 	workFlag     = flag.String("work", "", "state directory for resuming (default OUTPUT/.work)")
 	engineFlag   = flag.String("engine", "beam", "beam (rounds as Beam pipelines) or sequential (the reference implementation, one URL at a time)")
@@ -38,12 +36,20 @@ var (
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
+
+	indexFlag, archiveFlag listFlag
 )
+
+func init() {
+	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
+}
 
 // options are the settings of one extraction run: the command-line flags,
 // or what `extract eval` asks for when it re-runs an extraction.
 type options struct {
-	spec, index, archive, output, work string
+	spec, output, work                 string
+	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
 	targetSize, batchSize, maxRounds   int
 	alpha                              float64
@@ -56,7 +62,7 @@ type options struct {
 // optionsFromFlags reads the command line.
 func optionsFromFlags() options {
 	o := options{
-		spec: *specFlag, index: *indexFlag, archive: *archiveFlag, output: *outputFlag, work: *workFlag,
+		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
 		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
@@ -117,8 +123,14 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 			return fmt.Errorf("dictionaries next to %s: %w", job.Index, err)
 		}
 		job.Dictionaries = d
+	case len(job.Sources) > 0: // several archives: their counts summed
+		d, err := extract.FindSourceDictionaries(ctx, job.Sources)
+		if err != nil {
+			return err
+		}
+		job.SummedDictionaries = d
 	}
-	if len(job.Dictionaries) == 0 {
+	if len(job.Dictionaries) == 0 && len(job.SummedDictionaries) == 0 {
 		slog.Warn("no IDF dictionary: every term has idf 1 (build one with pipelines/index --dictionary)")
 	}
 	return nil
@@ -133,7 +145,7 @@ func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) 
 	if needIndex && idx == nil {
 		return nil, errors.New("the spec has reference documents given by URL: --index and --archive are needed to read them")
 	}
-	f := extract.NewFetcher(job.Archives)
+	f := job.NewFetcher()
 	defer f.Close()
 	refs, err := extract.ResolveReferences(ctx, job, idx, f)
 	if err != nil {
@@ -152,7 +164,7 @@ func run(ctx context.Context) error {
 
 // extractRun runs one extraction and writes its outputs.
 func extractRun(ctx context.Context, o options) error {
-	for name, v := range map[string]string{"--spec": o.spec, "--index": o.index, "--archive": o.archive, "--output": o.output} {
+	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
 		if v == "" {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
@@ -171,11 +183,14 @@ func extractRun(ctx context.Context, o options) error {
 	if err := applyOverrides(spec, o); err != nil {
 		return err
 	}
-	job := &extract.Job{Spec: spec, Index: o.index, Archives: splitList(o.archive), JoinMode: o.join}
+	job := &extract.Job{Spec: spec, JoinMode: o.join}
+	if err := job.SetArchives(o.indexes, o.archives); err != nil {
+		return err
+	}
 	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
 		return err
 	}
-	idx, err := lookup.Open(ctx, job.Index)
+	idx, err := job.OpenIndex(ctx)
 	if err != nil {
 		return err
 	}
@@ -187,6 +202,15 @@ func extractRun(ctx context.Context, o options) error {
 	seeds, err := extract.Seeds(spec, refs)
 	if err != nil {
 		return err
+	}
+	if err := job.CalibrateGate(ctx, refs); err != nil {
+		return err
+	}
+	if job.Gate != nil {
+		slog.Info("follow_threshold calibrated", "threshold", job.Gate.Threshold, "th_cont", job.Gate.TopicR, "th_temp", job.Gate.TempR, "splits", len(job.Gate.Splits))
+	}
+	if !spec.Focus.IsPaper() {
+		slog.Info("focusing beyond the paper", "options", spec.Focus.String())
 	}
 	fmt.Fprintf(os.Stderr, "extracting %s: engine %s, strategy %s, target %d, batch %d, %d seeds, %d reference documents\n",
 		spec.Name, o.engine, spec.Strategy, spec.TargetSize, spec.BatchSize, len(seeds), len(refs))
@@ -229,7 +253,8 @@ func extractRun(ctx context.Context, o options) error {
 		}
 		defer rc.Close()
 		// Every worker must reach the index, the archive and the state.
-		if err := rc.Validate(map[string]string{"--index": indexPath(o.index), "--archive": o.archive, "--output": o.output, "--work": work}); err != nil {
+		indexPaths, locations := archivePaths(job)
+		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
 			return err
 		}
 		st, err = runRounds(ctx, &rc, job, seeds, work, o.quiet, outputsInPlace)
@@ -243,7 +268,7 @@ func extractRun(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
-		fetcher = extract.NewFetcher(job.Archives)
+		fetcher = job.NewFetcher()
 		defer fetcher.Close()
 	}
 	info, err := runInfo(job, st, o, time.Since(started))
@@ -318,8 +343,13 @@ func runInfo(job *extract.Job, st *runState, o options, took time.Duration) (ext
 			}
 		}
 	}
+	archives, err := job.ArchiveUses(st.source())
+	if err != nil {
+		return extract.RunInfo{}, err
+	}
 	return extract.RunInfo{
 		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: o.engine, Flags: flags, Versions: versions,
+		Archives: archives, Gate: job.Gate, Listings: !job.Spec.Focus.CountListingPages,
 		Totals: st.totals(len(st.rounds)), Seconds: took.Seconds(),
 	}, nil
 }

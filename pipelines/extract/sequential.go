@@ -40,7 +40,7 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		if err != nil {
 			return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
 		}
-		res, err := proc.Process(ctx, e, found[e.Key], round, 0)
+		res, err := proc.Process(ctx, e, detachCaptures(found[e.Key]), round, 0)
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
 		}

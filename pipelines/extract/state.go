@@ -13,6 +13,7 @@ type runState struct {
 	results    []extract.Result
 	rounds     []extract.RoundStats
 	collected  int
+	listings   int // listing pages followed but not counted
 	missing    int
 	redirects  int
 	relevance  float64
@@ -22,7 +23,7 @@ type runState struct {
 	stop       string
 	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
 
-	roundCollected, roundMissing, roundRedirects int
+	roundCollected, roundMissing, roundRedirects, roundListings int
 }
 
 func newRunState() *runState { return &runState{reasons: map[string]int{}} }
@@ -36,6 +37,9 @@ func (s *runState) add(r extract.Result) {
 		s.collected++
 		s.roundCollected++
 		s.relevance += r.Document.TopicR
+	case extract.OutcomeListing:
+		s.listings++
+		s.roundListings++
 	case extract.OutcomeRedirect:
 		s.redirects++
 		s.roundRedirects++
@@ -50,11 +54,11 @@ func (s *runState) add(r extract.Result) {
 func (s *runState) endRound(round, frontierSize, selected, considered int, took time.Duration) extract.RoundStats {
 	rs := extract.RoundStats{
 		Round: round, FrontierSize: frontierSize, Selected: selected,
-		Collected: s.roundCollected, Missing: s.roundMissing, Redirects: s.roundRedirects,
+		Collected: s.roundCollected, Missing: s.roundMissing, Redirects: s.roundRedirects, Listings: s.roundListings,
 		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Seconds: took.Seconds(),
 	}
 	s.rounds = append(s.rounds, rs)
-	s.roundCollected, s.roundMissing, s.roundRedirects = 0, 0, 0
+	s.roundCollected, s.roundMissing, s.roundRedirects, s.roundListings = 0, 0, 0, 0
 	return rs
 }
 
@@ -86,7 +90,7 @@ func (s *runState) source() extract.ResultSource {
 
 func (s *runState) totals(rounds int) extract.Totals {
 	t := extract.Totals{
-		Collected: s.collected, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
+		Collected: s.collected, Listings: s.listings, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
 		URLsConsidered: s.considered, Rounds: rounds, Relevance: s.relevance,
 		MissingReasons: s.reasons, StopReason: s.stop,
 	}

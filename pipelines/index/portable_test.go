@@ -3,18 +3,23 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	gcs "cloud.google.com/go/storage"
+	"google.golang.org/api/iterator"
 
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/testservers"
 )
@@ -222,5 +227,125 @@ func TestGCSInputOutput(t *testing.T) {
 	got := readObject(t, c, "archives", "index/index.cdxj")
 	if !bytes.Equal(got, ref) {
 		t.Errorf("gs://archives/index/index.cdxj (%d bytes) differs from the local run's index.cdxj (%d bytes)\n%s", len(got), len(ref), log)
+	}
+}
+
+// TestGCSZipNum writes a ZipNum index to gs:// (the archives on the GCS
+// emulator too) and checks that every object is byte for byte the file a
+// local run writes, that nothing else was written, and that the index reads
+// back through lookup.Open("zipnum:gs://…"), as the extraction's workers
+// open it, with every capture of the archive.
+//
+// The look-up runs in this process, through internal/storage's GCS client,
+// which is created on first use of a gs:// path in the process and reads
+// STORAGE_EMULATOR_HOST then: no other test of this package uses gs:// in
+// process (the others run the index command).
+func TestGCSZipNum(t *testing.T) {
+	inputs := portableInputs(t)
+	indexCommand(t)
+	addr := testservers.GCS(t)
+	c := uploadToEmulator(t, addr, "archives", "crawl", inputs)
+	flags := []string{"--format=zipnum", "--shards=2", "--lines_per_block=20"}
+
+	local := filepath.Join(t.TempDir(), "local")
+	runIndexCommand(t, nil, append([]string{"--input=" + strings.Join(inputs, ","), "--output=" + local}, flags...)...)
+	log := runIndexCommand(t, []string{"STORAGE_EMULATOR_HOST=" + addr},
+		append([]string{"--input=gs://archives/crawl/*", "--output=gs://archives/index-zipnum"}, flags...)...)
+
+	entries, err := os.ReadDir(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			want = append(want, e.Name())
+		}
+	}
+	if !slices.Contains(want, "cluster.idx") || !slices.Contains(want, "cdx-00001.gz") {
+		t.Fatalf("the local run wrote %v: no ZipNum index of 2 shards", want)
+	}
+	var got []string
+	it := c.Bucket("archives").Objects(context.Background(), &gcs.Query{Prefix: "index-zipnum/"})
+	for {
+		o, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("list gs://archives/index-zipnum/: %v", err)
+		}
+		got = append(got, strings.TrimPrefix(o.Name, "index-zipnum/"))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("gs://archives/index-zipnum/ holds %v; the local run wrote %v\n%s", got, want, log)
+	}
+	for _, name := range want {
+		if g, w := readObject(t, c, "archives", "index-zipnum/"+name), readFile(t, filepath.Join(local, name)); !bytes.Equal(g, w) {
+			t.Errorf("gs://archives/index-zipnum/%s (%d bytes) differs from the local run's (%d bytes)", name, len(g), len(w))
+		}
+	}
+
+	ctx := context.Background()
+	wantByKey := capturesByKey(t, indexDirectly(t, inputs).lines)
+	keys := append(keysOf(wantByKey), "com,example)/no-such-page")
+	for _, spec := range []string{"zipnum:" + local, "zipnum:gs://archives/index-zipnum"} {
+		idx, err := lookup.Open(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := idx.Lookup(ctx, keys)
+		idx.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if !reflect.DeepEqual(m, wantByKey) {
+			t.Errorf("%s: %d keys found, the archive has %d (or their captures differ)", spec, len(m), len(wantByKey))
+		}
+	}
+}
+
+// TestRunFlinkScript runs scripts/run-flink.sh for real, submitting to a
+// standalone prism job server (the job API of Beam's Flink job server) with
+// LOOPBACK workers: the command the script prints and runs must index the
+// archives exactly as an in-process run does, on that server.
+// runners/scripts_test.go checks the commands the scripts print for a
+// cluster (job server image and flags, gs:// paths, worker binary).
+func TestRunFlinkScript(t *testing.T) {
+	inputs := portableInputs(t)
+	bin := indexCommand(t)
+	endpoint, serverLog := testservers.Prism(t)
+	ref := localReference(t, inputs)
+
+	out := filepath.Join(t.TempDir(), "flink-script")
+	const job = "recrawl-run-flink-script"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", testservers.ScriptPath("run-flink.sh"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "RECRAWL_BIN="+t.TempDir(),
+		"FLINK_JOB_ENDPOINT="+endpoint, "ENVIRONMENT_TYPE=LOOPBACK", "JOB_NAME="+job,
+		// On linux/amd64 the script runs this binary; elsewhere it builds one.
+		"WORKER_BINARY="+bin,
+		"INPUT="+strings.Join(inputs, ","), "OUTPUT="+out, "FORMAT=cdxj", "SHARDS=2")
+	log, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/run-flink.sh: %v\n%s", err, log)
+	}
+	if !strings.Contains(string(log), "--runner=flink --endpoint="+endpoint+" --environment_type=LOOPBACK") {
+		t.Errorf("the script did not print the command it ran:\n%s", log)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "index.cdxj"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	if !bytes.Equal(got, ref) {
+		t.Errorf("run-flink.sh wrote an index.cdxj of %d bytes that differs from the in-process run's (%d bytes)", len(got), len(ref))
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(serverLog.String(), "["+job+"]"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job server did not log job %s:\n%s", job, serverLog.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -25,16 +25,7 @@ func (p *page) outlinks(pageURL *url.URL) []Link {
 	if len(p.links) == 0 {
 		return nil
 	}
-	base := pageURL
-	if h := cleanHref(p.baseHref); h != "" {
-		if b, err := url.Parse(h); err == nil {
-			if base != nil {
-				base = base.ResolveReference(b)
-			} else if b.IsAbs() {
-				base = b
-			}
-		}
-	}
+	base := p.base(pageURL)
 	out := make([]Link, 0, len(p.links))
 	index := make(map[string]int, len(p.links))
 	resolved := make(map[string]string, len(p.links)) // raw href → URL ("" if dropped)
@@ -66,6 +57,22 @@ func (p *page) outlinks(pageURL *url.URL) []Link {
 		}
 	}
 	return out
+}
+
+// base is the URL relative links resolve against: <base href> resolved
+// against the page URL, else the page URL.
+func (p *page) base(pageURL *url.URL) *url.URL {
+	base := pageURL
+	if h := cleanHref(p.baseHref); h != "" {
+		if b, err := url.Parse(h); err == nil {
+			if base != nil {
+				base = base.ResolveReference(b)
+			} else if b.IsAbs() {
+				base = b
+			}
+		}
+	}
+	return base
 }
 
 // anchor is the text of a link element, or the alt text of its first image

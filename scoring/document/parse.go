@@ -42,6 +42,9 @@ type Options struct {
 	// publication dates later than CaptureTime + 1 day are rejected as
 	// implausible.
 	CaptureTime time.Time
+
+	// LinkContext sets Link.Context, the text around each link.
+	LinkContext bool
 }
 
 // Link is one outgoing link of a page.
@@ -56,6 +59,10 @@ type Link struct {
 	// of the page that MainText was taken from) rather than navigation,
 	// header, footer, sidebars, ads or link lists.
 	InMain bool
+	// Context is the text of the block element (paragraph, list item, table
+	// cell) around the first link to URL, at most 1,000 bytes; set only
+	// with Options.LinkContext.
+	Context string
 }
 
 // Document is what scoring and crawling need from one archived HTML page.
@@ -85,6 +92,12 @@ type Document struct {
 
 	// Truncated is set when the body was longer than Options.MaxBytes.
 	Truncated bool
+
+	// Listing reports a listing page (home, section, tag page): many links
+	// and little text of its own (see listing.go). LinkShare is the share
+	// of link text in the page's visible text.
+	Listing   bool
+	LinkShare float64
 
 	// Reason says why there is no usable text; "" when MainText is usable.
 	Reason string
@@ -140,6 +153,14 @@ func fromTree(doc *Document, root *html.Node, size int, pageURL *url.URL, opts O
 	doc.MainText = p.mainText()
 	doc.Title = p.title()
 	doc.Outlinks = p.outlinks(pageURL)
+	doc.LinkShare = p.linkShare()
+	doc.Listing = isListing(countWords(doc.MainText), len(doc.Outlinks), doc.LinkShare)
+	if doc.Listing && p.listingLinksInMain() {
+		doc.Outlinks = p.outlinks(pageURL)
+	}
+	if opts.LinkContext {
+		p.linkContexts(pageURL, doc.Outlinks)
+	}
 	doc.Published, doc.PublishedSource = p.published(pageURL, opts.CaptureTime, doc.MainText)
 	doc.Language, doc.LanguageSource, doc.LanguageConfidence = identifyLanguage(doc.Title, doc.MainText, p.languageHint(), opts)
 	if doc.MainText == "" {

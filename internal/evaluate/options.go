@@ -1,0 +1,317 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/report"
+	"github.com/recrawl/recrawl/specs"
+)
+
+// OptionsDir is where `eval --options` writes its extractions.
+const OptionsDir = "options"
+
+// RecallCutoff is the n of the options comparison's recall at n.
+const RecallCutoff = 200
+
+// A FocusVariant is one row of the options comparison: a strategy and
+// changes to the specification's focusing options (specs.Focus).
+type FocusVariant struct {
+	Name        string
+	Description string
+	Strategy    string // "" keeps the spec's (ctf by default)
+	Apply       func(s *specs.Spec)
+}
+
+// The building blocks of the variants: each is one option of the seeds,
+// with the parameters their authors used.
+var (
+	anchorLinks = func(s *specs.Spec) { s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.4, Anchor: 0.6} }
+	anchorCtx   = func(s *specs.Spec) {
+		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.2, Anchor: 0.5, Context: 0.3}
+	}
+	linkDates   = func(s *specs.Spec) { s.Focus.LinkDates = true }
+	average     = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
+	last        = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
+	intent      = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
+	gate        = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
+	depth3      = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
+	perHost     = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
+	noListings  = func(s *specs.Spec) { s.Focus.CountListingPages = false }
+	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings}
+)
+
+func apply(fs ...func(*specs.Spec)) func(*specs.Spec) {
+	return func(s *specs.Spec) {
+		for _, f := range fs {
+			f(s)
+		}
+	}
+}
+
+// BestCombination names the combination of options that measured best on
+// the demo archive (see the README's table); it keeps the paper's
+// strategies and changes how outlinks are prioritised and what is counted.
+const BestCombination = "best"
+
+// FocusVariants are the rows of the options comparison, in order. The first
+// is the paper's ctf; "unfocused" is the baseline of recall; the "best"
+// rows apply the best combination under ctf, cf and tf to check that the
+// paper's ordering of the strategies survives it.
+var FocusVariants = []FocusVariant{
+	{Name: "ctf", Description: "the paper's CT-F (alpha from the spec)"},
+	{Name: "unfocused", Description: "breadth-first, no relevance", Strategy: "unfocused"},
+	{Name: "anchor", Description: "link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: anchorLinks},
+	{Name: "anchor+context", Description: "link_priority {parent: 0.2, anchor: 0.5, context: 0.3} (ARCOMEM's document, anchor and paragraph)", Apply: anchorCtx},
+	{Name: "link-dates", Description: "link_dates: true (Wu & Hou)", Apply: linkDates},
+	{Name: "average", Description: "combine: average (ARCOMEM)", Apply: average},
+	{Name: "last", Description: "combine: last (ARCOMEM)", Apply: last},
+	{Name: "intent", Description: "temporal_intent from the event's temporal scope (Wu & Hou, δ = 0.4)", Apply: intent},
+	{Name: "gate", Description: "follow_threshold: auto (Klein et al., 10 splits 60/40)", Apply: gate},
+	{Name: "max-depth-3", Description: "max_depth: 3", Apply: depth3},
+	{Name: "per-host", Description: "max_per_host: batch_size/10 (ARCOMEM's bl)", Apply: perHost},
+	{Name: "no-listings", Description: "count_listing_pages: false", Apply: noListings},
+	{Name: BestCombination, Description: "anchor+context, link-dates, average, no-listings", Apply: apply(combination...)},
+	{Name: BestCombination + "-cf", Description: "the best combination under cf", Strategy: "cf", Apply: apply(combination...)},
+	{Name: BestCombination + "-tf", Description: "the best combination under tf", Strategy: "tf", Apply: apply(combination...)},
+	{Name: "cf", Description: "the paper's C-F", Strategy: "cf"},
+	{Name: "tf", Description: "the paper's T-F", Strategy: "tf"},
+}
+
+// FocusVariantByName returns the variant called name.
+func FocusVariantByName(name string) (FocusVariant, bool) {
+	for _, v := range FocusVariants {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return FocusVariant{}, false
+}
+
+// IntentFor derives a temporal intent distribution from a specification
+// when it has none: the mean TempR of each month from six months before the
+// event to six months after it. A real distribution comes from outside the
+// archive (Wu & Hou used query logs); this one encodes only the spec's own
+// temporal scope, so it measures the mechanism, not new knowledge.
+func IntentFor(s *specs.Spec) specs.TemporalIntent {
+	if len(s.Focus.TemporalIntent.Months) > 0 {
+		return s.Focus.TemporalIntent
+	}
+	start, end := s.EventInterval()
+	lead, cool := s.LeadTime.Duration(), s.CooldownTime.Duration()
+	tempR := func(t time.Time) float64 {
+		switch {
+		case t.Before(start):
+			if lead <= 0 {
+				return 0
+			}
+			return math.Exp2(-float64(start.Sub(t)) / float64(lead))
+		case !t.Before(end):
+			if cool <= 0 {
+				return 0
+			}
+			return math.Exp2(-float64(t.Sub(end)) / float64(cool))
+		}
+		return 1
+	}
+	months := map[string]float64{}
+	first := time.Date(start.Year(), start.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -6, 0)
+	last := time.Date(end.Year(), end.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 6, 0)
+	for m := first; !m.After(last); m = m.AddDate(0, 1, 0) {
+		sum, n := 0.0, 0
+		for d := m; d.Month() == m.Month(); d = d.AddDate(0, 0, 1) {
+			sum += tempR(d.Add(12 * time.Hour))
+			n++
+		}
+		if w := math.Round(sum/float64(n)*1000) / 1000; w > 0 {
+			months[m.Format("2006-01")] = w
+		}
+	}
+	return specs.TemporalIntent{Months: months, MinPriority: specs.DefaultIntentMinPriority}
+}
+
+// OptionRow is one variant's result in the options comparison.
+type OptionRow struct {
+	Name, Description string
+	Documents         int
+	// Accumulated is the final accumulated relevance, AccumulatedCommon
+	// the value after CommonN documents (comparable between rows).
+	Accumulated, AccumulatedCommon float64
+	// PrecisionAtR and RecallAt200 against the labels; their ratios to
+	// the paper's ctf and to the unfocused run.
+	PrecisionAtR, RecallAtN    float64
+	PrecisionVsCTF, RecallVsUn float64
+	Listings                   int // listing pages followed but not counted
+	Seconds                    float64
+}
+
+// OptionsTable is the options comparison of one specification.
+type OptionsTable struct {
+	Spec    string
+	R       int // relevant labels
+	N       int // the recall cutoff
+	CommonN int
+	Rows    []OptionRow
+}
+
+// RunOptions runs the extraction of specPath once per variant into
+// dir/NAME, and compares them against labels (required: precision and
+// recall need them). names selects variants ("all" or empty: every one;
+// ctf and unfocused are always run, as the baselines).
+func RunOptions(ctx context.Context, extract Extractor, specPath string, labels *Labels, dir string, names []string) (*OptionsTable, error) {
+	if extract == nil {
+		return nil, fmt.Errorf("options: no extractor")
+	}
+	if labels == nil || labels.Relevant() == 0 {
+		return nil, fmt.Errorf("options: needs --labels with relevant URLs (and --event) for precision and recall")
+	}
+	variants, err := selectVariants(names)
+	if err != nil {
+		return nil, err
+	}
+	t := &OptionsTable{Spec: specPath, R: labels.Relevant(), N: RecallCutoff}
+	runs := make([]*Run, len(variants))
+	for i, v := range variants {
+		out := filepath.Join(dir, v.Name)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, fmt.Errorf("options: %w", err)
+		}
+		slog.Info("options extraction", "variant", v.Name, "out", out)
+		start := time.Now()
+		if err := extract(ctx, specPath, Overrides{Strategy: v.Strategy, Variant: v.Name}, out); err != nil {
+			return nil, fmt.Errorf("options: extract %s (%s): %w", specPath, v.Name, err)
+		}
+		r, err := ReadRun(out)
+		if err != nil {
+			return nil, fmt.Errorf("options: %w", err)
+		}
+		runs[i] = r
+		t.Rows = append(t.Rows, OptionRow{Name: v.Name, Description: v.Description, Documents: len(r.Documents),
+			Listings: r.Info.Totals.Listings, Seconds: time.Since(start).Seconds()})
+		if r.Spec.Name != "" {
+			t.Spec = r.Spec.Name
+		}
+	}
+	t.CommonN = math.MaxInt
+	for _, r := range runs {
+		t.CommonN = min(t.CommonN, len(r.Documents))
+	}
+	for i, r := range runs {
+		row := &t.Rows[i]
+		acc := AccumulatedRelevance(r.Documents)
+		row.Accumulated, row.AccumulatedCommon = acc.Final(), acc.At(t.CommonN)
+		m := ScoreLabels(r.Documents, labels)
+		row.PrecisionAtR = m.Found.At(t.R) / float64(t.R)
+		row.RecallAtN = m.Found.At(t.N) / float64(t.R)
+	}
+	for i := range t.Rows {
+		t.Rows[i].PrecisionVsCTF = ratio(t.Rows[i].PrecisionAtR, t.Rows[0].PrecisionAtR)
+		t.Rows[i].RecallVsUn = ratio(t.Rows[i].RecallAtN, t.Rows[1].RecallAtN)
+	}
+	return t, nil
+}
+
+// selectVariants returns ctf, unfocused and the named variants in the order
+// of FocusVariants.
+func selectVariants(names []string) ([]FocusVariant, error) {
+	want := map[string]bool{"ctf": true, "unfocused": true}
+	all := len(names) == 0
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "all" {
+			all = true
+			continue
+		}
+		if _, ok := FocusVariantByName(n); !ok {
+			var known []string
+			for _, v := range FocusVariants {
+				known = append(known, v.Name)
+			}
+			return nil, fmt.Errorf("options: unknown variant %q (known: %s, all)", n, strings.Join(known, ", "))
+		}
+		want[n] = true
+	}
+	var out []FocusVariant
+	for _, v := range FocusVariants {
+		if all || want[v.Name] {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// Best returns the row named BestCombination, or nil.
+func (t *OptionsTable) Best() *OptionRow {
+	for i := range t.Rows {
+		if t.Rows[i].Name == BestCombination {
+			return &t.Rows[i]
+		}
+	}
+	return nil
+}
+
+// variantNames lists the variants for the flag's help.
+func variantNames() string {
+	var names []string
+	for _, v := range FocusVariants {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// optionsSection is the report's table of the options comparison.
+func optionsSection(t *OptionsTable) *report.Options {
+	if t == nil {
+		return nil
+	}
+	o := &report.Options{Spec: t.Spec, R: t.R, N: t.N, CommonN: t.CommonN}
+	for _, r := range t.Rows {
+		o.Rows = append(o.Rows, report.OptionRow{Name: r.Name, Description: r.Description, Documents: r.Documents,
+			Listings: r.Listings, Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon,
+			PrecisionAtR: r.PrecisionAtR, PrecisionVsCTF: r.PrecisionVsCTF, RecallAtN: r.RecallAtN, RecallVsUn: r.RecallVsUn,
+			Best: r.Name == BestCombination})
+	}
+	return o
+}
+
+// optSummary is the options comparison in evaluation.json.
+type optSummary struct {
+	Spec    string       `json:"spec"`
+	R       int          `json:"r"`
+	N       int          `json:"recall_cutoff"`
+	CommonN int          `json:"common_n"`
+	Rows    []optRowJSON `json:"rows"`
+}
+
+type optRowJSON struct {
+	Name              string   `json:"name"`
+	Description       string   `json:"description"`
+	Documents         int      `json:"documents"`
+	Listings          int      `json:"listings,omitempty"`
+	Accumulated       float64  `json:"accumulated_relevance"`
+	AccumulatedCommon float64  `json:"accumulated_relevance_common"`
+	PrecisionAtR      float64  `json:"precision_at_r"`
+	PrecisionVsCTF    *float64 `json:"precision_at_r_vs_ctf"`
+	RecallAtN         float64  `json:"recall_at_n"`
+	RecallVsUnfocused *float64 `json:"recall_at_n_vs_unfocused"`
+	Seconds           float64  `json:"seconds"`
+}
+
+func optionsSummary(t *OptionsTable) *optSummary {
+	if t == nil {
+		return nil
+	}
+	s := &optSummary{Spec: t.Spec, R: t.R, N: t.N, CommonN: t.CommonN}
+	for _, r := range t.Rows {
+		s.Rows = append(s.Rows, optRowJSON{Name: r.Name, Description: r.Description, Documents: r.Documents, Listings: r.Listings,
+			Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon, PrecisionAtR: r.PrecisionAtR,
+			PrecisionVsCTF: finite(r.PrecisionVsCTF), RecallAtN: r.RecallAtN, RecallVsUnfocused: finite(r.RecallVsUn), Seconds: r.Seconds})
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package extract
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/scoring"
+	"github.com/recrawl/recrawl/specs"
+)
+
+// mergeAll merges entries in the given order.
+func mergeAll(es []Entry) Entry {
+	m := es[0]
+	for _, e := range es[1:] {
+		m = Merge(m, e)
+	}
+	return m
+}
+
+func TestMergeCombinations(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, c := range []Combination{CombineMax, CombineAverage, CombineLast} {
+		var es []Entry
+		sum, best, latest := 0.0, 0.0, 0.0
+		for i := 0; i < 9; i++ {
+			p := rng.Float64()
+			e := Entry{Key: "k", URL: "http://a.example/", Priority: p, Depth: 2 + i, Order: DiscoveryOrder(1+i, 3, 1)}
+			if c != CombineMax {
+				e = e.WithCombination(c)
+			}
+			es = append(es, e)
+			sum += e.Priority
+			best = max(best, e.Priority)
+			latest = e.Priority
+		}
+		want := map[Combination]float64{CombineMax: best, CombineAverage: sum / 9, CombineLast: latest}[c]
+		first := mergeAll(es)
+		if math.Abs(first.Priority-want) > 1e-9 || first.Depth != 2 || first.Order != es[0].Order {
+			t.Errorf("combination %d: priority %v (want %v), depth %d", c, first.Priority, want, first.Depth)
+		}
+		// Any merge order gives the same entry, bit for bit (Beam merges in
+		// any order; the average sums fixed-point values).
+		for trial := 0; trial < 20; trial++ {
+			perm := append([]Entry(nil), es...)
+			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+			// A tree of merges, not only a left fold.
+			for len(perm) > 1 {
+				i := rng.Intn(len(perm) - 1)
+				perm[i] = Merge(perm[i], perm[i+1])
+				perm = append(perm[:i+1], perm[i+2:]...)
+			}
+			if !reflect.DeepEqual(perm[0], first) {
+				t.Fatalf("combination %d: merge order changes the result: %+v vs %+v", c, perm[0], first)
+			}
+		}
+	}
+	// A seed (no combination) averaged with a discovery counts as one parent.
+	seed := Entry{Key: "k", Priority: 1, Order: DiscoveryOrder(0, 0, 1)}
+	found := Entry{Key: "k", Priority: 0.5, Order: DiscoveryOrder(2, 0, 1)}.WithCombination(CombineAverage)
+	if m := Merge(found, seed); m.Priority != 0.75 || m.Parents != 2 {
+		t.Errorf("seed + discovery: %+v", m)
+	}
+}
+
+// focusPage is an article with an inline link to an event article and one to
+// an unrelated article, and 12 navigation links.
+func focusPage(words int) []byte {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Election night</title></head><body><nav>`)
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, `<a href="/section-%d/">Section %d</a> `, i, i)
+	}
+	b.WriteString(`</nav><article><h1>Election night</h1><p>`)
+	for i := 0; i < words/10; i++ {
+		b.WriteString("The federal election gave the chancellor's coalition a majority in parliament. ")
+	}
+	b.WriteString(`</p><p>Read <a href="/2009/09/28/coalition-talks.html">Coalition talks after the federal election</a>
+and <a href="/2007/03/01/garden.html">Compost heaps in spring</a>.</p></article></body></html>`)
+	return []byte(b.String())
+}
+
+func focusProcessor(t *testing.T, f Focus) *Processor {
+	t.Helper()
+	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
+	sc, err := scoring.NewScorer(scoring.Config{
+		DefaultLanguage: "en",
+		References:      []scoring.ReferenceText{{Text: "The federal election: the chancellor's coalition wins a majority in parliament; coalition talks follow.", Language: "en"}},
+		Time:            scoring.TimeScope{Start: day("2009-09-27"), End: day("2009-09-28"), Lead: 30 * 24 * time.Hour, Cooldown: 30 * 24 * time.Hour},
+		Alpha:           0.5,
+		Strategy:        scoring.CTF,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Processor{Settings: Settings{Focus: f}, Scorer: sc}
+}
+
+func scoreFocus(t *testing.T, f Focus, body []byte, depth int) Result {
+	t.Helper()
+	e := Entry{Key: "example,news)/2009/09/27/night.html", URL: "http://news.example/2009/09/27/night.html", Depth: depth, Path: "SL"}
+	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	return focusProcessor(t, f).Score(Fetched{Selected: Selected{Entry: e, Round: 1, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}, ContentType: "text/html", Body: body})
+}
+
+func priorities(r Result) map[string]float64 {
+	out := map[string]float64{}
+	for _, e := range r.NewEntries {
+		out[e.URL[strings.LastIndexByte(e.URL, '/')+1:]] = e.Priority
+	}
+	return out
+}
+
+func TestScoreFocus(t *testing.T) {
+	page := focusPage(300)
+	paper := scoreFocus(t, Focus{}, page, 1)
+	if paper.Outcome != OutcomeCollected || len(paper.NewEntries) != 2 {
+		t.Fatalf("paper: %s, %d new entries", paper.Outcome, len(paper.NewEntries))
+	}
+	for _, e := range paper.NewEntries {
+		if e.Priority != paper.Document.Relevance {
+			t.Errorf("paper: outlink %s priority %v, want the page's relevance %v", e.URL, e.Priority, paper.Document.Relevance)
+		}
+	}
+	if !reflect.DeepEqual(scoreFocus(t, Focus{Links: scoring.LinkWeights{Parent: 1}}, page, 1), paper) {
+		t.Error("link_priority {parent: 1} differs from the paper")
+	}
+
+	anchor := priorities(scoreFocus(t, Focus{Links: scoring.LinkWeights{Parent: 0.4, Anchor: 0.6}}, page, 1))
+	if !(anchor["coalition-talks.html"] > anchor["garden.html"]) {
+		t.Errorf("anchor text does not rank the event link first: %v", anchor)
+	}
+	dated := priorities(scoreFocus(t, Focus{LinkDates: true}, page, 1))
+	if !(dated["coalition-talks.html"] > dated["garden.html"]) {
+		t.Errorf("the 2007 URL date does not lower its link: %v", dated)
+	}
+	ti := specs.TemporalIntent{Months: map[string]float64{"2009-09": 4, "2009-10": 1}, MinPriority: 0}
+	boosted := priorities(scoreFocus(t, Focus{Intent: ti, LinkDates: true}, page, 1))
+	if math.Abs(boosted["coalition-talks.html"]/dated["coalition-talks.html"]-math.E) > 1e-9 || boosted["garden.html"] != dated["garden.html"] {
+		t.Errorf("temporal intent: %v vs %v", boosted, dated)
+	}
+
+	gated := scoreFocus(t, Focus{FollowThreshold: 0.99}, page, 1)
+	if len(gated.NewEntries) != 0 || !strings.Contains(gated.Document.NotFollowed, "below follow_threshold") || gated.Outcome != OutcomeCollected {
+		t.Errorf("gate: %d new entries, %q", len(gated.NewEntries), gated.Document.NotFollowed)
+	}
+	if seed := scoreFocus(t, Focus{FollowThreshold: 0.99}, page, 0); len(seed.NewEntries) != 2 {
+		t.Errorf("the gate stops the links of a seed: %d", len(seed.NewEntries))
+	}
+	if open := scoreFocus(t, Focus{FollowThreshold: 0.01}, page, 1); len(open.NewEntries) != 2 {
+		t.Errorf("a low gate stops links: %d", len(open.NewEntries))
+	}
+	deep := scoreFocus(t, Focus{MaxDepth: 2}, page, 2)
+	if len(deep.NewEntries) != 0 || !strings.Contains(deep.Document.NotFollowed, "max_depth 2") {
+		t.Errorf("max_depth: %d new entries at depth 2", len(deep.NewEntries))
+	}
+	if ok := scoreFocus(t, Focus{MaxDepth: 2}, page, 1); len(ok.NewEntries) != 2 {
+		t.Errorf("max_depth 2 stops the links of a depth-1 page")
+	}
+
+	avg := scoreFocus(t, Focus{Combine: CombineAverage}, page, 1)
+	for _, e := range avg.NewEntries {
+		if e.Combine != CombineAverage || e.Parents != 1 {
+			t.Errorf("average: entry %+v not prepared", e)
+		}
+	}
+
+	// A listing page: few words of its own, many links.
+	listing := focusPage(20)
+	if r := scoreFocus(t, Focus{}, listing, 1); r.Outcome != OutcomeCollected || !r.Document.Listing {
+		t.Errorf("listing page counted by default: %s, listing %v", r.Outcome, r.Document.Listing)
+	}
+	r := scoreFocus(t, Focus{SkipListings: true}, listing, 1)
+	if r.Outcome != OutcomeListing || len(r.NewEntries) != 2 {
+		t.Errorf("count_listing_pages false: %s with %d new entries", r.Outcome, len(r.NewEntries))
+	}
+	if r := scoreFocus(t, Focus{SkipListings: true}, page, 1); r.Outcome != OutcomeCollected {
+		t.Errorf("an article is not counted: %s", r.Outcome)
+	}
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/extracttest"
+)
+
+// focusSpec writes the fixture's event spec with focusing options added.
+func focusSpec(t *testing.T, a *extracttest.Archive, options string) string {
+	t.Helper()
+	data, err := os.ReadFile(a.Spec(testEvent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), testEvent+"-focus.yaml")
+	if err := os.WriteFile(p, append(data, []byte("\n"+options)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// allFocusOptions switches on every option that changes how the engines
+// treat outlinks and results.
+const allFocusOptions = `link_priority: {parent: 0.3, anchor: 0.5, context: 0.2}
+link_dates: true
+combine: average
+temporal_intent: {months: {2009-09: 10, 2009-10: 4, 2009-08: 2}}
+follow_threshold: auto
+max_depth: 4
+count_listing_pages: false
+`
+
+// TestFocusOptionsEngines: with the focusing options of issue 7 the Beam
+// rounds with K = 1 still equal the sequential engine, and a Beam run with
+// K > 1 does not depend on the runner (the average combination sums
+// fixed-point values, so merge order cannot change it).
+func TestFocusOptionsEngines(t *testing.T) {
+	a := fixture(t)
+	spec := focusSpec(t, a, allFocusOptions)
+	dir := t.TempDir()
+	args := func(out string, extra ...string) []string {
+		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet"}, extra...)
+	}
+	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
+	mustRun(t, nil, args(seq, "--engine=sequential", "--batch_size=1", "--target_size=40")...)
+	mustRun(t, nil, args(beam, "--engine=beam", "--batch_size=1", "--target_size=40")...)
+	sameOutputs(t, seq, beam, true)
+	for _, f := range []string{"listings.jsonl"} {
+		a, _ := os.ReadFile(filepath.Join(seq, f))
+		b, err := os.ReadFile(filepath.Join(beam, f))
+		if err != nil || string(a) != string(b) {
+			t.Errorf("%s differs between the engines (or is missing: %v)", f, err)
+		}
+	}
+
+	// What the options did, visible in the outputs.
+	var run struct {
+		Gate *struct {
+			Threshold float64 `json:"threshold"`
+			Splits    []struct {
+				Seed uint64 `json:"seed"`
+			} `json:"splits"`
+		} `json:"follow_threshold_calibration"`
+		Totals struct {
+			Collected int `json:"collected"`
+			Listings  int `json:"listings"`
+		} `json:"totals"`
+	}
+	data, err := os.ReadFile(filepath.Join(beam, "run.json"))
+	if err != nil || json.Unmarshal(data, &run) != nil {
+		t.Fatalf("run.json: %v", err)
+	}
+	if run.Gate == nil || len(run.Gate.Splits) != 10 || run.Gate.Splits[9].Seed != 10 || run.Gate.Threshold <= 0 {
+		t.Errorf("run.json lacks the calibration of follow_threshold: %s", data)
+	}
+	if run.Totals.Collected != 40 || run.Totals.Listings == 0 {
+		t.Errorf("totals: %+v; want 40 documents and some listing pages followed", run.Totals)
+	}
+	listings := readJSONL[struct {
+		Listing bool `json:"listing"`
+	}](t, filepath.Join(beam, "listings.jsonl"))
+	if len(listings) != run.Totals.Listings {
+		t.Errorf("listings.jsonl has %d lines, run.json counts %d", len(listings), run.Totals.Listings)
+	}
+	docs := readJSONL[struct {
+		Listing     bool   `json:"listing"`
+		Depth       int    `json:"depth"`
+		NotFollowed string `json:"not_followed"`
+	}](t, filepath.Join(beam, "documents.jsonl"))
+	gated := 0
+	for _, d := range docs {
+		if d.Listing || d.Depth > 4 {
+			t.Errorf("document %+v: a listing page or deeper than max_depth 4", d)
+		}
+		if strings.Contains(d.NotFollowed, "follow_threshold") {
+			gated++
+		}
+	}
+	if gated == 0 {
+		t.Error("the follow_threshold gate stopped no document's outlinks")
+	}
+
+	k := []string{"--engine=beam", "--batch_size=15", "--target_size=60"}
+	prism, direct := filepath.Join(dir, "prism"), filepath.Join(dir, "direct")
+	mustRun(t, nil, args(prism, append(k, "--runner=prism")...)...)
+	mustRun(t, nil, args(direct, append(k, "--runner=direct")...)...)
+	sameOutputs(t, prism, direct, true)
+}
+
+// TestEvalOptions: `extract eval --options` runs the variants and puts the
+// comparison into report.html and evaluation.json.
+func TestEvalOptions(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	ctf := filepath.Join(dir, "ctf")
+	mustRun(t, nil, extractArgs(a, testEvent, ctf, "--target_size=60", "--batch_size=20")...)
+	report := filepath.Join(dir, "report")
+	mustRun(t, nil, "eval", "--runs", ctf, "--labels", a.Labels, "--event", testEvent, "--report", report,
+		"--options", "anchor,no-listings", "--spec", a.Spec(testEvent), "--index", a.IndexSpec(), "--archive", a.WARCDir,
+		"--target_size=60", "--batch_size=20")
+	html, err := os.ReadFile(filepath.Join(report, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Focusing beyond the paper", "<td>anchor</td>", "<td>no-listings</td>", "<td>unfocused</td>", "link_priority {parent: 0.4, anchor: 0.6}"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	var ev struct {
+		Options struct {
+			R    int `json:"r"`
+			Rows []struct {
+				Name      string   `json:"name"`
+				Documents int      `json:"documents"`
+				PAtR      float64  `json:"precision_at_r"`
+				VsCTF     *float64 `json:"precision_at_r_vs_ctf"`
+			} `json:"rows"`
+		} `json:"options"`
+	}
+	data, _ := os.ReadFile(filepath.Join(report, "evaluation.json"))
+	if err := json.Unmarshal(data, &ev); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range ev.Options.Rows {
+		names = append(names, r.Name)
+		if r.Documents != 60 {
+			t.Errorf("variant %s: %d documents, want 60", r.Name, r.Documents)
+		}
+	}
+	if strings.Join(names, ",") != "ctf,unfocused,anchor,no-listings" || ev.Options.R == 0 {
+		t.Errorf("options rows %v, R %d", names, ev.Options.R)
+	}
+	if r := ev.Options.Rows[0]; r.VsCTF == nil || *r.VsCTF != 1 {
+		t.Errorf("ctf against itself: %v", r.VsCTF)
+	}
+	res := runBin(t, nil, "eval", "--runs", ctf, "--report", report, "--options", "anchr", "--spec", a.Spec(testEvent))
+	if res.err == nil || !strings.Contains(res.stderr, "unknown variant") || !strings.Contains(res.stderr, "anchr") {
+		t.Errorf("unknown variant: %v\n%s", res.err, tail(res.stderr, 5))
+	}
+}

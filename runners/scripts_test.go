@@ -1,0 +1,379 @@
+package runners
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The tests below run scripts/run-flink.sh, run-spark.sh and run-dataflow.sh
+// with --print, which prints every command a script would run (job server,
+// builds, the pipeline) and runs none: no docker, no build, no cluster. They
+// check that the job server is Beam's published image for the SDK version
+// this program links, with the flags Beam's job servers take, and that the
+// pipeline gets the runner flags runners.FromFlags reads.
+
+// repoRoot is the repository's top directory.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0) // REPO/runners/scripts_test.go
+	if !ok {
+		t.Fatal("no caller information")
+	}
+	return filepath.Dir(filepath.Dir(file))
+}
+
+// beamVersion is the version of the Beam SDK this module builds with, e.g.
+// "2.77.0", as the go command resolves it: the job server image must carry
+// the same.
+func beamVersion(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-m", "-f", "{{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}",
+		"github.com/apache/beam/sdks/v2")
+	cmd.Dir = repoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -m github.com/apache/beam/sdks/v2: %v", err)
+	}
+	v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
+	if v == "" {
+		t.Fatal("go list -m: no version of github.com/apache/beam/sdks/v2")
+	}
+	return v
+}
+
+// scriptEnv are the variables the scripts read; the caller's values are
+// dropped so that only the test's count.
+var scriptEnv = []string{"FLINK_JOB_ENDPOINT", "FLINK_MASTER", "FLINK_VERSION", "SPARK_JOB_ENDPOINT",
+	"SPARK_MASTER_URL", "BEAM_VERSION", "JOB_SERVER_IMAGE", "JOB_PORT", "ARTIFACT_PORT", "EXPANSION_PORT",
+	"ARTIFACTS_DIR", "PIPELINE", "INPUT", "OUTPUT", "FORMAT", "SHARDS", "BIGTABLE", "SPEC", "INDEX", "ARCHIVE",
+	"WORK", "ENVIRONMENT_TYPE", "ENVIRONMENT_CONFIG", "WORKER_BINARY", "PARALLELISM", "JOB_NAME", "PRINT_ONLY",
+	"DRY_RUN", "PROJECT", "REGION", "BUCKET", "STAGING_LOCATION", "TEMP_LOCATION", "BIGTABLE_INSTANCE",
+	"BIGTABLE_TABLE", "NUM_WORKERS", "MAX_NUM_WORKERS", "MACHINE_TYPE", "RECRAWL_BIN",
+	"RECRAWL_PORTABLE_RUNNER", "RECRAWL_SCRIPT"}
+
+// printScript runs scripts/NAME --print with env and returns the commands
+// it printed, each as its argument list, or its error output when it fails.
+// RECRAWL_BIN is a fresh directory that must stay empty: --print builds
+// nothing.
+func printScript(t *testing.T, name string, env map[string]string, args ...string) ([][]string, string, error) {
+	t.Helper()
+	bin := t.TempDir()
+	cmd := exec.Command("bash", append([]string{filepath.Join(repoRoot(t), "scripts", name), "--print"}, args...)...)
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(scriptEnv, k) {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "RECRAWL_BIN="+bin)
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if stdout.Len() > 0 {
+		t.Errorf("%s --print wrote to standard output: %q", name, stdout.String())
+	}
+	if left, _ := os.ReadDir(bin); len(left) > 0 {
+		t.Errorf("%s --print created %v in RECRAWL_BIN: it must build nothing", name, left)
+	}
+	var cmds [][]string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "+ "); ok {
+			cmds = append(cmds, shellWords(t, rest))
+		}
+	}
+	return cmds, stderr.String(), err
+}
+
+// shellWords splits a line the scripts printed with printf %q: words
+// separated by spaces, special characters escaped with a backslash.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	if strings.Contains(line, "$'") {
+		t.Fatalf("unexpected $'...' quoting in %q", line)
+	}
+	var words []string
+	var w strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '\\':
+			i++
+			if i < len(line) {
+				w.WriteByte(line[i])
+			}
+		case ' ':
+			words = append(words, w.String())
+			w.Reset()
+		default:
+			w.WriteByte(c)
+		}
+	}
+	return append(words, w.String())
+}
+
+// pipelineCommand returns the printed command that runs the pipeline (the
+// last one), after checking the ones before it: at most a job server and
+// builds.
+func pipelineCommand(t *testing.T, cmds [][]string) []string {
+	t.Helper()
+	if len(cmds) == 0 {
+		t.Fatal("the script printed no command")
+	}
+	for _, c := range cmds[:len(cmds)-1] {
+		if c[0] != "docker" && c[0] != "env" {
+			t.Errorf("unexpected command before the pipeline: %q", c)
+		}
+	}
+	return cmds[len(cmds)-1]
+}
+
+// dockerCommand returns the printed docker command, or nil.
+func dockerCommand(cmds [][]string) []string {
+	for _, c := range cmds {
+		if c[0] == "docker" {
+			return c
+		}
+	}
+	return nil
+}
+
+// flagValues maps the --name=value arguments of a command to their values
+// (a bare --name is "true").
+func flagValues(t *testing.T, cmd []string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, a := range cmd[1:] {
+		if !strings.HasPrefix(a, "--") {
+			t.Errorf("argument %q of %s is not a --flag", a, cmd[0])
+			continue
+		}
+		name, value, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !ok {
+			value = "true"
+		}
+		m[name] = value
+	}
+	return m
+}
+
+// wantFlags checks flags[k] == v for every pair of want.
+func wantFlags(t *testing.T, flags map[string]string, want map[string]string) {
+	t.Helper()
+	for k, v := range want {
+		if got, ok := flags[k]; !ok || got != v {
+			t.Errorf("--%s=%q, want %q (flags %v)", k, got, v, flags)
+		}
+	}
+}
+
+// beamFlagsOf are the runner flags the scripts pass: they must be flags the
+// Beam SDK defines, which runners.FromFlags reads.
+var beamFlagsOf = []string{"runner", "endpoint", "environment_type", "environment_config", "worker_binary",
+	"job_name", "parallelism", "project", "region", "staging_location", "temp_location", "dry_run"}
+
+func checkBeamFlags(t *testing.T, flags map[string]string) {
+	t.Helper()
+	for _, name := range beamFlagsOf {
+		if _, ok := flags[name]; ok && flag.Lookup(name) == nil {
+			t.Errorf("the script passes --%s, which the Beam SDK does not define", name)
+		}
+	}
+}
+
+func TestRunFlinkScriptStartsJobServer(t *testing.T) {
+	version := beamVersion(t)
+	cmds, log, err := printScript(t, "run-flink.sh", map[string]string{
+		"FLINK_MASTER": "flink-jobmanager:8081", "INPUT": "gs://crawl/warc/*.warc.gz", "OUTPUT": "gs://crawl/index",
+		"WORKER_BINARY": "/opt/recrawl/index-linux-amd64", "JOB_NAME": "recrawl-index-test", "PARALLELISM": "8",
+	})
+	if err != nil {
+		t.Fatalf("run-flink.sh --print: %v\n%s", err, log)
+	}
+	docker := dockerCommand(cmds)
+	image := "apache/beam_flink1.20_job_server:" + version
+	i := slices.Index(docker, image)
+	if i < 0 {
+		t.Fatalf("no docker run of %s: %q\n%s", image, docker, log)
+	}
+	if !slices.Equal(docker[:2], []string{"docker", "run"}) || !slices.Contains(docker[:i], "--net=host") || !slices.Contains(docker[:i], "--detach") {
+		t.Errorf("the job server is not started detached with host networking: %q", docker)
+	}
+	if want := []string{"--flink-master=flink-jobmanager:8081", "--job-port=8099", "--artifact-port=8098", "--expansion-port=8097"}; !slices.Equal(docker[i+1:], want) {
+		t.Errorf("job server arguments %q, want %q", docker[i+1:], want)
+	}
+
+	p := pipelineCommand(t, cmds)
+	flags := flagValues(t, p)
+	wantFlags(t, flags, map[string]string{
+		"runner": "flink", "endpoint": "localhost:8099", "environment_type": "DOCKER",
+		"worker_binary": "/opt/recrawl/index-linux-amd64", "job_name": "recrawl-index-test", "parallelism": "8",
+		"input": "gs://crawl/warc/*.warc.gz", "output": "gs://crawl/index", "format": "zipnum", "shards": "16",
+	})
+	checkBeamFlags(t, flags)
+	if runtime.GOOS+"/"+runtime.GOARCH == "linux/amd64" && p[0] != "/opt/recrawl/index-linux-amd64" {
+		t.Errorf("on linux/amd64 the worker binary is the driver too; the script runs %s", p[0])
+	}
+}
+
+func TestRunFlinkScriptVersions(t *testing.T) {
+	version := beamVersion(t)
+	base := map[string]string{"FLINK_MASTER": "jm:8081", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "gs://a/index", "WORKER_BINARY": "/w"}
+	for _, v := range []string{"1.19", "1.20", "2.0", "2.1", "2.2"} {
+		env := map[string]string{"FLINK_VERSION": v}
+		for k, x := range base {
+			env[k] = x
+		}
+		cmds, log, err := printScript(t, "run-flink.sh", env)
+		if err != nil {
+			t.Fatalf("FLINK_VERSION=%s: %v\n%s", v, err, log)
+		}
+		if image := "apache/beam_flink" + v + "_job_server:" + version; !slices.Contains(dockerCommand(cmds), image) {
+			t.Errorf("FLINK_VERSION=%s: job server %q, want image %s", v, dockerCommand(cmds), image)
+		}
+	}
+	for _, v := range []string{"1.18", "1.21", "2"} {
+		env := map[string]string{"FLINK_VERSION": v}
+		for k, x := range base {
+			env[k] = x
+		}
+		if _, log, err := printScript(t, "run-flink.sh", env); err == nil || !strings.Contains(log, "FLINK_VERSION="+v) {
+			t.Errorf("FLINK_VERSION=%s (no job server image) was accepted: %v\n%s", v, err, log)
+		}
+	}
+}
+
+func TestRunSparkScript(t *testing.T) {
+	version := beamVersion(t)
+	cmds, log, err := printScript(t, "run-spark.sh", map[string]string{
+		"SPARK_MASTER_URL": "spark://spark-master:7077", "ARTIFACTS_DIR": "/shared/beam-artifacts",
+		"PIPELINE": "extract", "SPEC": "specs/examples/election.yaml", "INDEX": "zipnum:gs://crawl/index",
+		"ARCHIVE": "gs://crawl/warc,gs://special/warc", "OUTPUT": "gs://crawl/out", "WORK": "gs://crawl/work",
+		"WORKER_BINARY": "/opt/recrawl/extract-linux-amd64", "JOB_NAME": "recrawl-extract-test",
+	}, "--max_rounds=3")
+	if err != nil {
+		t.Fatalf("run-spark.sh --print: %v\n%s", err, log)
+	}
+	docker := dockerCommand(cmds)
+	image := "apache/beam_spark3_job_server:" + version
+	i := slices.Index(docker, image)
+	if i < 0 {
+		t.Fatalf("no docker run of %s: %q", image, docker)
+	}
+	if !slices.Contains(docker[:i], "/shared/beam-artifacts:/shared/beam-artifacts") {
+		t.Errorf("a local ARTIFACTS_DIR is not mounted into the job server: %q", docker)
+	}
+	if want := []string{"--spark-master-url=spark://spark-master:7077", "--job-port=8099", "--artifact-port=8098",
+		"--expansion-port=8097", "--artifacts-dir=/shared/beam-artifacts"}; !slices.Equal(docker[i+1:], want) {
+		t.Errorf("job server arguments %q, want %q", docker[i+1:], want)
+	}
+	p := pipelineCommand(t, cmds)
+	flags := flagValues(t, p)
+	wantFlags(t, flags, map[string]string{
+		"runner": "spark", "endpoint": "localhost:8099", "environment_type": "DOCKER",
+		"worker_binary": "/opt/recrawl/extract-linux-amd64", "job_name": "recrawl-extract-test",
+		"spec": "specs/examples/election.yaml", "index": "zipnum:gs://crawl/index",
+		"archive": "gs://crawl/warc,gs://special/warc", "output": "gs://crawl/out", "work": "gs://crawl/work",
+		"max_rounds": "3",
+	})
+	checkBeamFlags(t, flags)
+}
+
+func TestRunPortableScriptWithEndpoint(t *testing.T) {
+	for _, tc := range []struct {
+		script, endpointVar, runner string
+	}{{"run-flink.sh", "FLINK_JOB_ENDPOINT", "flink"}, {"run-spark.sh", "SPARK_JOB_ENDPOINT", "spark"}} {
+		t.Run(tc.runner, func(t *testing.T) {
+			// A running job server: none is started. LOOPBACK: the
+			// workers are the submitting process; local paths are fine
+			// and there is no worker binary.
+			cmds, log, err := printScript(t, tc.script, map[string]string{
+				tc.endpointVar: "jobserver.internal:8099", "ENVIRONMENT_TYPE": "loopback",
+				"INPUT": "/data/crawl/a.warc.gz", "OUTPUT": "/data/index", "FORMAT": "cdxj", "SHARDS": "2",
+			})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log)
+			}
+			if d := dockerCommand(cmds); d != nil {
+				t.Errorf("a job server was started although %s is set: %q", tc.endpointVar, d)
+			}
+			flags := flagValues(t, pipelineCommand(t, cmds))
+			wantFlags(t, flags, map[string]string{"runner": tc.runner, "endpoint": "jobserver.internal:8099",
+				"environment_type": "LOOPBACK", "input": "/data/crawl/a.warc.gz", "output": "/data/index", "format": "cdxj", "shards": "2"})
+			if _, ok := flags["worker_binary"]; ok {
+				t.Errorf("LOOPBACK needs no --worker_binary: %v", flags)
+			}
+			checkBeamFlags(t, flags)
+
+			// Outside LOOPBACK, local paths are refused with the variable's name.
+			for v, env := range map[string]map[string]string{
+				"OUTPUT": {tc.endpointVar: "js:8099", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "/data/index", "WORKER_BINARY": "/w"},
+				"INDEX": {tc.endpointVar: "js:8099", "PIPELINE": "extract", "SPEC": "s.yaml", "INDEX": "zipnum:/data/index",
+					"ARCHIVE": "gs://a/warc", "OUTPUT": "gs://a/out", "WORKER_BINARY": "/w"},
+			} {
+				if _, log, err := printScript(t, tc.script, env); err == nil || !strings.Contains(log, v+"=/data/index is a local path") {
+					t.Errorf("a local %s on DOCKER workers: %v\n%s", v, err, log)
+				}
+			}
+			// No job server at all.
+			if _, log, err := printScript(t, tc.script, map[string]string{"INPUT": "gs://a/x", "OUTPUT": "gs://a/i"}); err == nil ||
+				!strings.Contains(log, tc.endpointVar) {
+				t.Errorf("no job server: %v\n%s", err, log)
+			}
+		})
+	}
+}
+
+func TestRunFlinkScriptBuildsWorker(t *testing.T) {
+	// Without WORKER_BINARY the script builds one (printed, not run here).
+	cmds, log, err := printScript(t, "run-flink.sh", map[string]string{
+		"FLINK_JOB_ENDPOINT": "js:8099", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "gs://a/index",
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	var build []string
+	for _, c := range cmds {
+		if c[0] == "env" && slices.Contains(c, "GOOS=linux") {
+			build = c
+		}
+	}
+	if build == nil || !slices.Contains(build, "GOARCH=amd64") || !slices.Contains(build, "CGO_ENABLED=0") ||
+		!slices.Contains(build, "./pipelines/index") {
+		t.Fatalf("no static linux/amd64 build of ./pipelines/index: %q", cmds)
+	}
+	out := build[slices.Index(build, "-o")+1]
+	if flags := flagValues(t, pipelineCommand(t, cmds)); flags["worker_binary"] != out {
+		t.Errorf("--worker_binary=%s, the build writes %s", flags["worker_binary"], out)
+	}
+}
+
+func TestRunDataflowScript(t *testing.T) {
+	cmds, log, err := printScript(t, "run-dataflow.sh", map[string]string{
+		"PROJECT": "my-project", "REGION": "europe-west1", "BUCKET": "my-bucket",
+		"PIPELINE": "extract", "SPEC": "spec.yaml", "INDEX": "bigtable:my-project/recrawl/captures",
+		"ARCHIVE": "gs://my-bucket/warc", "OUTPUT": "gs://my-bucket/out", "WORKER_BINARY": "/w", "JOB_NAME": "j", "DRY_RUN": "1",
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	if d := dockerCommand(cmds); d != nil {
+		t.Errorf("Dataflow needs no job server: %q", d)
+	}
+	flags := flagValues(t, pipelineCommand(t, cmds))
+	wantFlags(t, flags, map[string]string{"runner": "dataflow", "project": "my-project", "region": "europe-west1",
+		"staging_location": "gs://my-bucket/staging", "temp_location": "gs://my-bucket/staging/tmp",
+		"worker_binary": "/w", "job_name": "j", "spec": "spec.yaml", "index": "bigtable:my-project/recrawl/captures",
+		"archive": "gs://my-bucket/warc", "output": "gs://my-bucket/out"})
+	checkBeamFlags(t, flags)
+	if flags["dry_run"] != "true" {
+		t.Errorf("DRY_RUN=1 passes no --dry_run: %q", pipelineCommand(t, cmds))
+	}
+}

@@ -1,0 +1,112 @@
+package specs
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+const focusBase = `name: f
+event: {start: 2009-09-27}
+lead_time: P30D
+cooldown_time: P30D
+reference_documents: [{text: one}, {text: two}]
+seeds: ['http://a.example/']
+`
+
+func TestFocusDefaultsArePaper(t *testing.T) {
+	s, err := Parse([]byte(focusBase), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Focus.IsPaper() || s.Focus.String() != "paper" {
+		t.Errorf("defaults are not the paper's method: %+v", s.Focus)
+	}
+	var buf strings.Builder
+	if err := s.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"link_priority", "combine", "follow_threshold", "count_listing_pages", "max_depth", "link_dates"} {
+		if strings.Contains(buf.String(), field) {
+			t.Errorf("paper-method spec writes %s:\n%s", field, buf.String())
+		}
+	}
+}
+
+func TestFocusParse(t *testing.T) {
+	s, err := Parse([]byte(focusBase+`link_priority: {parent: 0.4, anchor: 0.6}
+follow_threshold: 0.25
+combine: last
+`), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Focus
+	if f.LinkPriority != (LinkPriority{Parent: 0.4, Anchor: 0.6}) || !f.LinkPriority.UsesText() {
+		t.Errorf("link_priority = %+v", f.LinkPriority)
+	}
+	if f.FollowThreshold != (FollowThreshold{Value: 0.25}) || f.Combine != CombineLast || f.IsPaper() {
+		t.Errorf("focus = %+v", f)
+	}
+}
+
+func TestFocusErrors(t *testing.T) {
+	_, err := Parse([]byte(focusBase+`link_priority: {parent: 0, anchr: 1}
+combine: median
+temporal_intent: {months: {2009-13: 1, 2009-09: -1}}
+follow_threshold: sometimes
+max_depth: -1
+count_listing_pages: perhaps
+`), "f.yaml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`unknown field "anchr" in link_priority (did you mean "anchor"?)`,
+		`link_priority: at least one of parent, anchor and context must be positive`,
+		`combine: "median" is not one of max, average, last`,
+		`temporal_intent.months: "2009-13" is not a month`,
+		`temporal_intent.months.2009-09: -1 is negative`,
+		`temporal_intent.months: needs at least one month with a positive weight`,
+		`follow_threshold: "sometimes" is neither "auto" nor a number in [0, 1]`,
+		`max_depth: -1 is less than 0`,
+		`count_listing_pages: "perhaps" is not true or false`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	_, err = Parse([]byte(strings.Replace(focusBase, "[{text: one}, {text: two}]", "[{text: one}]", 1)+"follow_threshold: auto\n"), "f.yaml")
+	if err == nil || !strings.Contains(err.Error(), "follow_threshold: auto needs at least 2 reference documents") {
+		t.Errorf("auto gate with one reference: %v", err)
+	}
+	_, err = Parse([]byte(focusBase+"strategy: unfocused\nlink_priority: {anchor: 1}\n"), "f.yaml")
+	if err == nil || !strings.Contains(err.Error(), "unfocused strategy uses no priorities") {
+		t.Errorf("unfocused with link_priority: %v", err)
+	}
+}
+
+func TestTemporalIntentFactor(t *testing.T) {
+	ti := TemporalIntent{Months: map[string]float64{"2009-09": 10, "2009-10": 5}, MinPriority: 0.4}
+	sep := time.Date(2009, 9, 27, 0, 0, 0, 0, time.UTC)
+	oct := time.Date(2009, 10, 2, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		p    float64
+		t    time.Time
+		want float64
+	}{
+		{0.5, sep, math.E},             // the busiest month: e
+		{0.5, oct, math.Exp(0.5)},      // half as busy
+		{0.39, sep, 1},                 // below δ: no boost
+		{0.5, sep.AddDate(0, 3, 0), 1}, // a month without weight
+		{0.5, time.Time{}, 1},          // no date
+	} {
+		if got := ti.Factor(c.p, c.t); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Factor(%v, %v) = %v, want %v", c.p, c.t, got, c.want)
+		}
+	}
+	if (TemporalIntent{}).Factor(1, sep) != 1 {
+		t.Error("no distribution must not boost")
+	}
+}
