@@ -148,6 +148,10 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			fmt.Printf("dry run: round %d translated; nothing was run\n", round)
 			return nil, errDryRun
 		}
+		if rc.Runner == runners.Vet { // the registration check ran; there are no results
+			fmt.Printf("vet: round %d passed Beam's registration check; nothing was run\n", round)
+			return nil, errDryRun
+		}
 		m, err := transforms.ReadManifest(ctx, out)
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,3 +98,17 @@ func TestVetRound(t *testing.T) {
 type unregisteredFn struct{}
 
 func (unregisteredFn) ProcessElement(s string, emit func(string)) { emit(strings.ToUpper(s)) }
+
+// TestVetCommand: `extract --runner=vet` checks the first round's
+// registrations from the command line and stops there, writing no outputs.
+func TestVetCommand(t *testing.T) {
+	a := fixture(t)
+	out := filepath.Join(t.TempDir(), "vet")
+	res := mustRun(t, nil, extractArgs(a, testEvent, out, "--runner=vet", "--target_size=20")...)
+	if !strings.Contains(res.stdout, "passed Beam's registration check") {
+		t.Errorf("stdout: %s", tail(res.stdout, 5))
+	}
+	if _, err := os.Stat(filepath.Join(out, "documents.jsonl")); err == nil {
+		t.Error("a vet run wrote documents.jsonl")
+	}
+}
