@@ -1,15 +1,12 @@
 package transforms
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/gob"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -31,16 +28,16 @@ import (
 //	ResolveSnapshots  batch → captures per URL (batched look-ups, or CoGroupByKey with the index)
 //	SelectSnapshot    → the capture to read, or a missing URL
 //	FetchAndScore     → the record's payload, or a missing URL / a redirect;
-//	                    → a collected document with its outlinks
-//	WriteRoundResults results → results part files; outlinks not seen before → MergeFrontier
+//	                    → a collected document with its outlinks;
+//	                    results → results part files, outlinks → MergeFrontier
 //	MergeFrontier     frontier − batch + unseen outlinks (merged per URL) → frontier part files
 //	WriteManifest     the part files of the state → round.manifest
 //
 // The per-URL steps pass whole chunks of the batch, with the results of the
 // URLs already finished, from one to the next inside one fused stage: a
-// result is a Go value until WriteRoundResults writes it, once, as a JSON
-// line, in the bundle that made it. Nothing of a result is shuffled but its
-// unseen outlinks. The whole frontier is read twice per round (for
+// result is a Go value until FetchAndScore writes it, once, to the results
+// file of the bundle that made it (extract_state.go). Nothing of a result is
+// shuffled but its outlinks. The whole frontier is read twice per round (for
 // SelectBatch and for MergeFrontier; holding it in the runner between the
 // two would cost more memory than reading it again) and written once, by
 // the bundles that read it; only the batch and the round's new outlinks are
@@ -60,14 +57,12 @@ func init() {
 	register.Emitter1[[]Resolved]()
 	register.DoFn3x0[context.Context, []Resolved, func(SelectedChunk)](&selectSnapshotFn{})
 	register.Emitter1[SelectedChunk]()
-	register.DoFn3x1[context.Context, SelectedChunk, func(ScoredChunk), error](&fetchAndScoreFn{})
-	register.Emitter1[ScoredChunk]()
+	register.DoFn4x1[context.Context, SelectedChunk, func(string, Discovery), func(string), error](&fetchAndScoreFn{})
 	// The chunks stay inside the fused per-URL stage; should a runner ever
 	// move one between stages, it travels as gob (the results hold pointers
 	// and whatever fields the steps add). The SDK also encodes the first
 	// elements of every bundle to sample their size: gob is the cheap way.
 	beam.RegisterCoder(reflect.TypeOf(SelectedChunk{}), encodeSelectedChunk, decodeSelectedChunk)
-	beam.RegisterCoder(reflect.TypeOf(ScoredChunk{}), encodeScoredChunk, decodeScoredChunk)
 }
 
 // Counter namespace of the extraction rounds.
@@ -94,13 +89,12 @@ func ExtractRound(s beam.Scope, cfg RoundConfig) {
 	batch := SelectBatch(s, frontier, cfg.K, cfg.MaxPerHost, cfg.Strategy)
 	resolved := ResolveSnapshots(s, batch, cfg)
 	selected := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
-	scored := FetchAndScore(s, selected, cfg.JobJSON)
-	discovered, resultParts := WriteRoundResults(s, scored, cfg)
+	discovered, resultParts := FetchAndScore(s, selected, cfg)
 	frontierParts := MergeFrontier(s, ReadFrontier(s, cfg.FrontierFiles), batch, discovered, cfg)
 	WriteManifest(s, cfg.OutDir, resultParts, frontierParts)
 }
 
-// ReadFrontier reads frontier state files (JSON lines of extract.Entry).
+// ReadFrontier reads frontier state files (part files of extract.Entry).
 func ReadFrontier(s beam.Scope, files []string) beam.PCollection {
 	s = s.Scope("ReadFrontier")
 	if len(files) == 0 {
@@ -112,24 +106,12 @@ func ReadFrontier(s beam.Scope, files []string) beam.PCollection {
 type readFrontierFn struct{}
 
 func (f *readFrontierFn) ProcessElement(ctx context.Context, file string, emit func(extract.Entry)) error {
-	r, err := storage.Open(ctx, file)
+	err := ReadPart(ctx, file, func(e extract.Entry) error {
+		emit(e)
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("frontier state: %w", err)
-	}
-	defer r.Close()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	line := 0
-	for sc.Scan() {
-		line++
-		var e extract.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return fmt.Errorf("frontier state %s line %d: %w", file, line, err)
-		}
-		emit(e)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("frontier state %s: %w", file, err)
 	}
 	return nil
 }
@@ -315,19 +297,8 @@ type SelectedChunk struct {
 	Done     []extract.Result
 }
 
-// ScoredChunk is a chunk after FetchAndScore: the results of all its URLs,
-// in rank order.
-type ScoredChunk struct {
-	Results []extract.Result
-}
-
 func encodeSelectedChunk(c SelectedChunk) ([]byte, error) { return gobEncode(c) }
 func decodeSelectedChunk(b []byte) (c SelectedChunk, err error) {
-	err = gob.NewDecoder(bytes.NewReader(b)).Decode(&c)
-	return c, err
-}
-func encodeScoredChunk(c ScoredChunk) ([]byte, error) { return gobEncode(c) }
-func decodeScoredChunk(b []byte) (c ScoredChunk, err error) {
 	err = gob.NewDecoder(bytes.NewReader(b)).Decode(&c)
 	return c, err
 }
@@ -383,28 +354,43 @@ func (f *selectSnapshotFn) ProcessElement(ctx context.Context, chunk []Resolved,
 
 // FetchAndScore reads each selected record (extract.Processor.FetchRecord)
 // and scores it (extract.Processor.Score), one URL after the other on each
-// of the worker's cores: PCollection<ScoredChunk>, the results of every URL
-// of each chunk, the chunk's earlier ones included. Reading and scoring
-// are one DoFn so that a record's bytes never become an element: the SDK
-// encodes the first elements of every bundle to sample their size, and a
-// chunk of records is several MB. A missing archive file fails the round.
-func FetchAndScore(s beam.Scope, selected beam.PCollection, jobJSON string) beam.PCollection {
+// of the worker's cores, and writes the results of every URL of each chunk,
+// the chunk's earlier ones included, to the results file of its bundle
+// (OutDir/results; in no particular order: the driver orders them by rank).
+// It returns
+//
+//   - discovered: KV<SURT key, Discovery>, the new entries of the results
+//     (seen before or not) and the URLs of the chunk (Taken), not merged
+//     per key;
+//   - parts: the manifest lines of the results files.
+//
+// Reading, scoring and writing are one DoFn so that neither a record's
+// bytes nor a result ever becomes an element: the SDK encodes the first
+// elements of every bundle to sample their size, and a chunk of records or
+// results is several MB. It takes no side input on purpose: prism's
+// scheduler re-checks a stage with side inputs in a busy loop for as long as
+// one of its bundles runs, which for this stage, the longest of a round,
+// would cost a core. A missing archive file fails the round.
+func FetchAndScore(s beam.Scope, selected beam.PCollection, cfg RoundConfig) (discovered, parts beam.PCollection) {
 	s = s.Scope("FetchAndScore")
-	return beam.ParDo(s, &fetchAndScoreFn{JobJSON: jobJSON}, selected)
+	return beam.ParDo2(s, &fetchAndScoreFn{JobJSON: cfg.JobJSON, Dir: storage.Join(cfg.OutDir, ResultsDir)}, selected)
 }
 
 type fetchAndScoreFn struct {
 	JobJSON string
+	Dir     string // of the results files
 	proc    *extract.Processor
+	pw      partWriter
 }
 
 func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
+	f.pw = partWriter{dir: f.Dir, kind: ManifestResults}
 	var err error
 	f.proc, err = processorFor(ctx, f.JobJSON, true)
 	return err
 }
 
-func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, emit func(ScoredChunk)) error {
+func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {
 	chunk := in.Selected
 	results := make([]extract.Result, len(in.Done)+len(chunk))
 	copy(results, in.Done)
@@ -423,18 +409,34 @@ func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, 
 	})
 	for i, err := range errs {
 		if err != nil {
+			f.pw.abort()
 			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
 		}
 	}
 	for i := range finished {
 		countResult(ctx, &finished[i])
 	}
-	sort.SliceStable(results, func(i, j int) bool { return results[i].Rank < results[j].Rank })
-	emit(ScoredChunk{Results: results})
+	for i := range results {
+		if err := f.pw.write(ctx, &results[i]); err != nil {
+			f.pw.abort()
+			return err
+		}
+		discovered(results[i].Entry.Key, Discovery{Taken: true})
+		for _, e := range results[i].NewEntries {
+			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
+		}
+	}
 	return nil
 }
 
+// FinishBundle commits the bundle's results file. (The Go SDK wants
+// ProcessElement's emitters here too.)
+func (f *fetchAndScoreFn) FinishBundle(_ func(string, Discovery), parts func(string)) error {
+	return f.pw.finish(parts)
+}
+
 func (f *fetchAndScoreFn) Teardown() error {
+	f.pw.abort()
 	if f.proc != nil {
 		return f.proc.Fetcher.Close()
 	}

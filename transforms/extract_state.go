@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/gob"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,16 +26,25 @@ import (
 
 // The state side of a round: its results, the frontier after it and the
 // manifest that names the files of both. Every file is written by the
-// bundle that produced its lines (no shuffle of results or of the untouched
-// frontier), under a random name; only files named in the manifest are
-// state, so the file of a retried bundle is an orphan nobody reads.
+// bundle that produced its values (no shuffle of results or of the
+// untouched frontier), under a random name; only files named in the
+// manifest are state, so the file of a retried bundle is an orphan nobody
+// reads.
+//
+// A part file is a gob stream of one type (extract.Result or
+// extract.Entry): decoding it costs a fraction of JSON's, and a field added
+// to either type is simply carried along (gob matches fields by name). The
+// driver reads every result back once per round, and a round reads the
+// frontier twice.
 
 func init() {
-	register.DoFn4x1[context.Context, ScoredChunk, func(string, extract.Entry), func(string), error](&writeResultsFn{})
 	register.Emitter2[string, extract.Entry]()
 	register.Emitter1[string]()
 	register.Combiner1[extract.Entry](&mergeEntriesFn{})
-	register.DoFn5x0[context.Context, string, extract.Entry, []extract.Entry, func(string, extract.Entry)](&filterSeenFn{})
+	beam.RegisterType(reflect.TypeOf(Discovery{}))
+	register.Emitter2[string, Discovery]()
+	register.Combiner1[Discovery](&mergeDiscoveriesFn{})
+	register.DoFn4x0[context.Context, string, Discovery, func(string, extract.Entry)](&filterSeenFn{})
 	register.DoFn6x1[context.Context, extract.Entry, []extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string), error](&splitFrontierFn{})
 	register.Iter2[string, extract.Entry]()
 	register.Function2x1(dropEntryKey)
@@ -48,9 +59,51 @@ const (
 	// "kind<TAB>path<TAB>count" (kind ManifestResults or ManifestFrontier),
 	// sorted.
 	RoundManifestFile = "round.manifest"
-	ResultsDir        = "results"  // results/part-*.jsonl: extract.Result lines, in no particular order
-	FrontierDir       = "frontier" // frontier/part-*.jsonl: extract.Entry lines
+	ResultsDir        = "results"  // results/part-*.gob: extract.Result values, in no particular order
+	FrontierDir       = "frontier" // frontier/part-*.gob: extract.Entry values
 )
+
+// WritePart writes values to the part file p (a gob stream), atomically.
+func WritePart[T any](ctx context.Context, p string, values []T) error {
+	w, err := storage.Create(ctx, p)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	enc := gob.NewEncoder(bw)
+	for i := range values {
+		if err := enc.Encode(&values[i]); err != nil {
+			w.Abort()
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		w.Abort()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return w.Close()
+}
+
+// ReadPart calls each with every value of the part file p, in order.
+func ReadPart[T any](ctx context.Context, p string, each func(T) error) error {
+	r, err := storage.Open(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	dec := gob.NewDecoder(bufio.NewReaderSize(r, 1<<20))
+	for n := 0; ; n++ {
+		var v T // a new value each time: gob leaves the fields it does not send alone
+		if err := dec.Decode(&v); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("%s, value %d: %w", p, n+1, err)
+		}
+		if err := each(v); err != nil {
+			return err
+		}
+	}
+}
 
 // Kinds of part files in a round manifest.
 const (
@@ -136,30 +189,35 @@ func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, parts func(
 }
 
 // partWriter writes the part file of one bundle: created with a random
-// name on the first line, committed (and named in the manifest) when the
+// name on the first value, committed (and named in the manifest) when the
 // bundle finishes.
 type partWriter struct {
 	dir, kind string
 	w         storage.Writer
 	bw        *bufio.Writer
+	enc       *gob.Encoder
 	n         int
 	p         string
 }
 
-func (pw *partWriter) writeLine(ctx context.Context, line []byte) error {
+// write appends one value (a pointer to it).
+func (pw *partWriter) write(ctx context.Context, v any) error {
 	if pw.w == nil {
 		var id [8]byte
 		rand.Read(id[:])
-		pw.p = storage.Join(pw.dir, "part-"+hex.EncodeToString(id[:])+".jsonl")
+		pw.p = storage.Join(pw.dir, "part-"+hex.EncodeToString(id[:])+".gob")
 		w, err := storage.Create(ctx, pw.p)
 		if err != nil {
 			return err
 		}
 		pw.w, pw.bw, pw.n = w, bufio.NewWriterSize(w, 1<<20), 0
+		pw.enc = gob.NewEncoder(pw.bw)
 	}
-	pw.bw.Write(line)
 	pw.n++
-	return pw.bw.WriteByte('\n')
+	if err := pw.enc.Encode(v); err != nil {
+		return fmt.Errorf("write %s: %w", pw.p, err)
+	}
+	return nil
 }
 
 // finish commits the file, if any, and emits its manifest line.
@@ -186,64 +244,6 @@ func (pw *partWriter) abort() {
 		pw.w.Abort()
 		pw.w = nil
 	}
-}
-
-// WriteRoundResults writes the round's results (ScoredChunk, in no
-// particular order: the driver orders them by rank) to part files under
-// OutDir/results and returns
-//
-//   - discovered: KV<SURT key, extract.Entry>, the new entries of the
-//     results (seen before or not), not merged per key;
-//   - parts: the manifest lines of the files written.
-//
-// It takes no side input on purpose: prism's scheduler re-checks a stage
-// with side inputs in a busy loop for as long as one of its bundles runs,
-// which for the per-URL stage, the longest of a round, cost a core.
-func WriteRoundResults(s beam.Scope, results beam.PCollection, cfg RoundConfig) (discovered, parts beam.PCollection) {
-	s = s.Scope("WriteRoundResults")
-	return beam.ParDo2(s, &writeResultsFn{Dir: storage.Join(cfg.OutDir, ResultsDir)}, results)
-}
-
-type writeResultsFn struct {
-	Dir string
-	pw  partWriter
-}
-
-func (f *writeResultsFn) Setup() {
-	f.pw = partWriter{dir: f.Dir, kind: ManifestResults}
-}
-
-func (f *writeResultsFn) ProcessElement(ctx context.Context, chunk ScoredChunk, discovered func(string, extract.Entry), _ func(string)) error {
-	lines := make([][]byte, len(chunk.Results))
-	errs := make([]error, len(chunk.Results))
-	inParallel(len(lines), func(i int) { lines[i], errs[i] = json.Marshal(&chunk.Results[i]) })
-	for i, line := range lines {
-		if errs[i] != nil {
-			f.pw.abort()
-			return fmt.Errorf("encode result of %s: %w", chunk.Results[i].Entry.URL, errs[i])
-		}
-		if err := f.pw.writeLine(ctx, line); err != nil {
-			f.pw.abort()
-			return err
-		}
-	}
-	for _, r := range chunk.Results {
-		for _, e := range r.NewEntries {
-			discovered(e.Key, e)
-		}
-	}
-	return nil
-}
-
-// FinishBundle commits the bundle's file. (The Go SDK wants
-// ProcessElement's emitters here too.)
-func (f *writeResultsFn) FinishBundle(_ func(string, extract.Entry), parts func(string)) error {
-	return f.pw.finish(parts)
-}
-
-func (f *writeResultsFn) Teardown() error {
-	f.pw.abort()
-	return nil
 }
 
 // seenSets caches the seen set of a worker process. The seen files of a
@@ -298,16 +298,43 @@ func loadSeen(ctx context.Context, files []string) (map[string]struct{}, error) 
 	return set, nil
 }
 
+// Discovery is what a round learned about one URL: a new entry for it (an
+// outlink or a redirect target: HasEntry), that the round took it (it is
+// in the batch: Taken), or both, once merged per URL.
+type Discovery struct {
+	Entry    extract.Entry
+	HasEntry bool
+	Taken    bool
+}
+
+type mergeDiscoveriesFn struct{}
+
+func (mergeDiscoveriesFn) MergeAccumulators(a, b Discovery) Discovery {
+	out := Discovery{Taken: a.Taken || b.Taken, HasEntry: a.HasEntry || b.HasEntry}
+	switch {
+	case a.HasEntry && b.HasEntry:
+		out.Entry = extract.Merge(a.Entry, b.Entry)
+	case a.HasEntry:
+		out.Entry = a.Entry
+	case b.HasEntry:
+		out.Entry = b.Entry
+	}
+	return out
+}
+
 // MergeFrontier computes the frontier after the round: the old frontier
 // without the batch, plus the discovered entries that were neither seen
 // before the round nor are in its batch, merged per URL (extract.Merge).
 // Old entries no discovered URL touches are written by the bundles that
 // read them; only the discovered entries and the old entries they touch are
-// shuffled. Returns the manifest lines of the frontier files.
+// shuffled. discovered is KV<SURT key, Discovery>, the round's batch among
+// them (Taken), so that dropping what the round took needs no side input
+// (see FetchAndScore on prism and side inputs). Returns the manifest lines
+// of the frontier files.
 func MergeFrontier(s beam.Scope, frontier, batch, discovered beam.PCollection, cfg RoundConfig) beam.PCollection {
 	s = s.Scope("MergeFrontier")
 	dir := storage.Join(cfg.OutDir, FrontierDir)
-	unseen := beam.ParDo(s, &filterSeenFn{SeenFiles: cfg.SeenFiles}, beam.CombinePerKey(s, &mergeEntriesFn{}, discovered), beam.SideInput{Input: batch})
+	unseen := beam.ParDo(s, &filterSeenFn{SeenFiles: cfg.SeenFiles}, beam.CombinePerKey(s, &mergeDiscoveriesFn{}, discovered))
 	touched, untouchedParts := beam.ParDo2(s, &splitFrontierFn{Dir: dir}, frontier, beam.SideInput{Input: batch}, beam.SideInput{Input: unseen})
 	merged := beam.CombinePerKey(s, &mergeEntriesFn{}, beam.Flatten(s, unseen, touched))
 	mergedParts := beam.ParDo(s, &writeFrontierFn{Dir: dir}, beam.ParDo(s, dropEntryKey, merged))
@@ -326,7 +353,6 @@ type filterSeenFn struct {
 	SeenFiles []string
 
 	seen    map[string]struct{}
-	inBatch map[string]bool
 	skipped beam.Counter
 }
 
@@ -340,18 +366,15 @@ func (f *filterSeenFn) Setup(ctx context.Context) error {
 	return nil
 }
 
-func (f *filterSeenFn) ProcessElement(ctx context.Context, key string, e extract.Entry, batch []extract.Entry, emit func(string, extract.Entry)) {
-	if f.inBatch == nil {
-		f.inBatch = make(map[string]bool, len(batch))
-		for _, b := range batch {
-			f.inBatch[b.Key] = true
-		}
+func (f *filterSeenFn) ProcessElement(ctx context.Context, key string, d Discovery, emit func(string, extract.Entry)) {
+	if !d.HasEntry { // a URL the round took, that no result links to
+		return
 	}
-	if _, ok := f.seen[key]; ok || f.inBatch[key] {
+	if _, seen := f.seen[key]; seen || d.Taken {
 		f.skipped.Inc(ctx, 1)
 		return
 	}
-	emit(key, e)
+	emit(key, d.Entry)
 }
 
 // splitFrontierFn drops the batch from the old frontier, emits the entries
@@ -386,12 +409,7 @@ func (f *splitFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, b
 	case f.discovered[e.Key]:
 		touched(e.Key, e)
 	default:
-		b, err := json.Marshal(e)
-		if err != nil {
-			f.pw.abort()
-			return err
-		}
-		if err := f.pw.writeLine(ctx, b); err != nil {
+		if err := f.pw.write(ctx, &e); err != nil {
 			f.pw.abort()
 			return err
 		}
@@ -422,12 +440,7 @@ func (f *writeFrontierFn) Setup() {
 // ProcessElement writes one entry; emit is used only by FinishBundle (the
 // Go SDK takes a bundle's emitters from ProcessElement's signature).
 func (f *writeFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, _ func(string)) error {
-	b, err := json.Marshal(e)
-	if err != nil {
-		f.pw.abort()
-		return err
-	}
-	if err := f.pw.writeLine(ctx, b); err != nil {
+	if err := f.pw.write(ctx, &e); err != nil {
 		f.pw.abort()
 		return err
 	}

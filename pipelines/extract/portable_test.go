@@ -174,7 +174,7 @@ func TestDataflowDryRun(t *testing.T) {
 	if len(names) == 0 {
 		t.Fatalf("the printed job has no transforms:\n%s", r)
 	}
-	for _, step := range []string{"SelectBatch", "ResolveSnapshots", "SelectSnapshot", "FetchRecord", "Score", "MergeFrontier"} {
+	for _, step := range []string{"SelectBatch", "ResolveSnapshots", "SelectSnapshot", "FetchAndScore", "MergeFrontier", "WriteManifest"} {
 		if !slices.Contains(names, "Round0/"+step) {
 			t.Errorf("the Dataflow job has no step Round0/%s; its transforms: %v", step, names)
 		}

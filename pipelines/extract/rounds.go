@@ -31,9 +31,9 @@ import (
 //	state-NNNNN/             the state after N rounds:
 //	    round.manifest         the state's part files, "kind<TAB>path<TAB>count"
 //	                           (kind results or frontier), sorted
-//	    results/part-*.jsonl   round N-1's results (extract.Result), one file per
-//	                           bundle, in no order: the driver sorts them by rank
-//	    frontier/part-*.jsonl  the whole frontier after round N-1 (extract.Entry)
+//	    results/part-*.gob     round N-1's results (extract.Result), one gob stream
+//	                           per bundle, in no order: the driver sorts them by rank
+//	    frontier/part-*.gob    the whole frontier after round N-1 (extract.Entry)
 //	    seen.txt               the SURT keys round N-1 took (its batch), sorted:
 //	                           the seen set after N rounds is the union of the
 //	                           seen.txt of states 0..N (state 0's is empty)
@@ -224,14 +224,8 @@ func writeInitialState(ctx context.Context, work string, seeds []extract.Entry) 
 	if err := storage.RemoveAll(ctx, dir); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	for _, e := range seeds {
-		b, _ := json.Marshal(e)
-		buf.Write(b)
-		buf.WriteByte('\n')
-	}
-	seedFile := storage.Join(dir, transforms.FrontierDir, "seeds.jsonl")
-	if err := storage.WriteFile(ctx, seedFile, buf.Bytes()); err != nil {
+	seedFile := storage.Join(dir, transforms.FrontierDir, "seeds.gob")
+	if err := transforms.WritePart(ctx, seedFile, seeds); err != nil {
 		return err
 	}
 	manifest := transforms.ManifestLine(transforms.ManifestFrontier, seedFile, len(seeds)) + "\n"
@@ -248,44 +242,23 @@ func writeInitialState(ctx context.Context, work string, seeds []extract.Entry) 
 // manifest m), in rank order. The ranks must be exactly 0..n-1: anything
 // else is a state that does not hold one complete round.
 func readResults(ctx context.Context, dir string, m transforms.Manifest) ([]extract.Result, error) {
-	parts := make([][]byte, len(m.Results))
+	parts := make([][]extract.Result, len(m.Results))
 	errs := make([]error, len(m.Results))
-	inParallel(len(parts), func(i int) { parts[i], errs[i] = storage.ReadFile(ctx, m.Results[i]) })
-	type line struct {
-		part, no int
-		data     []byte
-	}
-	var lines []line
-	for i, data := range parts {
+	inParallel(len(parts), func(i int) {
+		errs[i] = transforms.ReadPart(ctx, m.Results[i], func(r extract.Result) error {
+			parts[i] = append(parts[i], r)
+			return nil
+		})
+	})
+	var out []extract.Result
+	for i, p := range parts {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("round results: %w", errs[i])
 		}
-		for no := 1; len(data) > 0; no++ {
-			l := data
-			if j := bytes.IndexByte(data, '\n'); j >= 0 {
-				l, data = data[:j], data[j+1:]
-			} else {
-				data = nil
-			}
-			if len(l) > 0 {
-				lines = append(lines, line{i, no, l})
-			}
-		}
+		out = append(out, p...)
 	}
-	if len(lines) != m.ResultCount {
-		return nil, fmt.Errorf("%s: the manifest names %d results, its files hold %d", dir, m.ResultCount, len(lines))
-	}
-	out := make([]extract.Result, len(lines))
-	errs = make([]error, len(lines))
-	inParallel(len(lines), func(i int) {
-		if err := json.Unmarshal(lines[i].data, &out[i]); err != nil {
-			errs[i] = fmt.Errorf("%s line %d: %w", m.Results[lines[i].part], lines[i].no, err)
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if len(out) != m.ResultCount {
+		return nil, fmt.Errorf("%s: the manifest names %d results, its files hold %d", dir, m.ResultCount, len(out))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
 	for i, r := range out {
