@@ -3,15 +3,12 @@ package lookup
 import (
 	"context"
 	"errors"
-	"io"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	gcs "cloud.google.com/go/storage"
@@ -19,61 +16,6 @@ import (
 	"github.com/recrawl/recrawl/internal/testservers"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
-
-// countingProxy forwards TCP connections from a loopback port to target and
-// counts the bytes the server sends back: what the client downloaded, as the
-// network saw it, whatever the reader under test reports of itself.
-type countingProxy struct {
-	ln         net.Listener
-	target     string
-	downloaded atomic.Int64
-}
-
-func startCountingProxy(t *testing.T, target string) *countingProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &countingProxy{ln: ln, target: target}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go p.serve(c)
-		}
-	}()
-	return p
-}
-
-func (p *countingProxy) serve(client net.Conn) {
-	defer client.Close()
-	server, err := net.Dial("tcp", p.target)
-	if err != nil {
-		return
-	}
-	defer server.Close()
-	go io.Copy(server, client)
-	io.Copy(countingWriter{client, &p.downloaded}, server)
-}
-
-func (p *countingProxy) addr() string { return p.ln.Addr().String() }
-
-// countingWriter counts bytes as they pass, so the count is current while a
-// keep-alive connection is still open.
-type countingWriter struct {
-	w io.Writer
-	n *atomic.Int64
-}
-
-func (c countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n.Add(int64(n))
-	return n, err
-}
 
 // uploadDir copies the regular files of dir to gs://bucket/prefix/, leaving
 // out the names in skip.
@@ -147,8 +89,8 @@ func TestZipNumOnGCS(t *testing.T) {
 	uploadDir(t, uploader, local, "recrawl-index", "zipnum")
 	// Common Crawl's layout: no location file, the shards next to cluster.idx.
 	uploadDir(t, uploader, local, "recrawl-index", "cc/cdx", "cluster.loc")
-	proxy := startCountingProxy(t, emulator)
-	t.Setenv("STORAGE_EMULATOR_HOST", proxy.addr())
+	proxy := testservers.StartCountingProxy(t, emulator)
+	t.Setenv("STORAGE_EMULATOR_HOST", proxy.Addr())
 
 	// A few keys: one with hundreds of captures (it spans blocks), some with
 	// a few, one absent.
@@ -195,7 +137,7 @@ func TestZipNumOnGCS(t *testing.T) {
 		"zipnum:gs://recrawl-index/cc/cdx",             // no cluster.loc: shards next to the index
 	} {
 		t.Run(strings.TrimPrefix(spec, "zipnum:gs://recrawl-index/"), func(t *testing.T) {
-			before := proxy.downloaded.Load()
+			before := proxy.Downloaded()
 			idx, err := Open(ctx, spec)
 			if err != nil {
 				t.Fatal(err)
@@ -205,7 +147,7 @@ func TestZipNumOnGCS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			downloaded := proxy.downloaded.Load() - before
+			downloaded := proxy.Downloaded() - before
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %d keys found, the local index %d (or their captures differ)", spec, len(got), len(want))
 			}
@@ -225,7 +167,7 @@ func TestZipNumOnGCS(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer lr.Close()
-		before := proxy.downloaded.Load()
+		before := proxy.Downloaded()
 		gr, err := zipnum.OpenContext(ctx, "gs://recrawl-index/zipnum", zipnum.Options{CacheBytes: -1})
 		if err != nil {
 			t.Fatal(err)
@@ -239,7 +181,7 @@ func TestZipNumOnGCS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		downloaded := proxy.downloaded.Load() - before
+		downloaded := proxy.Downloaded() - before
 		if !reflect.DeepEqual(ggot, lgot) {
 			t.Errorf("gs:// reader: %d keys, local reader %d (or their captures differ)", len(ggot), len(lgot))
 		}

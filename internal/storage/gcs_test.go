@@ -9,69 +9,13 @@ import (
 	"io"
 	"io/fs"
 	"math/rand/v2"
-	"net"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	gcs "cloud.google.com/go/storage"
 )
-
-// countingProxy forwards TCP connections from a loopback port to target and
-// counts the bytes the server sends back: what the client downloaded, as the
-// network saw it.
-type countingProxy struct {
-	ln         net.Listener
-	target     string
-	downloaded atomic.Int64
-}
-
-func startCountingProxy(t *testing.T, target string) *countingProxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &countingProxy{ln: ln, target: target}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go p.serve(c)
-		}
-	}()
-	return p
-}
-
-func (p *countingProxy) serve(client net.Conn) {
-	defer client.Close()
-	server, err := net.Dial("tcp", p.target)
-	if err != nil {
-		return
-	}
-	defer server.Close()
-	go io.Copy(server, client)
-	io.Copy(countingWriter{client, &p.downloaded}, server)
-}
-
-// countingWriter counts bytes as they pass, so the count is current while a
-// keep-alive connection is still open.
-type countingWriter struct {
-	w io.Writer
-	n *atomic.Int64
-}
-
-func (c countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n.Add(int64(n))
-	return n, err
-}
-
-func (p *countingProxy) addr() string { return p.ln.Addr().String() }
 
 // TestGCS runs the gs:// half of the package against fake-gcs-server,
 // started through scripts/gcs-emulator.sh. The package's GCS client is a
@@ -79,8 +23,8 @@ func (p *countingProxy) addr() string { return p.ln.Addr().String() }
 // test process happens here, after STORAGE_EMULATOR_HOST is set.
 func TestGCS(t *testing.T) {
 	emulator := testservers.GCS(t)
-	proxy := startCountingProxy(t, emulator)
-	t.Setenv("STORAGE_EMULATOR_HOST", proxy.addr())
+	proxy := testservers.StartCountingProxy(t, emulator)
+	t.Setenv("STORAGE_EMULATOR_HOST", proxy.Addr())
 	ctx := context.Background()
 
 	c, err := gcs.NewClient(ctx)
@@ -226,7 +170,7 @@ func TestGCS(t *testing.T) {
 			t.Errorf("Size = %d, want %d", ra.Size(), len(data))
 		}
 
-		before := proxy.downloaded.Load()
+		before := proxy.Downloaded()
 		buf := make([]byte, 1024)
 		const off = 3_000_017
 		n, err := ra.ReadAt(buf, off)
@@ -243,7 +187,7 @@ func TestGCS(t *testing.T) {
 		// connection stays open (keep-alive), so wait for the proxy's count.
 		var wire int64
 		for deadline := time.Now().Add(2 * time.Second); ; {
-			wire = proxy.downloaded.Load() - before
+			wire = proxy.Downloaded() - before
 			if wire >= 1024 || time.Now().After(deadline) {
 				break
 			}
