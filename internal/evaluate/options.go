@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/report"
+	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -104,21 +105,9 @@ func IntentFor(s *specs.Spec) specs.TemporalIntent {
 		return s.Focus.TemporalIntent
 	}
 	start, end := s.EventInterval()
-	lead, cool := s.LeadTime.Duration(), s.CooldownTime.Duration()
+	// The scorer's TempR, with the inclusive last instant of the event.
 	tempR := func(t time.Time) float64 {
-		switch {
-		case t.Before(start):
-			if lead <= 0 {
-				return 0
-			}
-			return math.Exp2(-float64(start.Sub(t)) / float64(lead))
-		case !t.Before(end):
-			if cool <= 0 {
-				return 0
-			}
-			return math.Exp2(-float64(t.Sub(end)) / float64(cool))
-		}
-		return 1
+		return scoring.TempR(t, start, end.Add(-1), s.LeadTime.Duration(), s.CooldownTime.Duration())
 	}
 	months := map[string]float64{}
 	first := time.Date(start.Year(), start.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -6, 0)
