@@ -41,7 +41,7 @@ for strategy in ctf cf tf unfocused; do
   runs+=("$out/$strategy")
 done
 
-step "evaluating, and comparing the focusing options beyond the paper (17 more extractions)"
+step "evaluating, and comparing the focusing options beyond the paper (one extraction per variant)"
 "$bin/extract" eval --runs "$(IFS=,; echo "${runs[*]}")" --labels "$out/archive/labels.tsv" --event "$event" --report "$out" \
   --options "${DEMO_OPTIONS:-all}" --spec "$out/archive/specs/$event.yaml" --index "zipnum:$out/index" --archive "$out/archive" \
   --target_size "$target" --batch_size 50 2>/dev/null

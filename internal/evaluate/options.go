@@ -28,6 +28,9 @@ type FocusVariant struct {
 	Description string
 	Strategy    string // "" keeps the spec's (ctf by default)
 	Apply       func(s *specs.Spec)
+	// Oracle marks the label oracle (OracleVariant): its extraction is
+	// the graph crawl, and its row the oracle's collection on that graph.
+	Oracle bool
 }
 
 // The building blocks of the variants: each is one option of the seeds,
@@ -35,7 +38,7 @@ type FocusVariant struct {
 var (
 	anchorLinks = func(s *specs.Spec) { s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.4, Anchor: 0.6} }
 	anchorCtx   = func(s *specs.Spec) {
-		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.2, Anchor: 0.5, Context: 0.3}
+		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
 	}
 	linkDates   = func(s *specs.Spec) { s.Focus.LinkDates = true }
 	average     = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
@@ -45,7 +48,8 @@ var (
 	depth3      = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
 	perHost     = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
 	noListings  = func(s *specs.Spec) { s.Focus.CountListingPages = false }
-	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings}
+	allLinks    = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
+	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
 )
 
 func apply(fs ...func(*specs.Spec)) func(*specs.Spec) {
@@ -69,7 +73,7 @@ var FocusVariants = []FocusVariant{
 	{Name: "ctf", Description: "the paper's CT-F (alpha from the spec)"},
 	{Name: "unfocused", Description: "breadth-first, no relevance", Strategy: "unfocused"},
 	{Name: "anchor", Description: "link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: anchorLinks},
-	{Name: "anchor+context", Description: "link_priority {parent: 0.2, anchor: 0.5, context: 0.3} (ARCOMEM's document, anchor and paragraph)", Apply: anchorCtx},
+	{Name: "anchor+context", Description: "link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: anchorCtx},
 	{Name: "link-dates", Description: "link_dates: true (Wu & Hou)", Apply: linkDates},
 	{Name: "average", Description: "combine: average (ARCOMEM)", Apply: average},
 	{Name: "last", Description: "combine: last (ARCOMEM)", Apply: last},
@@ -78,11 +82,14 @@ var FocusVariants = []FocusVariant{
 	{Name: "max-depth-3", Description: "max_depth: 3", Apply: depth3},
 	{Name: "per-host", Description: "max_per_host: batch_size/10 (ARCOMEM's bl)", Apply: perHost},
 	{Name: "no-listings", Description: "count_listing_pages: false", Apply: noListings},
-	{Name: BestCombination, Description: "anchor+context, link-dates, average, no-listings", Apply: apply(combination...)},
+	{Name: "all-links", Description: "outlinks: all (the paper's priority for every link of the page)", Apply: allLinks},
+	{Name: "anchor+context+all-links", Description: "anchor+context with outlinks: all (Wu & Hou score every link by its anchor)", Apply: apply(anchorCtx, allLinks)},
+	{Name: BestCombination, Description: "anchor+context, link-dates, average, no-listings, outlinks: all", Apply: apply(combination...)},
 	{Name: BestCombination + "-cf", Description: "the best combination under cf", Strategy: "cf", Apply: apply(combination...)},
 	{Name: BestCombination + "-tf", Description: "the best combination under tf", Strategy: "tf", Apply: apply(combination...)},
 	{Name: "cf", Description: "the paper's C-F", Strategy: "cf"},
 	{Name: "tf", Description: "the paper's T-F", Strategy: "tf"},
+	{Name: OracleVariant, Description: "the ceiling: a crawl that knows the labels, on the link graph of an unfocused crawl of every link", Strategy: "unfocused", Apply: oracleGraph, Oracle: true},
 }
 
 // FocusVariantByName returns the variant called name.
@@ -179,6 +186,13 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		r, err := ReadRun(out)
 		if err != nil {
 			return nil, fmt.Errorf("options: %w", err)
+		}
+		if v.Oracle {
+			// The same K and target as the variants (ctf, run first).
+			k, target := runs[0].Spec.BatchSize, runs[0].Spec.TargetSize
+			if r.Documents, r.Info.Totals.Listings, err = LabelOracle(out, labels, k, target); err != nil {
+				return nil, fmt.Errorf("options: %w", err)
+			}
 		}
 		runs[i] = r
 		t.Rows = append(t.Rows, OptionRow{Name: v.Name, Description: v.Description, Documents: len(r.Documents),

@@ -121,7 +121,7 @@ func TestEvalOptions(t *testing.T) {
 	mustRun(t, nil, extractArgs(a, testEvent, ctf, "--target_size=60", "--batch_size=20")...)
 	report := filepath.Join(dir, "report")
 	mustRun(t, nil, "eval", "--runs", ctf, "--labels", a.Labels, "--event", testEvent, "--report", report,
-		"--options", "anchor,no-listings", "--spec", a.Spec(testEvent), "--index", a.IndexSpec(), "--archive", a.WARCDir,
+		"--options", "anchor,no-listings,oracle", "--spec", a.Spec(testEvent), "--index", a.IndexSpec(), "--archive", a.WARCDir,
 		"--target_size=60", "--batch_size=20")
 	html, err := os.ReadFile(filepath.Join(report, "report.html"))
 	if err != nil {
@@ -154,8 +154,15 @@ func TestEvalOptions(t *testing.T) {
 			t.Errorf("variant %s: %d documents, want 60", r.Name, r.Documents)
 		}
 	}
-	if strings.Join(names, ",") != "ctf,unfocused,anchor,no-listings" || ev.Options.R == 0 {
-		t.Errorf("options rows %v, R %d", names, ev.Options.R)
+	if strings.Join(names, ",") != "ctf,unfocused,anchor,no-listings,oracle" || ev.Options.R == 0 {
+		t.Fatalf("options rows %v, R %d", names, ev.Options.R)
+	}
+	// The label oracle knows the labels: no variant may beat it.
+	oracle := ev.Options.Rows[len(ev.Options.Rows)-1]
+	for _, r := range ev.Options.Rows {
+		if r.PAtR > oracle.PAtR {
+			t.Errorf("variant %s: precision at R %.3f above the oracle's %.3f", r.Name, r.PAtR, oracle.PAtR)
+		}
 	}
 	if r := ev.Options.Rows[0]; r.VsCTF == nil || *r.VsCTF != 1 {
 		t.Errorf("ctf against itself: %v", r.VsCTF)
