@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -260,6 +261,12 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 	default:
 		return nil, nil
 	}
+	return DictionariesIn(ctx, dir)
+}
+
+// DictionariesIn returns the document-frequency files df-LANG.tsv in dir
+// (local or gs://) by language; none is not an error.
+func DictionariesIn(ctx context.Context, dir string) (map[string]string, error) {
 	files, err := storage.Glob(ctx, storage.Join(dir, "df-*.tsv"))
 	if err != nil {
 		return nil, err
@@ -270,4 +277,29 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 		out[lang] = f
 	}
 	return out, nil
+}
+
+// DictionaryFlag reads the value of --dictionary: a directory of df-LANG.tsv
+// files (the --output of pipelines/index --dictionary, for an index without
+// a directory of its own such as Bigtable) gives every language its file;
+// a file is the dictionary of defaultLang. A directory is a local directory,
+// or a path ending in "/" (gs:// has no directories).
+func DictionaryFlag(ctx context.Context, value, defaultLang string) (map[string]string, error) {
+	isDir := strings.HasSuffix(value, "/")
+	if !storage.IsGCS(value) {
+		if fi, err := os.Stat(value); err == nil && fi.IsDir() {
+			isDir = true
+		}
+	}
+	if !isDir {
+		return map[string]string{defaultLang: value}, nil
+	}
+	d, err := DictionariesIn(ctx, value)
+	if err != nil {
+		return nil, fmt.Errorf("--dictionary=%s: %w", value, err)
+	}
+	if len(d) == 0 {
+		return nil, fmt.Errorf("--dictionary=%s: a directory without df-LANG.tsv files", value)
+	}
+	return d, nil
 }

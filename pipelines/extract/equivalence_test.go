@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -90,8 +91,10 @@ func TestDeterministic(t *testing.T) {
 
 // testBigtable loads the index into the Bigtable emulator and compares an
 // extraction through it with one through the CDXJ file. A Bigtable index has
-// no directory for df-LANG.tsv files, so both runs are given the same
-// dictionary with --dictionary.
+// no directory for df-LANG.tsv files: --dictionary names the directory the
+// index pipeline wrote them to, and the run must equal the CDXJ run, which
+// finds the same files next to its index (every language, not only the
+// default one).
 func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) {
 	emu, err := extracttest.StartEmulator()
 	if err != nil {
@@ -107,11 +110,24 @@ func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) 
 		t.Fatal(err)
 	}
 	env := []string{"BIGTABLE_EMULATOR_HOST=" + emu.Host}
-	dict := "--dictionary=" + a.Dictionary("en")
+	dict := "--dictionary=" + filepath.Dir(a.Dictionary("en"))
 	cdxj, bt := filepath.Join(dir, "cdxj-dict"), filepath.Join(dir, "bigtable")
-	mustRun(t, nil, extractArgs(a, testEvent, cdxj, append(k, dict)...)...)
+	mustRun(t, nil, extractArgs(a, testEvent, cdxj, k...)...)
 	mustRun(t, env, extractArgs(a, testEvent, bt, append(k, dict, "--index=bigtable:proj/inst/captures")...)...)
 	sameOutputs(t, cdxj, bt, true)
+	// A file is the default language's dictionary only: the German
+	// documents then score without IDF, and the outputs differ.
+	en := filepath.Join(dir, "bigtable-en")
+	mustRun(t, env, extractArgs(a, testEvent, en, append(k, "--dictionary="+a.Dictionary("en"), "--index=bigtable:proj/inst/captures")...)...)
+	all, _ := os.ReadFile(filepath.Join(bt, "documents.jsonl"))
+	enOnly, _ := os.ReadFile(filepath.Join(en, "documents.jsonl"))
+	if len(all) == 0 || bytes.Equal(all, enOnly) {
+		t.Error("the default language's dictionary alone gave the same documents as all languages' dictionaries")
+	}
+	r0 := runBin(t, env, extractArgs(a, testEvent, filepath.Join(dir, "bigtable-nodict"), append(k, "--dictionary="+dir, "--index=bigtable:proj/inst/captures")...)...)
+	if r0.err == nil || !strings.Contains(r0.stderr, "without df-LANG.tsv") {
+		t.Errorf("--dictionary with a directory without df files: want an error naming it, got %s", r0)
+	}
 
 	// The cogroup join reads the whole index and cannot read a table: it
 	// must say so instead of extracting nothing.

@@ -52,7 +52,7 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	var indexes, archives listFlag
 	fs.Var(&indexes, "index", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T); repeated as NAME=SPEC for several archives")
 	fs.Var(&archives, "archive", "archive locations, comma-separated, for reference documents given as URLs; repeated as NAME=LOCATIONS for several archives")
-	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file (default: the spec's, else df-*.tsv next to --index)")
+	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file, or a directory of df-LANG.tsv files (default: the spec's, else df-*.tsv next to --index)")
 	terms := fs.Int("terms", 20, "number of top contributing terms to print")
 	if err := fs.Parse(args); err != nil {
 		return err

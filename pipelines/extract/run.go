@@ -29,7 +29,7 @@ var (
 	workFlag     = flag.String("work", "", "state directory for resuming (default OUTPUT/.work)")
 	engineFlag   = flag.String("engine", "beam", "beam (rounds as Beam pipelines) or sequential (the reference implementation, one URL at a time)")
 	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
-	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language (default: the spec's, else df-*.tsv next to the index)")
+	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
 	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
 	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
 	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
@@ -114,7 +114,11 @@ func applyOverrides(s *specs.Spec, o options) error {
 func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string) error {
 	switch {
 	case flagValue != "":
-		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: flagValue}
+		d, err := extract.DictionaryFlag(ctx, flagValue, job.Spec.DefaultLanguage)
+		if err != nil {
+			return err
+		}
+		job.Dictionaries = d
 	case job.Spec.Dictionary != "":
 		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: job.Spec.Dictionary}
 	case job.Index != "":
