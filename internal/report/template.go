@@ -123,7 +123,8 @@ same number of documents for both runs.</p>
 fields in specs/README.md), everything else as specified. Precision at R (R = {{.R}} relevant URLs) and
 recall at {{.N}} against the labels; accumulated relevance over each run and, in brackets, after
 {{.CommonN}} documents (comparable between rows). Ratios: precision against the paper's ctf, recall against
-the unfocused run.</p>
+the unfocused run. The row oracle, when run, is not a method but the ceiling: a crawl of the same link graph
+that knows the labels before it fetches a page.</p>
 <table class="options">
 <thead><tr><th>variant</th><th>what it sets</th><th>documents</th><th>P@R</th><th>× ctf</th><th>R@{{.N}}</th><th>× unfocused</th><th>accumulated relevance</th><th>listing pages followed</th></tr></thead>
 <tbody>
