@@ -68,7 +68,8 @@ const BestCombination = "best"
 // FocusVariants are the rows of the options comparison, in order. The first
 // is the paper's ctf; "unfocused" is the baseline of recall; the "best"
 // rows apply the best combination under ctf, cf and tf to check that the
-// paper's ordering of the strategies survives it.
+// paper's ordering of the strategies survives it; the last, the label
+// oracle, is the ceiling the others are judged against (oracle.go).
 var FocusVariants = []FocusVariant{
 	{Name: "ctf", Description: "the paper's CT-F (alpha from the spec)"},
 	{Name: "unfocused", Description: "breadth-first, no relevance", Strategy: "unfocused"},
