@@ -13,6 +13,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
 // Several archives at once: the fixture's WARC files are split into two
@@ -27,6 +28,7 @@ type splitArchive struct {
 	names   [2]string
 	warcs   [2]string         // the --archive directories
 	indexes [2]string         // the --index specs (CDXJ files)
+	zipnums [2]string         // the same indexes as ZipNum (--index zipnum:DIR)
 	archive map[string]string // WARC file name → the archive holding it
 }
 
@@ -145,15 +147,38 @@ func buildSplit(a *extracttest.Archive) (*splitArchive, error) {
 			}
 		}
 		s.indexes[h] = "cdxj:" + idx
+		zdir := filepath.Join(root, name+"-zipnum")
+		// Small blocks, so that look-ups cross block boundaries.
+		seq := func(yield func(string, error) bool) {
+			for _, l := range lines[h] {
+				if !yield(l, nil) {
+					return
+				}
+			}
+		}
+		if err := zipnum.Build(zdir, seq, 0, 40); err != nil {
+			return nil, err
+		}
+		for _, df := range dfs {
+			if err := os.Link(filepath.Join(filepath.Dir(idx), filepath.Base(df)), filepath.Join(zdir, filepath.Base(df))); err != nil {
+				return nil, err
+			}
+		}
+		s.zipnums[h] = "zipnum:" + zdir
 	}
 	return s, nil
 }
 
 // args is the command line of an extraction from both archives.
 func (s *splitArchive) args(a *extracttest.Archive, out string, extra ...string) []string {
+	return s.argsWith(s.indexes, a, out, extra...)
+}
+
+// argsWith is args with the given --index specs.
+func (s *splitArchive) argsWith(indexes [2]string, a *extracttest.Archive, out string, extra ...string) []string {
 	args := []string{"--spec", a.Spec(testEvent), "--output", out, "--quiet"}
 	for h, name := range s.names {
-		args = append(args, "--index", name+"="+s.indexes[h], "--archive", name+"="+s.warcs[h])
+		args = append(args, "--index", name+"="+indexes[h], "--archive", name+"="+s.warcs[h])
 	}
 	return append(args, extra...)
 }
@@ -164,7 +189,7 @@ func (s *splitArchive) args(a *extracttest.Archive, out string, extra ...string)
 // its file; the same missing URLs, links, collection WARC, CDXJ, WACZ, link
 // graph and rounds; and run.json listing both archives with the documents
 // taken from each.
-func sameCollectionAcrossArchives(t *testing.T, s *splitArchive, want, got string) {
+func sameCollectionAcrossArchives(t *testing.T, s *splitArchive, indexes [2]string, want, got string) {
 	t.Helper()
 	for _, name := range append(append([]string{}, exactOutputs...), timedOutputs...) {
 		if name == "documents.jsonl" || name == "run.json" {
@@ -227,8 +252,8 @@ func sameCollectionAcrossArchives(t *testing.T, s *splitArchive, want, got strin
 		t.Fatalf("run.json lists %d archives, want 2: %s", len(info.Archives), data)
 	}
 	for h, a := range info.Archives {
-		if a.Name != s.names[h] || a.Index != s.indexes[h] || len(a.Locations) != 1 || a.Locations[0] != s.warcs[h] || a.Documents != counts[a.Name] {
-			t.Errorf("run.json archive %d: %+v; want %s, %s, [%s], %d documents", h, a, s.names[h], s.indexes[h], s.warcs[h], counts[s.names[h]])
+		if a.Name != s.names[h] || a.Index != indexes[h] || len(a.Locations) != 1 || a.Locations[0] != s.warcs[h] || a.Documents != counts[a.Name] {
+			t.Errorf("run.json archive %d: %+v; want %s, %s, [%s], %d documents", h, a, s.names[h], indexes[h], s.warcs[h], counts[s.names[h]])
 		}
 	}
 	if wt := readTotals(t, want); !equalTotals(wt, info.Totals) {
@@ -248,10 +273,9 @@ func TestSeveralArchivesSequential(t *testing.T) {
 	a := fixture(t)
 	s := splitFixture(t, a)
 	dir := t.TempDir()
-	whole, two := filepath.Join(dir, "whole"), filepath.Join(dir, "two")
-	mustRun(t, nil, extractArgs(a, testEvent, whole, append([]string{"--engine=sequential"}, referenceFlags...)...)...)
+	whole, two := sequentialWholeRun(t, a), filepath.Join(dir, "two")
 	mustRun(t, nil, s.args(a, two, append([]string{"--engine=sequential"}, referenceFlags...)...)...)
-	sameCollectionAcrossArchives(t, s, whole, two)
+	sameCollectionAcrossArchives(t, s, s.indexes, whole, two)
 
 	// The report shows each archive's share of the run (and no archive
 	// section for the run on one unnamed archive).
@@ -277,6 +301,15 @@ func TestSeveralArchivesSequential(t *testing.T) {
 	}
 }
 
+// sequentialWholeRun is the sequential engine's run on the whole archive
+// (it takes one URL per round, so the Beam reference run with K = 25 is not
+// its collection).
+func sequentialWholeRun(t *testing.T, a *extracttest.Archive) string {
+	return cachedRun(t, "reference-sequential", func(out string) []string {
+		return extractArgs(a, testEvent, out, append([]string{"--engine=sequential"}, referenceFlags...)...)
+	})
+}
+
 // TestSeveralArchivesBeam: the Beam rounds (prism, in process) on two named
 // archives, with batched look-ups and with the CoGroupByKey join, extract
 // the collection of the reference run on the whole archive.
@@ -288,7 +321,23 @@ func TestSeveralArchivesBeam(t *testing.T) {
 		t.Run(join, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "two")
 			mustRun(t, nil, s.args(a, out, append([]string{"--join=" + join}, referenceFlags...)...)...)
-			sameCollectionAcrossArchives(t, s, base, out)
+			sameCollectionAcrossArchives(t, s, s.indexes, base, out)
+		})
+	}
+}
+
+// TestSeveralArchivesMixedIndexes: one archive with a CDXJ index, the other
+// with a ZipNum index (small blocks). Captures compete across the two
+// backends as within one index, on both engines.
+func TestSeveralArchivesMixedIndexes(t *testing.T) {
+	a := fixture(t)
+	s := splitFixture(t, a)
+	mixed := [2]string{s.indexes[0], s.zipnums[1]}
+	for engine, base := range map[string]func(*testing.T, *extracttest.Archive) string{"sequential": sequentialWholeRun, "beam": referenceRun} {
+		t.Run(engine, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "mixed")
+			mustRun(t, nil, s.argsWith(mixed, a, out, append([]string{"--engine=" + engine}, referenceFlags...)...)...)
+			sameCollectionAcrossArchives(t, s, mixed, base(t, a), out)
 		})
 	}
 }
