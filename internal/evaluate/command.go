@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/report"
+	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -81,10 +82,10 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 	}
 	o := Options{Labels: *labels, Event: *event, ReportDir: *reportDir, Table3: *table3,
 		Top: *top, TopMissing: *topMissing, Generated: *generated}
-	o.Runs = splitList(*runs)
-	o.Specs = splitList(*spec)
+	o.Runs = storage.SplitList(*runs)
+	o.Specs = storage.SplitList(*spec)
 	if *options != "" {
-		o.Options = splitList(*options)
+		o.Options = storage.SplitList(*options)
 		if _, err := selectVariants(o.Options); err != nil {
 			return fmt.Errorf("eval: flag --options: %w", err)
 		}
@@ -194,16 +195,6 @@ func Execute(ctx context.Context, o Options, extractor Extractor) error {
 	}
 	slog.Info("report written", "path", filepath.Join(o.ReportDir, ReportFile))
 	return nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // readRuns reads the --runs directories and gives them unique names.

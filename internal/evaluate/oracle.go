@@ -41,10 +41,6 @@ func oracleGraph(s *specs.Spec) {
 	s.MaxRounds = 0
 }
 
-// ListingsFile holds the listing pages a run followed without counting
-// them (count_listing_pages: false).
-const ListingsFile = "listings.jsonl"
-
 // LabelOracle reads the graph crawl in dir (documents, listing pages,
 // links.tsv) and returns the collection the oracle extracts with k URLs per
 // round up to target documents, in collection order, and the number of

@@ -16,15 +16,17 @@ import (
 	"strings"
 )
 
-// File names of an extraction's output directory.
+// File names of an extraction's output directory (the extraction's own
+// names, internal/extract/outputs.go).
 const (
-	DocumentsFile = "documents.jsonl"
-	MissingFile   = "missing.jsonl"
-	RoundsFile    = "rounds.jsonl"
-	RunFile       = "run.json"
-	LinksFile     = "links.tsv"
-	WARCFile      = "collection.warc.gz"
-	CDXJFile      = "collection.cdxj"
+	DocumentsFile = extract.DocumentsFile
+	MissingFile   = extract.MissingFile
+	RoundsFile    = extract.RoundsFile
+	RunFile       = extract.RunFile
+	LinksFile     = extract.LinksFile
+	ListingsFile  = extract.ListingsFile
+	WARCFile      = extract.CollectionWARC
+	CDXJFile      = extract.CollectionCDXJ
 )
 
 // Document is one line of documents.jsonl: a collected document with its

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 )
 
@@ -73,7 +74,7 @@ func (j *Job) SetArchives(indexes, archives []string) error {
 			j.Index = idx.values[n-1].value
 		}
 		if n := len(arc.values); n > 0 {
-			j.Archives = splitLocations(arc.values[n-1].value)
+			j.Archives = storage.SplitList(arc.values[n-1].value)
 		}
 		return nil
 	}
@@ -85,7 +86,7 @@ func (j *Job) SetArchives(indexes, archives []string) error {
 	}
 	locations := map[string][]string{}
 	for _, a := range arc.values {
-		locations[a.name] = splitLocations(a.value)
+		locations[a.name] = storage.SplitList(a.value)
 		if !idx.has(a.name) {
 			return fmt.Errorf("--archive %s=%s: no --index %s=SPEC gives the index of archive %q", a.name, a.value, a.name, a.name)
 		}
@@ -170,16 +171,6 @@ func cutName(s string) (name, value string, named bool) {
 		}
 	}
 	return before, after, true
-}
-
-func splitLocations(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // ArchiveSources returns the job's archives: its named Sources, or the

@@ -94,17 +94,25 @@ func gcsClient(ctx context.Context) (*gcs.Client, error) {
 	return client, clientErr
 }
 
+// SplitList splits a comma-separated list of locations (files, globs,
+// directories), trimming spaces and dropping empty elements.
+func SplitList(list string) []string {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Expand turns a comma-separated list of files and glob patterns into the
 // sorted list of files they name. A pattern that matches nothing is an error
 // that names it (a typo must not silently index nothing).
 func Expand(ctx context.Context, list string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	for _, pattern := range strings.Split(list, ",") {
-		pattern = strings.TrimSpace(pattern)
-		if pattern == "" {
-			continue
-		}
+	for _, pattern := range SplitList(list) {
 		matches, err := Glob(ctx, pattern)
 		if err != nil {
 			return nil, err
