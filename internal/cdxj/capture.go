@@ -37,6 +37,17 @@ type Capture struct {
 // SortKey is the part of a line that orders it: "KEY TIMESTAMP".
 func (c Capture) SortKey() string { return c.Key + " " + c.Timestamp }
 
+// LineSortKey is SortKey read off an index line without parsing it: its
+// first two space-separated fields (the whole line if it has fewer).
+func LineSortKey(line string) string {
+	if i := strings.IndexByte(line, ' '); i >= 0 {
+		if j := strings.IndexByte(line[i+1:], ' '); j >= 0 {
+			return line[:i+1+j]
+		}
+	}
+	return line
+}
+
 // IsRevisit reports whether the capture is a WARC revisit record.
 func (c Capture) IsRevisit() bool { return c.Mime == "warc/revisit" }
 

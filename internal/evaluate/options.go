@@ -191,7 +191,7 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		if v.Oracle {
 			// The same K and target as the variants (ctf, run first).
 			k, target := runs[0].Spec.BatchSize, runs[0].Spec.TargetSize
-			if r.Documents, r.Info.Totals.Listings, err = LabelOracle(out, labels, k, target); err != nil {
+			if r.Documents, r.Info.Totals.Listings, err = labelOracleRun(r, labels, k, target); err != nil {
 				return nil, fmt.Errorf("options: %w", err)
 			}
 		}
@@ -233,11 +233,7 @@ func selectVariants(names []string) ([]FocusVariant, error) {
 			continue
 		}
 		if _, ok := FocusVariantByName(n); !ok {
-			var known []string
-			for _, v := range FocusVariants {
-				known = append(known, v.Name)
-			}
-			return nil, fmt.Errorf("options: unknown variant %q (known: %s, all)", n, strings.Join(known, ", "))
+			return nil, fmt.Errorf("options: unknown variant %q (known: %s, all)", n, variantNames())
 		}
 		want[n] = true
 	}
@@ -248,16 +244,6 @@ func selectVariants(names []string) ([]FocusVariant, error) {
 		}
 	}
 	return out, nil
-}
-
-// Best returns the row named BestCombination, or nil.
-func (t *OptionsTable) Best() *OptionRow {
-	for i := range t.Rows {
-		if t.Rows[i].Name == BestCombination {
-			return &t.Rows[i]
-		}
-	}
-	return nil
 }
 
 // variantNames lists the variants for the flag's help.

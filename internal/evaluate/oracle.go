@@ -47,18 +47,23 @@ func oracleGraph(s *specs.Spec) {
 // listing pages it followed. Its seeds are the graph crawl's depth-0 pages,
 // the seeds every variant resolved.
 func LabelOracle(dir string, labels *Labels, k, target int) ([]Document, int, error) {
-	if k <= 0 || target <= 0 {
-		return nil, 0, fmt.Errorf("oracle: batch size %d and target size %d must be positive", k, target)
-	}
 	graph, err := ReadRun(dir)
 	if err != nil {
 		return nil, 0, fmt.Errorf("oracle: %w", err)
 	}
-	listings, err := ReadDocuments(filepath.Join(dir, ListingsFile))
+	return labelOracleRun(graph, labels, k, target)
+}
+
+// labelOracleRun is LabelOracle on the graph crawl's run, already read.
+func labelOracleRun(graph *Run, labels *Labels, k, target int) ([]Document, int, error) {
+	if k <= 0 || target <= 0 {
+		return nil, 0, fmt.Errorf("oracle: batch size %d and target size %d must be positive", k, target)
+	}
+	listings, err := ReadDocuments(filepath.Join(graph.Dir, ListingsFile))
 	if err != nil {
 		return nil, 0, fmt.Errorf("oracle: %w", err)
 	}
-	links, err := ReadLinks(filepath.Join(dir, LinksFile))
+	links, err := ReadLinks(filepath.Join(graph.Dir, LinksFile))
 	if err != nil {
 		return nil, 0, fmt.Errorf("oracle: %w", err)
 	}
@@ -111,7 +116,11 @@ func labelOracle(docs, listings []Document, links []Link, labels *Labels, k, tar
 	}
 	add(docs, false)
 	add(listings, true)
+	resolved := map[string]string{} // URL → node key, "" for none
 	resolve := func(u string) string {
+		if key, ok := resolved[u]; ok {
+			return key
+		}
 		key := keyOf(u)
 		for range 8 { // redirect chains
 			to, ok := alias[key]
@@ -121,18 +130,13 @@ func labelOracle(docs, listings []Document, links []Link, labels *Labels, k, tar
 			key = to
 		}
 		if _, ok := nodes[key]; !ok {
-			return ""
+			key = ""
 		}
+		resolved[u] = key
 		return key
 	}
-	bySource := map[string]string{}
 	for _, l := range links {
-		src, ok := bySource[l.Source]
-		if !ok {
-			src = resolve(l.Source)
-			bySource[l.Source] = src
-		}
-		if dst := resolve(l.Target); src != "" && dst != "" && dst != src {
+		if src, dst := resolve(l.Source), resolve(l.Target); src != "" && dst != "" && dst != src {
 			nodes[src].out = append(nodes[src].out, dst)
 		}
 	}

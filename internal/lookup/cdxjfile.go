@@ -47,7 +47,7 @@ func OpenCDXJ(path string, opts CDXJOptions) (Index, error) {
 		if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("cdxj index %s: %w", path, err)
 		}
-		return loadCDXJ(path, bytes.NewReader(data))
+		return loadCDXJ(path, data)
 	}
 	if opts.PageSize <= 0 {
 		opts.PageSize = 4 << 10
@@ -89,7 +89,7 @@ func (x *fileIndex) sample() error {
 		if err != nil {
 			return err
 		}
-		if len(x.samples) > 0 && sortPrefix(line) < sortPrefix(x.samples[len(x.samples)-1].line) {
+		if len(x.samples) > 0 && cdxj.LineSortKey(line) < cdxj.LineSortKey(x.samples[len(x.samples)-1].line) {
 			return fmt.Errorf("line at byte %d sorts before the line at byte %d: the file is not sorted (sort it with LC_ALL=C sort)",
 				s, x.samples[len(x.samples)-1].off)
 		}
@@ -105,33 +105,18 @@ type memIndex struct {
 	lines []string
 }
 
-func loadCDXJ(path string, r io.Reader) (*memIndex, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("cdxj index %s: %w", path, err)
-	}
+// loadCDXJ holds the file's data as its lines, checking their order.
+func loadCDXJ(path string, data []byte) (*memIndex, error) {
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	prev := ""
 	for i, l := range lines {
-		k := sortPrefix(l)
+		k := cdxj.LineSortKey(l)
 		if k < prev {
 			return nil, fmt.Errorf("cdxj index %s:%d: line sorts before the previous one: the file is not sorted (sort it with LC_ALL=C sort)", path, i+1)
 		}
 		prev = k
 	}
 	return &memIndex{path: path, lines: lines}, nil
-}
-
-// sortPrefix is the "key timestamp" prefix of a line.
-func sortPrefix(line string) string {
-	i := strings.IndexByte(line, ' ')
-	if i < 0 {
-		return line
-	}
-	if j := strings.IndexByte(line[i+1:], ' '); j >= 0 {
-		return line[:i+1+j]
-	}
-	return line
 }
 
 func (m *memIndex) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.Capture, error) {

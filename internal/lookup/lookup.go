@@ -36,10 +36,8 @@
 package lookup
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"cloud.google.com/go/bigtable"
@@ -91,10 +89,7 @@ func Open(ctx context.Context, spec string) (Index, error) {
 // sortCaptures puts the captures of every key into the package's order.
 func sortCaptures(m map[string][]cdxj.Capture) {
 	for _, cs := range m {
-		slices.SortStableFunc(cs, func(a, b cdxj.Capture) int {
-			return cmp.Or(strings.Compare(a.Timestamp, b.Timestamp),
-				strings.Compare(a.Filename, b.Filename), cmp.Compare(a.Offset, b.Offset))
-		})
+		SortCaptures(cs, nil)
 	}
 }
 

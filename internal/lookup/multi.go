@@ -89,9 +89,6 @@ func NewMulti(named []Named) (*Multi, error) {
 	return m, nil
 }
 
-// Archives returns the archive names in their order.
-func (m *Multi) Archives() []string { return slices.Clone(m.order) }
-
 // Lookup asks every index for keys (concurrently) and merges the captures
 // of each key in the multi-index order.
 func (m *Multi) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.Capture, error) {

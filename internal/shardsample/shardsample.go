@@ -9,7 +9,8 @@ package shardsample
 import (
 	"hash/fnv"
 	"sort"
-	"strings"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
 )
 
 // Item is one sampled line: its hash and its sort prefix.
@@ -26,7 +27,7 @@ type Sample struct {
 // Add offers one line to a sample of at most k items. Only the line's sort
 // prefix (key and timestamp) is kept: boundaries need nothing more.
 func (s *Sample) Add(line string, k int) {
-	item := Item{Hash: hash(line), Line: SortPrefix(line)}
+	item := Item{Hash: hash(line), Line: cdxj.LineSortKey(line)}
 	if len(s.Items) >= k && !less(item, s.Items[len(s.Items)-1]) {
 		return
 	}
@@ -80,16 +81,6 @@ func Boundaries(sortedSample []string, n int) []string {
 // ShardOf returns the shard of a line for the given boundaries.
 func ShardOf(line string, boundaries []string) int {
 	return sort.Search(len(boundaries), func(i int) bool { return line < boundaries[i] })
-}
-
-// SortPrefix returns "KEY TIMESTAMP" of a CDXJ line.
-func SortPrefix(line string) string {
-	if i := strings.IndexByte(line, ' '); i >= 0 {
-		if j := strings.IndexByte(line[i+1:], ' '); j >= 0 {
-			return line[:i+1+j]
-		}
-	}
-	return line
 }
 
 func hash(s string) uint64 {

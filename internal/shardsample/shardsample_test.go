@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
 )
 
 func TestShardBoundariesBalanceAndOrder(t *testing.T) {
@@ -71,7 +73,7 @@ func TestShardBoundariesDegenerate(t *testing.T) {
 			t.Errorf("boundaries not strictly increasing: %v", b)
 		}
 	}
-	if got := SortPrefix("com,a)/ 20090101000000 {\"url\": \"x y\"}"); got != "com,a)/ 20090101000000" {
+	if got := cdxj.LineSortKey("com,a)/ 20090101000000 {\"url\": \"x y\"}"); got != "com,a)/ 20090101000000" {
 		t.Errorf("sortPrefix = %q", got)
 	}
 }

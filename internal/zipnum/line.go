@@ -69,21 +69,6 @@ func ParseLine(line string) (cdxj.Capture, error) {
 	return c, nil
 }
 
-// sortKey returns the "key timestamp" prefix of an index line: its first two
-// space-separated fields, which is what orders the lines and what the
-// secondary index records for the first line of each block.
-func sortKey(line string) string {
-	i := strings.IndexByte(line, ' ')
-	if i < 0 {
-		return line
-	}
-	j := strings.IndexByte(line[i+1:], ' ')
-	if j < 0 {
-		return line
-	}
-	return line[:i+1+j]
-}
-
 func truncate(s string) string {
 	if len(s) > 120 {
 		return s[:120] + "…"

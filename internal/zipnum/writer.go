@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
 )
 
 // DefaultLinesPerBlock is the block size of pywb's and Common Crawl's ZipNum
@@ -96,7 +98,7 @@ func (s *ShardWriter) WriteLine(line string) error {
 	if strings.ContainsAny(line, "\n") {
 		return fmt.Errorf("zipnum shard %s: line %q contains a newline", s.shard, truncate(line))
 	}
-	key := sortKey(line)
+	key := cdxj.LineSortKey(line)
 	if key < s.lastKey {
 		return fmt.Errorf("zipnum shard %s: line %d %q sorts before the previous line's key %q: input is not sorted",
 			s.shard, s.lines+1, truncate(line), s.lastKey)
@@ -281,7 +283,7 @@ func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBl
 		if lerr != nil {
 			return fmt.Errorf("zipnum build: reading lines: %w", lerr)
 		}
-		key := sortKey(strings.TrimRight(line, "\r\n"))
+		key := cdxj.LineSortKey(strings.TrimRight(line, "\r\n"))
 		if sw != nil && linesPerShard > 0 && sw.Lines() >= int64(linesPerShard) && key != lastKey {
 			if err := closeShard(); err != nil {
 				return err
