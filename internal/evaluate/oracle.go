@@ -16,7 +16,9 @@ import (
 // runs Algorithm 1's rounds (K URLs per round, seeds first) on the link
 // graph of an unfocused crawl that follows every link, with the priority
 // "relevant (by grade) > listing page > anything else". Listing pages are
-// followed but not counted, as with count_listing_pages: false.
+// followed but not counted, as with count_listing_pages: false. (The graph
+// crawl counts them, so that their links are in links.tsv; documents.jsonl
+// marks them.)
 //
 // Precision at R stays below 1 even for the oracle: some relevant pages are
 // reachable only through irrelevant ones, some not at all from the seeds,
@@ -35,14 +37,13 @@ const OracleGraphFactor = 20
 // (strategy unfocused, set by the variant).
 func oracleGraph(s *specs.Spec) {
 	s.Outlinks = specs.OutlinksAll
-	s.Focus.CountListingPages = false
+	s.Focus.CountListingPages = true
 	s.TargetSize *= OracleGraphFactor
 	s.BatchSize = max(s.BatchSize, 500)
 	s.MaxRounds = 0
 }
 
-// LabelOracle reads the graph crawl in dir (documents, listing pages,
-// links.tsv) and returns the collection the oracle extracts with k URLs per
+// LabelOracle reads the graph crawl in dir (documents.jsonl, links.tsv) and returns the collection the oracle extracts with k URLs per
 // round up to target documents, in collection order, and the number of
 // listing pages it followed. Its seeds are the graph crawl's depth-0 pages,
 // the seeds every variant resolved.
@@ -59,15 +60,11 @@ func labelOracleRun(graph *Run, labels *Labels, k, target int) ([]Document, int,
 	if k <= 0 || target <= 0 {
 		return nil, 0, fmt.Errorf("oracle: batch size %d and target size %d must be positive", k, target)
 	}
-	listings, err := ReadDocuments(filepath.Join(graph.Dir, ListingsFile))
-	if err != nil {
-		return nil, 0, fmt.Errorf("oracle: %w", err)
-	}
 	links, err := ReadLinks(filepath.Join(graph.Dir, LinksFile))
 	if err != nil {
 		return nil, 0, fmt.Errorf("oracle: %w", err)
 	}
-	docs, followed := labelOracle(graph.Documents, listings, links, labels, k, target)
+	docs, followed := labelOracle(graph.Documents, links, labels, k, target)
 	return docs, followed, nil
 }
 
@@ -79,43 +76,39 @@ type oracleNode struct {
 	out      []string
 }
 
-// labelOracle runs the oracle's rounds on documents and listing pages
-// (the nodes, by SURT key) and links (the edges). A page the graph crawl
+// labelOracle runs the oracle's rounds on the documents of the graph crawl
+// (the nodes, by SURT key; listing pages marked) and links (the edges). A page the graph crawl
 // reached through a redirect is also reached through the redirecting URL
 // (its parent). Ties keep discovery order, so the result is deterministic.
-func labelOracle(docs, listings []Document, links []Link, labels *Labels, k, target int) ([]Document, int) {
+func labelOracle(docs []Document, links []Link, labels *Labels, k, target int) ([]Document, int) {
 	nodes := map[string]*oracleNode{}
 	alias := map[string]string{}
 	var seeds []string
-	add := func(ds []Document, listing bool) {
-		for i := range ds {
-			d := &ds[i]
-			key := d.SURT
-			if key == "" {
-				key = keyOf(d.URL)
-			}
-			if key == "" {
-				continue
-			}
-			n := &oracleNode{doc: d, listing: listing}
-			if _, grade := labels.Lookup(d); grade > 0 {
-				n.priority = 1 + grade
-			} else if listing {
-				n.priority = 0.5
-			}
-			nodes[key] = n
-			if strings.HasSuffix(d.Path, "R") && d.Parent != "" {
-				if from := keyOf(d.Parent); from != "" {
-					alias[from] = key
-				}
-			}
-			if d.Depth == 0 {
-				seeds = append(seeds, key)
+	for i := range docs {
+		d := &docs[i]
+		key := d.SURT
+		if key == "" {
+			key = keyOf(d.URL)
+		}
+		if key == "" {
+			continue
+		}
+		n := &oracleNode{doc: d, listing: d.Listing}
+		if _, grade := labels.Lookup(d); grade > 0 {
+			n.priority = 1 + grade
+		} else if d.Listing {
+			n.priority = 0.5
+		}
+		nodes[key] = n
+		if strings.HasSuffix(d.Path, "R") && d.Parent != "" {
+			if from := keyOf(d.Parent); from != "" {
+				alias[from] = key
 			}
 		}
+		if d.Depth == 0 {
+			seeds = append(seeds, key)
+		}
 	}
-	add(docs, false)
-	add(listings, true)
 	resolved := map[string]string{} // URL → node key, "" for none
 	resolve := func(u string) string {
 		if key, ok := resolved[u]; ok {
