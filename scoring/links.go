@@ -28,12 +28,41 @@ func (s *Scorer) TextTopicR(text, lang string) float64 {
 // language lang. With weights {Parent: 1} and the parent's TempR it is the
 // parent's Priority, the paper's rule.
 func (s *Scorer) LinkPriority(parent Score, w LinkWeights, anchor, context, lang string, tempR float64) float64 {
-	p := w.Parent * Priority(s.strategy, parent.TopicR, tempR, s.alpha)
+	return s.LinkTexts(lang).Priority(parent, w, anchor, context, tempR)
+}
+
+// LinkTexts scores the anchor and context texts of one document's links in
+// lang, each distinct text once: the links of a paragraph share its text,
+// and anchors such as "read more" repeat. Not safe for concurrent use.
+type LinkTexts struct {
+	s      *Scorer
+	lang   string
+	topicR map[string]float64
+}
+
+// LinkTexts returns an empty LinkTexts for a document in lang.
+func (s *Scorer) LinkTexts(lang string) *LinkTexts {
+	return &LinkTexts{s: s, lang: lang, topicR: map[string]float64{}}
+}
+
+// TopicR is TextTopicR(text, lang), computed once per text.
+func (t *LinkTexts) TopicR(text string) float64 {
+	r, ok := t.topicR[text]
+	if !ok {
+		r = t.s.TextTopicR(text, t.lang)
+		t.topicR[text] = r
+	}
+	return r
+}
+
+// Priority is Scorer.LinkPriority with this document's texts.
+func (t *LinkTexts) Priority(parent Score, w LinkWeights, anchor, context string, tempR float64) float64 {
+	p := w.Parent * Priority(t.s.strategy, parent.TopicR, tempR, t.s.alpha)
 	if w.Anchor > 0 {
-		p += w.Anchor * s.TextTopicR(anchor, lang)
+		p += w.Anchor * t.TopicR(anchor)
 	}
 	if w.Context > 0 {
-		p += w.Context * s.TextTopicR(context, lang)
+		p += w.Context * t.TopicR(context)
 	}
 	return p
 }

@@ -109,14 +109,20 @@ func (ti TemporalIntent) Factor(p float64, t time.Time) float64 {
 		return 1
 	}
 	lambda := ti.Months[t.UTC().Format("2006-01")]
-	peak := 0.0
-	for _, v := range ti.Months {
-		peak = max(peak, v)
-	}
+	peak := ti.Peak()
 	if lambda <= 0 || peak <= 0 {
 		return 1
 	}
 	return math.Exp(lambda / peak)
+}
+
+// Peak is the largest weight of the distribution, max λ (0 without one).
+func (ti TemporalIntent) Peak() float64 {
+	peak := 0.0
+	for _, v := range ti.Months {
+		peak = max(peak, v)
+	}
+	return peak
 }
 
 // FollowThreshold is a fixed relevance gate or one to calibrate.
@@ -137,17 +143,6 @@ func (t FollowThreshold) String() string {
 		return strconv.FormatFloat(t.Value, 'g', -1, 64)
 	}
 	return ""
-}
-
-// MarshalText writes String.
-func (t FollowThreshold) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-
-// MarshalYAML writes "auto" or a number.
-func (t FollowThreshold) MarshalYAML() (any, error) {
-	if t.Auto {
-		return "auto", nil
-	}
-	return t.Value, nil
 }
 
 var monthPattern = regexp.MustCompile(`^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$`)
@@ -215,11 +210,7 @@ func (d *decoder) focusHandlers(f *Focus) map[string]func(v *yaml.Node) {
 					}
 				},
 			})
-			peak := 0.0
-			for _, x := range ti.Months {
-				peak = max(peak, x)
-			}
-			if peak <= 0 {
+			if ti.Peak() <= 0 {
 				d.add(v, "temporal_intent.months: needs at least one month with a positive weight, e.g. {2009-09: 10}")
 			}
 			f.TemporalIntent = ti

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -218,31 +219,41 @@ func (j *Job) NewProcessor(ctx context.Context) (*Processor, error) {
 // frequency file of the index pipeline (first line "#docs<TAB>N"), local or
 // gs://.
 func LoadDictionary(ctx context.Context, p string) (*scoring.Dictionary, error) {
-	data, err := storage.ReadFile(ctx, p)
+	data, isDocFreq, err := readDictionaryFile(ctx, p)
 	if err != nil {
-		return nil, fmt.Errorf("dictionary: %w", err)
+		return nil, err
 	}
-	if strings.HasPrefix(string(data), "#docs\t") {
-		df, err := scoring.ReadDocFreq(strings.NewReader(string(data)), p)
-		if err != nil {
-			return nil, err
-		}
-		return df.Dictionary(), nil
+	if !isDocFreq {
+		return scoring.ReadDictionary(bytes.NewReader(data), p)
 	}
-	return scoring.ReadDictionary(strings.NewReader(string(data)), p)
+	df, err := scoring.ReadDocFreq(bytes.NewReader(data), p)
+	if err != nil {
+		return nil, err
+	}
+	return df.Dictionary(), nil
 }
 
 // LoadDocFreq reads a document-frequency file of the index pipeline
 // (df-LANG.tsv), local or gs://.
 func LoadDocFreq(ctx context.Context, p string) (*scoring.DocFreq, error) {
-	data, err := storage.ReadFile(ctx, p)
+	data, isDocFreq, err := readDictionaryFile(ctx, p)
 	if err != nil {
-		return nil, fmt.Errorf("dictionary: %w", err)
+		return nil, err
 	}
-	if !strings.HasPrefix(string(data), "#docs\t") {
+	if !isDocFreq {
 		return nil, fmt.Errorf("dictionary %s: not a document-frequency file (df-LANG.tsv, first line #docs<TAB>N): the dictionaries of several archives are summed from document frequencies", p)
 	}
-	return scoring.ReadDocFreq(strings.NewReader(string(data)), p)
+	return scoring.ReadDocFreq(bytes.NewReader(data), p)
+}
+
+// readDictionaryFile reads a dictionary file and tells whether it holds
+// document frequencies.
+func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq bool, err error) {
+	data, err = storage.ReadFile(ctx, p)
+	if err != nil {
+		return nil, false, fmt.Errorf("dictionary: %w", err)
+	}
+	return data, bytes.HasPrefix(data, []byte("#docs\t")), nil
 }
 
 // FindDictionaries returns the document-frequency files the index pipeline

@@ -141,11 +141,10 @@ func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds 
 	var collected []Document
 	err = results(func(r Result) error {
 		switch r.Outcome {
-		case OutcomeCollected, OutcomeListing:
-			if r.Outcome == OutcomeListing {
-				// Not in the collection, so not a node of its link graph.
-				return listings.json(r.Document)
-			}
+		case OutcomeListing:
+			// Not in the collection, so not a node of its link graph.
+			return listings.json(r.Document)
+		case OutcomeCollected:
 			collected = append(collected, *r.Document)
 			if err := docs.json(r.Document); err != nil {
 				return err

@@ -314,6 +314,10 @@ func (p *Processor) Score(f Fetched) Result {
 		follow, d.NotFollowed = false, fmt.Sprintf("depth %d: outlinks would exceed max_depth %d", e.Depth, focus.MaxDepth)
 	}
 	seenHere := map[string]bool{e.Key: true}
+	var texts *scoring.LinkTexts // the outlinks' anchors and paragraphs, scored once each
+	if !focus.paperLinks() {
+		texts = p.Scorer.LinkTexts(score.Language)
+	}
 	for i, l := range doc.Outlinks {
 		key, err := surt.Key(l.URL)
 		if err != nil {
@@ -327,7 +331,7 @@ func (p *Processor) Score(f Fetched) Result {
 		}
 		seenHere[key] = true
 		ne := Entry{
-			Key: key, URL: l.URL, Priority: p.linkPriority(score, l, docTime), Depth: e.Depth + 1, Path: e.Path + "L",
+			Key: key, URL: l.URL, Priority: p.linkPriority(score, texts, l, docTime), Depth: e.Depth + 1, Path: e.Path + "L",
 			Parent: e.URL, Order: DiscoveryOrder(round, rank, i+1), Host: HostOf(l.URL),
 		}
 		if focus.Combine != CombineMax {
@@ -342,8 +346,9 @@ func (p *Processor) Score(f Fetched) Result {
 // linkPriority is the frontier priority of one outlink of a document with
 // score parent and time docTime: the document's relevance under the
 // strategy (the paper), or the weighted sum of Focus.Links with the link's
-// own TempR; then the temporal intent boost.
-func (p *Processor) linkPriority(parent scoring.Score, l document.Link, docTime time.Time) float64 {
+// own TempR (texts scores the document's link texts; nil with the paper's
+// links); then the temporal intent boost.
+func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
 	if focus.paperLinks() && len(focus.Intent.Months) == 0 {
 		return parent.Priority
@@ -360,7 +365,7 @@ func (p *Processor) linkPriority(parent scoring.Score, l document.Link, docTime 
 		if w == (scoring.LinkWeights{}) {
 			w.Parent = 1
 		}
-		priority = p.Scorer.LinkPriority(parent, w, l.Anchor, l.Context, parent.Language, tempR)
+		priority = texts.Priority(parent, w, l.Anchor, l.Context, tempR)
 	}
 	return priority * focus.Intent.Factor(priority, linkTime)
 }

@@ -22,10 +22,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
-	"sync"
-	"syscall"
-	"time"
 
 	"cloud.google.com/go/bigtable"
 
@@ -254,84 +250,4 @@ func BuildBinary(dir, pkg string) (string, error) {
 		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
 	}
 	return bin, nil
-}
-
-// Emulator is a Bigtable emulator started by scripts/bigtable-emulator.sh.
-type Emulator struct {
-	Host   string // for BIGTABLE_EMULATOR_HOST
-	cmd    *exec.Cmd
-	exited chan error
-	stderr *syncBuffer
-}
-
-// StartEmulator runs scripts/bigtable-emulator.sh in the foreground and
-// waits for its BIGTABLE_EMULATOR_HOST line (a cold start builds the
-// emulator first). Stop it with Stop.
-func StartEmulator() (*Emulator, error) {
-	root, err := RepoRoot()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command("bash", filepath.Join(root, "scripts", "bigtable-emulator.sh"), "--port", "0")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	e := &Emulator{cmd: cmd, exited: make(chan error, 1), stderr: &syncBuffer{}}
-	cmd.Stderr = e.stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	hosts := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "BIGTABLE_EMULATOR_HOST="); ok {
-				hosts <- v
-			}
-		}
-		e.exited <- cmd.Wait()
-	}()
-	select {
-	case e.Host = <-hosts:
-		return e, nil
-	case err := <-e.exited:
-		return nil, fmt.Errorf("bigtable-emulator.sh exited before it printed BIGTABLE_EMULATOR_HOST: %v\n%s", err, e.stderr.String())
-	case <-time.After(5 * time.Minute):
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		return nil, fmt.Errorf("bigtable-emulator.sh printed no BIGTABLE_EMULATOR_HOST within 5 minutes\n%s", e.stderr.String())
-	}
-}
-
-// Stop stops the emulator (SIGTERM to the script, which stops it).
-func (e *Emulator) Stop() error {
-	e.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-e.exited:
-		if err != nil {
-			return fmt.Errorf("bigtable-emulator.sh: %v\n%s", err, e.stderr.String())
-		}
-		return nil
-	case <-time.After(15 * time.Second):
-		syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
-		return fmt.Errorf("bigtable-emulator.sh did not stop on SIGTERM\n%s", e.stderr.String())
-	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

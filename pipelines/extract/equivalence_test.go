@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/testservers"
 )
 
 // TestBeamK1EqualsSequential: with K = 1 the Beam rounds are exactly the
@@ -96,20 +97,12 @@ func TestDeterministic(t *testing.T) {
 // finds the same files next to its index (every language, not only the
 // default one).
 func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) {
-	emu, err := extracttest.StartEmulator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := emu.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Setenv("BIGTABLE_EMULATOR_HOST", emu.Host)
+	host := testservers.Bigtable(t)
+	t.Setenv("BIGTABLE_EMULATOR_HOST", host)
 	if err := a.LoadBigtable(context.Background(), "proj", "inst", "captures"); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"BIGTABLE_EMULATOR_HOST=" + emu.Host}
+	env := []string{"BIGTABLE_EMULATOR_HOST=" + host}
 	dict := "--dictionary=" + filepath.Dir(a.Dictionary("en"))
 	cdxj, bt := filepath.Join(dir, "cdxj-dict"), filepath.Join(dir, "bigtable")
 	mustRun(t, nil, extractArgs(a, testEvent, cdxj, k...)...)
