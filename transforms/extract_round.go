@@ -6,9 +6,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"reflect"
-	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -16,6 +14,7 @@ import (
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/parallel"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -396,7 +395,10 @@ func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, 
 	copy(results, in.Done)
 	finished := results[len(in.Done):]
 	errs := make([]error, len(chunk))
-	inParallel(len(chunk), func(i int) {
+	// Reading records and scoring them are independent per URL, and a
+	// round's chunk arrives as one element: without this, a worker would
+	// use one core for the whole round.
+	parallel.For(len(chunk), func(i int) {
 		fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
 		switch {
 		case err != nil:
@@ -441,34 +443,4 @@ func (f *fetchAndScoreFn) Teardown() error {
 		return f.proc.Fetcher.Close()
 	}
 	return nil
-}
-
-// inParallel runs fn(0..n-1) on GOMAXPROCS goroutines. Reading records and
-// scoring them are independent per URL, and a round's chunk arrives as one
-// element: without this, a worker would use one core for the whole round.
-// Results are written by index, so their order never depends on scheduling.
-func inParallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -8,17 +8,15 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/parallel"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/transforms"
@@ -244,7 +242,7 @@ func writeInitialState(ctx context.Context, work string, seeds []extract.Entry) 
 func readResults(ctx context.Context, dir string, m transforms.Manifest) ([]extract.Result, error) {
 	parts := make([][]extract.Result, len(m.Results))
 	errs := make([]error, len(m.Results))
-	inParallel(len(parts), func(i int) {
+	parallel.For(len(parts), func(i int) {
 		errs[i] = transforms.ReadPart(ctx, m.Results[i], func(r extract.Result) error {
 			parts[i] = append(parts[i], r)
 			return nil
@@ -267,22 +265,6 @@ func readResults(ctx context.Context, dir string, m transforms.Manifest) ([]extr
 		}
 	}
 	return out, nil
-}
-
-// inParallel runs fn(0..n-1) on GOMAXPROCS goroutines; fn writes its
-// results by index, so nothing depends on scheduling.
-func inParallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				fn(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // loadRound replays a committed round into the run state.
@@ -308,7 +290,7 @@ func loadRound(ctx context.Context, dir string, st *runState, seen map[string]bo
 		return fmt.Errorf("%s: %w", storage.Join(dir, roundFile), err)
 	}
 	st.rounds = append(st.rounds, rs)
-	st.roundCollected, st.roundMissing, st.roundRedirects, st.roundListings = 0, 0, 0, 0
+	st.round = roundCounts{}
 	return nil
 }
 

@@ -23,8 +23,11 @@ type runState struct {
 	stop       string
 	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
 
-	roundCollected, roundMissing, roundRedirects, roundListings int
+	round roundCounts // the current round's outcomes
 }
+
+// roundCounts are the outcomes of one round, for rounds.jsonl.
+type roundCounts struct{ collected, missing, redirects, listings int }
 
 func newRunState() *runState { return &runState{reasons: map[string]int{}} }
 
@@ -35,17 +38,17 @@ func (s *runState) add(r extract.Result) {
 	switch r.Outcome {
 	case extract.OutcomeCollected:
 		s.collected++
-		s.roundCollected++
+		s.round.collected++
 		s.relevance += r.Document.TopicR
 	case extract.OutcomeListing:
 		s.listings++
-		s.roundListings++
+		s.round.listings++
 	case extract.OutcomeRedirect:
 		s.redirects++
-		s.roundRedirects++
+		s.round.redirects++
 	default:
 		s.missing++
-		s.roundMissing++
+		s.round.missing++
 		s.reasons[r.ReasonCode]++
 	}
 }
@@ -54,11 +57,11 @@ func (s *runState) add(r extract.Result) {
 func (s *runState) endRound(round, frontierSize, selected, considered int, took time.Duration) extract.RoundStats {
 	rs := extract.RoundStats{
 		Round: round, FrontierSize: frontierSize, Selected: selected,
-		Collected: s.roundCollected, Missing: s.roundMissing, Redirects: s.roundRedirects, Listings: s.roundListings,
+		Collected: s.round.collected, Missing: s.round.missing, Redirects: s.round.redirects, Listings: s.round.listings,
 		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Seconds: took.Seconds(),
 	}
 	s.rounds = append(s.rounds, rs)
-	s.roundCollected, s.roundMissing, s.roundRedirects, s.roundListings = 0, 0, 0, 0
+	s.round = roundCounts{}
 	return rs
 }
 
