@@ -292,6 +292,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
 		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	if t := info.Totals; t.Starvation != "" {
+		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
+	}
 	return nil
 }
 
