@@ -146,6 +146,8 @@ type OptionRow struct {
 	PrecisionVsCTF, RecallVsUn float64
 	Listings                   int // listing pages followed but not counted
 	Seconds                    float64
+	// Starvation explains a run whose frontier emptied before its target.
+	Starvation string
 }
 
 // OptionsTable is the options comparison of one specification.
@@ -197,7 +199,7 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		}
 		runs[i] = r
 		t.Rows = append(t.Rows, OptionRow{Name: v.Name, Description: v.Description, Documents: len(r.Documents),
-			Listings: r.Info.Totals.Listings, Seconds: time.Since(start).Seconds()})
+			Listings: r.Info.Totals.Listings, Seconds: time.Since(start).Seconds(), Starvation: r.Info.Totals.Starvation})
 		if r.Spec.Name != "" {
 			t.Spec = r.Spec.Name
 		}
@@ -291,6 +293,7 @@ type optRowJSON struct {
 	RecallAtN         float64  `json:"recall_at_n"`
 	RecallVsUnfocused *float64 `json:"recall_at_n_vs_unfocused"`
 	Seconds           float64  `json:"seconds"`
+	Starvation        string   `json:"starvation,omitempty"`
 }
 
 func optionsSummary(t *OptionsTable) *optSummary {
@@ -301,7 +304,8 @@ func optionsSummary(t *OptionsTable) *optSummary {
 	for _, r := range t.Rows {
 		s.Rows = append(s.Rows, optRowJSON{Name: r.Name, Description: r.Description, Documents: r.Documents, Listings: r.Listings,
 			Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon, PrecisionAtR: r.PrecisionAtR,
-			PrecisionVsCTF: finite(r.PrecisionVsCTF), RecallAtN: r.RecallAtN, RecallVsUnfocused: finite(r.RecallVsUn), Seconds: r.Seconds})
+			PrecisionVsCTF: finite(r.PrecisionVsCTF), RecallAtN: r.RecallAtN, RecallVsUnfocused: finite(r.RecallVsUn), Seconds: r.Seconds,
+			Starvation: r.Starvation})
 	}
 	return s
 }

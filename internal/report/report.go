@@ -95,6 +95,9 @@ type Run struct {
 	Missing             int
 	Rounds              int
 	At                  []AtN // with labels, parallel to Page.Cutoffs
+	// Starvation explains a run whose frontier emptied before its target
+	// size ("" otherwise).
+	Starvation string
 }
 
 // AtN is precision, recall and nDCG at one cutoff.

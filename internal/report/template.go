@@ -25,6 +25,7 @@ figure { margin: 1em 0; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #eee; background: #fff; }
 figcaption { font-size: 0.9em; color: #555; }
 .muted { color: #777; }
+.warn { color: #a40; }
 .howto { background: #f8f8f0; border-left: 4px solid #cc9; padding: 0.5em 1em; }
 </style>
 </head>
@@ -69,7 +70,8 @@ them by their grade; n = R is the number of relevant URLs.{{end}}</p>
 {{range .Runs}}<tr><td>{{.Name}}</td><td>{{.Strategy}}</td><td class="n">{{.Documents}}</td><td class="n">{{f2 .Total}}</td><td class="n">{{f3 .Mean}}</td><td class="n">{{f1 .Area}}</td><td class="n">{{f1 .AreaCommon}}</td><td class="n">{{.URLsConsidered}}</td><td class="n">{{f2 .RatioVsUnfocused}}</td><td class="n">{{.Missing}}</td><td class="n">{{.Rounds}}</td></tr>
 {{end}}</tbody>
 </table>
-
+{{range .Runs}}{{if .Starvation}}<p class="warn"><b>{{.Name}} starved:</b> {{.Starvation}}.</p>
+{{end}}{{end}}
 {{if .Labels}}
 <h3 id="labels">Against labelled data</h3>
 <p>{{.Labels}}</p>

@@ -292,6 +292,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
 		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	if t := info.Totals; t.Starvation != "" {
+		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
+	}
 	return nil
 }
 
@@ -305,7 +308,7 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	// The creation time is the spec's event start, not the clock, so the
 	// same run gives the same bytes.
 	start, _ := spec.EventInterval()
-	if err := wacz.Package(out, spec.Name, start); err != nil {
+	if err := wacz.Package(out, wacz.Options{Title: spec.Name, Description: spec.Description, Created: start}); err != nil {
 		return fmt.Errorf("package collection: %w", err)
 	}
 	if err := linkgraph.WriteGraphML(out, false); err != nil {
