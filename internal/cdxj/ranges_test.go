@@ -3,6 +3,7 @@ package cdxj
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -243,6 +244,13 @@ func TestSplitRanges(t *testing.T) {
 	}
 	if rs := Split("f", 10, 0); len(rs) != 1 || !rs[0].Whole() {
 		t.Fatalf("Split(10, 0) = %v", rs)
+	}
+	// An empty file is one range, reported as IndexFile reports it.
+	var skips []records.Skip
+	_, err := IndexRange(bytes.NewReader(nil), "empty.warc", Split("empty.warc", 0, 100)[0],
+		IndexOptions{OnSkip: func(s records.Skip) { skips = append(skips, s) }}, func(Capture) error { return nil })
+	if !errors.Is(err, records.ErrNoRecords) || len(skips) != 1 || skips[0].Kind != records.KindEmptyFile {
+		t.Errorf("IndexRange(empty file) = %v, skips %v; want ErrNoRecords and an empty-file skip", err, skips)
 	}
 }
 

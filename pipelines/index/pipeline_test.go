@@ -26,7 +26,8 @@ import (
 // index.cdxj must hold exactly the lines cdxj.IndexFile gives for each file,
 // sorted, byte for byte, whatever the number of shards, and the summary must
 // count the records the indexer skips (the malformed ARC lengths of bad.arc,
-// the stray bytes in example.warc).
+// the stray bytes in example.warc), whether files are read whole or in
+// parts of 200 bytes, several at once.
 func TestCDXJConformance(t *testing.T) {
 	files := conformanceFiles(t)
 	d := indexDirectly(t, files)
@@ -35,9 +36,15 @@ func TestCDXJConformance(t *testing.T) {
 		t.Errorf("files with skipped records = %v, unreadable %v; want bad.arc and example.warc, none", d.skipFiles, d.unreadable)
 	}
 	var first []byte
-	for _, shards := range []int{1, 3} {
+	// Whole files one at a time, the default parts, and parts of 200 bytes
+	// three at a time: the same bytes.
+	for _, c := range []struct {
+		shards, parallelism int
+		rangeBytes          int64
+	}{{1, 1, -1}, {3, 0, 0}, {1, 3, 200}} {
+		shards := c.shards
 		dir := t.TempDir()
-		sum := runIndex(t, Config{Files: files, OutputDir: dir, Format: "cdxj", Shards: shards})
+		sum := runIndex(t, Config{Files: files, OutputDir: dir, Format: "cdxj", Shards: shards, RangeBytes: c.rangeBytes, Parallelism: c.parallelism})
 		got := readFile(t, filepath.Join(dir, "index.cdxj"))
 		if !bytes.Equal(got, joinLines(want)) {
 			t.Errorf("--shards=%d: index.cdxj (%d bytes) differs from the sorted cdxj.IndexFile lines (%d lines, %d bytes)",
@@ -47,7 +54,7 @@ func TestCDXJConformance(t *testing.T) {
 		if first == nil {
 			first = got
 		} else if !bytes.Equal(first, got) {
-			t.Errorf("--shards=%d gives another index.cdxj than --shards=1", shards)
+			t.Errorf("%+v gives another index.cdxj than whole files on one core", c)
 		}
 		if sum.Files != int64(len(files)) || sum.FilesUnreadable != 0 || sum.Captures != int64(len(want)) {
 			t.Errorf("--shards=%d: summary %+v, want %d files, 0 unreadable, %d captures", shards, sum, len(files), len(want))
