@@ -148,6 +148,9 @@ type OptionRow struct {
 	Seconds                    float64
 	// Starvation explains a run whose frontier emptied before its target.
 	Starvation string
+	// ByTemplate breaks precision and recall down by site template (labels
+	// with a template column).
+	ByTemplate []TemplateScore
 }
 
 // OptionsTable is the options comparison of one specification.
@@ -215,6 +218,7 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		m := ScoreLabels(r.Documents, labels)
 		row.PrecisionAtR = m.Found.At(t.R) / float64(t.R)
 		row.RecallAtN = m.Found.At(t.N) / float64(t.R)
+		row.ByTemplate = ScoreTemplates(r.Documents, labels, t.N)
 	}
 	for i := range t.Rows {
 		t.Rows[i].PrecisionVsCTF = ratio(t.Rows[i].PrecisionAtR, t.Rows[0].PrecisionAtR)
@@ -267,9 +271,22 @@ func optionsSection(t *OptionsTable) *report.Options {
 		o.Rows = append(o.Rows, report.OptionRow{Name: r.Name, Description: r.Description, Documents: r.Documents,
 			Listings: r.Listings, Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon,
 			PrecisionAtR: r.PrecisionAtR, PrecisionVsCTF: r.PrecisionVsCTF, RecallAtN: r.RecallAtN, RecallVsUn: r.RecallVsUn,
-			Best: r.Name == BestCombination})
+			Best: r.Name == BestCombination, ByTemplate: templateCells(r.ByTemplate)})
+		if len(r.ByTemplate) > 0 && o.Templates == nil {
+			for _, ts := range r.ByTemplate {
+				o.Templates = append(o.Templates, ts.Template)
+			}
+		}
 	}
 	return o
+}
+
+func templateCells(ts []TemplateScore) []report.TemplateCell {
+	var out []report.TemplateCell
+	for _, t := range ts {
+		out = append(out, report.TemplateCell{PrecisionAtR: t.PrecisionAtR, RecallAtN: t.RecallAtN})
+	}
+	return out
 }
 
 // optSummary is the options comparison in evaluation.json.
@@ -294,6 +311,8 @@ type optRowJSON struct {
 	RecallVsUnfocused *float64 `json:"recall_at_n_vs_unfocused"`
 	Seconds           float64  `json:"seconds"`
 	Starvation        string   `json:"starvation,omitempty"`
+	// ByTemplate: precision and recall per site template.
+	ByTemplate []TemplateScore `json:"by_template,omitempty"`
 }
 
 func optionsSummary(t *OptionsTable) *optSummary {
@@ -305,7 +324,7 @@ func optionsSummary(t *OptionsTable) *optSummary {
 		s.Rows = append(s.Rows, optRowJSON{Name: r.Name, Description: r.Description, Documents: r.Documents, Listings: r.Listings,
 			Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon, PrecisionAtR: r.PrecisionAtR,
 			PrecisionVsCTF: finite(r.PrecisionVsCTF), RecallAtN: r.RecallAtN, RecallVsUnfocused: finite(r.RecallVsUn), Seconds: r.Seconds,
-			Starvation: r.Starvation})
+			Starvation: r.Starvation, ByTemplate: r.ByTemplate})
 	}
 	return s
 }
