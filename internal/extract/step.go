@@ -195,6 +195,9 @@ type Fetched struct {
 	ContentType string // Content-Type of the HTTP response
 	Body        []byte // decoded HTTP entity
 	Location    string // Location header (redirects)
+	// Truncated: the record's body was longer than max_document_bytes and
+	// was cut while reading (Body holds the first max_document_bytes).
+	Truncated bool
 }
 
 // Process runs the step for entry e, selected as number rank of round, with
@@ -247,7 +250,7 @@ func (p *Processor) FetchRecord(ctx context.Context, sel Selected) (Fetched, *Re
 		}
 		return Fetched{}, nil, err
 	}
-	f := Fetched{Selected: sel, Body: rec.Body}
+	f := Fetched{Selected: sel, Body: rec.Body, Truncated: rec.BodyTruncated}
 	if rec.HTTP != nil {
 		f.ContentType = rec.HTTP.Header.Get("Content-Type")
 		f.Location = strings.TrimSpace(rec.HTTP.Header.Get("Location"))
@@ -297,7 +300,7 @@ func (p *Processor) Score(f Fetched) Result {
 		Language: doc.Language, TopicR: score.TopicR, TempR: score.TempR, TTR: score.TTR,
 		Relevance: score.Priority, Priority: e.Priority,
 		Round: round, Rank: rank, Depth: e.Depth, Path: e.Path, Parent: e.Parent,
-		ScoreReason: reason, Truncated: doc.Truncated, Listing: doc.Listing,
+		ScoreReason: reason, Truncated: doc.Truncated || f.Truncated, Listing: doc.Listing,
 	}
 	if d.Revisit {
 		d.PayloadFile, d.PayloadOffset, d.PayloadLength = choice.Payload.Filename, choice.Payload.Offset, choice.Payload.Length

@@ -308,7 +308,7 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	// The creation time is the spec's event start, not the clock, so the
 	// same run gives the same bytes.
 	start, _ := spec.EventInterval()
-	if err := wacz.Package(out, spec.Name, start); err != nil {
+	if err := wacz.Package(out, wacz.Options{Title: spec.Name, Description: spec.Description, Created: start}); err != nil {
 		return fmt.Errorf("package collection: %w", err)
 	}
 	if err := linkgraph.WriteGraphML(out, false); err != nil {
