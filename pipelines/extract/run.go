@@ -31,6 +31,7 @@ var (
 	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
 	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
 	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	focusFlag    = flag.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
 	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
 	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
@@ -51,6 +52,7 @@ type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
+	focus                              string // --focus: a preset
 	targetSize, batchSize, maxRounds   int
 	alpha                              float64
 	quiet                              bool
@@ -63,7 +65,7 @@ type options struct {
 func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
-		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
+		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
@@ -78,6 +80,12 @@ func applyOverrides(s *specs.Spec, o options) error {
 			return fmt.Errorf("--strategy: %w", err)
 		}
 		s.Strategy = specs.Strategy(o.strategy)
+	}
+	if o.focus != "" {
+		if _, _, ok := specs.PresetValues(specs.Preset(o.focus)); !ok {
+			return fmt.Errorf("--focus=%s: not one of %s, %s", o.focus, specs.PresetDefault, specs.PresetPaper)
+		}
+		s.UsePreset(specs.Preset(o.focus), nil)
 	}
 	if o.targetSize < 0 || o.batchSize < 0 {
 		return errors.New("--target_size and --batch_size must be positive")
