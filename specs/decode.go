@@ -200,7 +200,12 @@ func (d *decoder) fields(n *yaml.Node, v reflect.Value, path string) {
 			delete(given, name)
 			continue
 		}
-		d.decode(val, v.FieldByIndex(known[j].index), field)
+		fv := v.FieldByIndex(known[j].index)
+		before := len(d.problems)
+		d.decode(val, fv, field)
+		if known[j].nonEmpty && len(d.problems) == before && fv.Kind() == reflect.String && fv.String() == "" {
+			d.add(val, field, "is empty")
+		}
 	}
 	for _, f := range known {
 		if _, ok := given[f.name]; !ok && f.required {

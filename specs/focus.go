@@ -97,7 +97,7 @@ const (
 // TemporalIntent is a monthly distribution of interest in the event.
 type TemporalIntent struct {
 	// Months maps "YYYY-MM" to a non-negative weight λ.
-	Months map[string]float64 `json:"months,omitempty" yaml:"months,omitempty"`
+	Months map[string]float64 `json:"months,omitempty" yaml:"months,omitempty" required:"at least one month with a positive weight, e.g. {2009-09: 10}"`
 	// MinPriority is δ: links with a lower priority are not boosted
 	// (DefaultIntentMinPriority when not given).
 	MinPriority float64 `json:"min_priority" yaml:"min_priority"`

@@ -210,10 +210,10 @@ func parse(data []byte, name string, syntax Format, original bool) (*Spec, error
 	return s, nil
 }
 
-// given reports whether field was written (possibly as null).
+// given reports whether field was written (not as null).
 func (d *decoder) given(field string) bool {
-	_, ok := d.at[field]
-	return ok
+	w, ok := d.at[field]
+	return ok && !isNull(w.value)
 }
 
 // complete fills in what is derived from other fields and normalises what
@@ -243,7 +243,7 @@ func (s *Spec) complete(given func(field string) bool) {
 	}
 	s.ReferenceVectors = localeKeys(s.ReferenceVectors)
 	s.CorrectionFactors = localeKeys(s.CorrectionFactors)
-	if s.DefaultLanguage == "" && !given("default_language") {
+	if !given("default_language") {
 		s.DefaultLanguage = defaultLanguage(s)
 	}
 }

@@ -19,6 +19,8 @@ import (
 //	min:"n"                           an integer field's least value
 //	spec:"omitdefault"                not written when it has its
 //	                                  Defaults() value
+//	spec:"nonempty"                   a string that, when given, is not
+//	                                  "" ("x: is empty")
 //
 // The decoder (decode.go), the writer (write.go) and Validate read these tags;
 // nothing else lists the fields.
@@ -29,6 +31,7 @@ type fieldInfo struct {
 	name        string
 	omitEmpty   bool
 	omitDefault bool
+	nonEmpty    bool
 	required    bool
 	hint        string // for a required field
 	hasMin      bool
@@ -61,7 +64,17 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 		}
 		f := fieldInfo{index: []int{i}, name: name, omitEmpty: strings.Contains(","+opts+",", ",omitempty,")}
 		f.hint, f.required = sf.Tag.Lookup("required")
-		f.omitDefault = sf.Tag.Get("spec") == "omitdefault"
+		for _, opt := range strings.Split(sf.Tag.Get("spec"), ",") {
+			switch opt {
+			case "omitdefault":
+				f.omitDefault = true
+			case "nonempty":
+				f.nonEmpty = true
+			case "":
+			default:
+				panic("specs: unknown spec tag option " + opt + " on " + t.Name() + "." + sf.Name)
+			}
+		}
 		if m, ok := sf.Tag.Lookup("min"); ok {
 			n, err := strconv.ParseInt(m, 10, 64)
 			if err != nil {

@@ -80,7 +80,7 @@ type Spec struct {
 	// vectors (see AllLanguages).
 	Languages []string `yaml:"languages,omitempty"`
 	// default_language: the fallback analyzer language.
-	DefaultLanguage string `yaml:"default_language"`
+	DefaultLanguage string `yaml:"default_language" spec:"nonempty"`
 	// reference_vector_size: the number of top terms kept in a reference
 	// vector computed from the reference documents.
 	ReferenceVectorSize int `yaml:"reference_vector_size" min:"1"`
@@ -167,11 +167,11 @@ const FallbackLanguage = "en"
 // URL (resolved through the snapshot index), File (a local file, HTML or plain
 // text) or Text (inline text).
 type ReferenceDocument struct {
-	URL  string `json:"url,omitempty" yaml:"url,omitempty"`
-	File string `json:"file,omitempty" yaml:"file,omitempty"`
-	Text string `json:"text,omitempty" yaml:"text,omitempty"`
-	// Language of the document; empty: detected, else DefaultLanguage.
-	Language string `json:"language,omitempty" yaml:"language,omitempty"`
+	URL  string `json:"url,omitempty" yaml:"url,omitempty" spec:"nonempty"`
+	File string `json:"file,omitempty" yaml:"file,omitempty" spec:"nonempty"`
+	Text string `json:"text,omitempty" yaml:"text,omitempty" spec:"nonempty"`
+	// Language of the document; not given: detected, else DefaultLanguage.
+	Language string `json:"language,omitempty" yaml:"language,omitempty" spec:"nonempty"`
 }
 
 // Event is the event interval [Start, End], End inclusive.

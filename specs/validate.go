@@ -158,7 +158,7 @@ func (v *validation) focus(s *Spec) {
 	if !slices.Contains([]Combine{CombineMax, CombineAverage, CombineLast}, f.Combine) {
 		v.add("combine", "%q is not one of max, average, last", f.Combine)
 	}
-	if !f.TemporalIntent.IsZero() {
+	if f.TemporalIntent.Months != nil { // given, perhaps empty
 		peak := 0.0
 		for _, m := range sortedKeys(f.TemporalIntent.Months) {
 			x := f.TemporalIntent.Months[m]
