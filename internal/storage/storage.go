@@ -500,3 +500,12 @@ func Remove(ctx context.Context, p string) error {
 	}
 	return nil
 }
+
+// GCSObject returns the handle of a gs:// object, for the conditional
+// (generation-matched) operations the API above does not offer.
+func GCSObject(ctx context.Context, p string) (*gcs.ObjectHandle, error) {
+	if !IsGCS(p) {
+		return nil, fmt.Errorf("%s is not a gs:// path", p)
+	}
+	return object(ctx, p)
+}
