@@ -103,6 +103,9 @@ func Acquire(ctx context.Context, dir string) (*Lock, error) {
 }
 
 func acquireLocal(dir string) (*Lock, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("%s is a file, not a directory", dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
