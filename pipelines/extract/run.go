@@ -18,6 +18,7 @@ import (
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -187,6 +188,12 @@ func extractRun(ctx context.Context, o options) error {
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	// One run per output and work directory (the lock also refuses a file).
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	started := time.Now()
 	spec, err := specs.Load(o.spec)
 	if err != nil {
