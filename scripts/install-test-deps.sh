@@ -7,6 +7,9 @@
 # Set CHROMIUM to point the tests at a binary elsewhere.
 set -euo pipefail
 
+# Flink, Spark and Beam's job servers for the cluster tests (runners/cluster_test.go).
+bash "$(dirname "$0")/install-cluster-deps.sh"
+
 for bin in "${CHROMIUM:-}" /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do
 	if [ -n "$bin" ] && [ -x "$bin" ]; then
 		echo "install-test-deps: chromium present: $bin"
