@@ -217,7 +217,8 @@ func (d *decoder) given(field string) bool {
 }
 
 // complete fills in what is derived from other fields and normalises what
-// has several spellings, after decoding and before Validate: event.end
+// has several spellings, after decoding and before Validate: the focus
+// preset sets the fields it covers that are not given, event.end
 // defaults to event.start, default_language is derived when not given,
 // languages lose duplicates, allow/deny entries are lower-cased without a
 // trailing dot, and locale keys (de_DE) become language tags (de-DE).
@@ -243,6 +244,9 @@ func (s *Spec) complete(given func(field string) bool) {
 	}
 	s.ReferenceVectors = localeKeys(s.ReferenceVectors)
 	s.CorrectionFactors = localeKeys(s.CorrectionFactors)
+	if s.Focus.Preset != Defaults().Focus.Preset {
+		s.UsePreset(s.Focus.Preset, given)
+	}
 	if !given("default_language") {
 		s.DefaultLanguage = defaultLanguage(s)
 	}

@@ -178,7 +178,13 @@ func (v *validation) focus(s *Spec) {
 	if t := f.FollowThreshold; !t.Auto && !(t.Value >= 0 && t.Value <= 1) {
 		v.add("follow_threshold", "%v is neither \"auto\" nor a number in [0, 1]", t.Value)
 	}
-	if s.Strategy == StrategyUnfocused && !w.IsPaper() {
+	_, preset, known := PresetValues(f.Preset)
+	if !known {
+		v.add("focus", "%q is not one of %s, %s", f.Preset, PresetDefault, PresetPaper)
+	}
+	// The preset's own weights are no choice of the user's; the unfocused
+	// strategy just ignores them.
+	if s.Strategy == StrategyUnfocused && !w.IsPaper() && w != preset.LinkPriority {
 		v.add("link_priority", "the unfocused strategy uses no priorities; remove link_priority or choose ctf, cf or tf")
 	}
 	if f.FollowThreshold.Auto && len(s.ReferenceDocuments) < 2 {

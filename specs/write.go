@@ -18,15 +18,19 @@ type entry struct {
 
 // entries returns the fields of the canonical format in Spec's order, after
 // the tags: an omitempty field is left out when empty, an omitdefault field
-// when it has its Defaults() value. calibration_splits is written only with
-// an automatic follow_threshold, which is the only thing it affects. Parse
+// when it has its default under the spec's focus preset (the preset itself
+// when it is the default one). calibration_splits is written only with an
+// automatic follow_threshold, which is the only thing it affects. Parse
 // reads back what this writes.
 func (s *Spec) entries() []entry {
 	c := *s
 	if !c.Focus.FollowThreshold.Auto {
 		c.Focus.CalibrationSplits = DefaultCalibrationSplits
 	}
-	v, def := reflect.ValueOf(c), reflect.ValueOf(Defaults())
+	ref := Defaults()
+	ref.UsePreset(c.Focus.Preset, nil)
+	ref.Focus.Preset = Defaults().Focus.Preset
+	v, def := reflect.ValueOf(c), reflect.ValueOf(ref)
 	var out []entry
 	for _, f := range fieldsOf(v.Type()) {
 		fv := v.FieldByIndex(f.index)
