@@ -24,7 +24,8 @@ type Focus struct {
 	// parent·relevance(parent) + anchor·TopicR(anchor text) +
 	// context·TopicR(paragraph around the link), the parent's relevance
 	// taken with the link's TempR (see LinkDates). Wu & Hou use parent
-	// 0.4, anchor 0.6. Zero value: parent 1, the paper.
+	// 0.4, anchor 0.6; the paper is parent 1. Weights not given are 0;
+	// not given at all: the preset's.
 	LinkPriority LinkPriority `yaml:"link_priority" spec:"omitdefault"`
 	// link_dates: a date in an outlink's URL (/2009/09/27/, 20090927,
 	// /2009/09/) gives the link its own TempR before it is fetched (Wu &
@@ -40,8 +41,9 @@ type Focus struct {
 	TemporalIntent TemporalIntent `yaml:"temporal_intent,omitempty"`
 	// follow_threshold: the relevance gate of Klein et al.: only documents
 	// whose TTR is at or above the threshold have their outlinks followed;
-	// seeds and listing pages are exempt (they are judged by their links). A number, or "auto" to calibrate it from the
-	// reference documents (CalibrationSplits random 60/40 splits).
+	// seeds and listing pages are exempt (they are judged by their links).
+	// A number, or "auto" to calibrate it from the reference documents
+	// (CalibrationSplits random 60/40 splits).
 	FollowThreshold FollowThreshold `yaml:"follow_threshold,omitempty"`
 	// calibration_splits: the number of random splits of an automatic
 	// follow_threshold (written only then).
