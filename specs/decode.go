@@ -202,7 +202,13 @@ func (d *decoder) fields(n *yaml.Node, v reflect.Value, path string) {
 		}
 		fv := v.FieldByIndex(known[j].index)
 		before := len(d.problems)
-		d.decode(val, fv, field)
+		if known[j].bytes {
+			size := ByteSize(fv.Int())
+			d.decode(val, reflect.ValueOf(&size).Elem(), field)
+			fv.SetInt(int64(size))
+		} else {
+			d.decode(val, fv, field)
+		}
 		if known[j].nonEmpty && len(d.problems) == before && fv.Kind() == reflect.String && fv.String() == "" {
 			d.add(val, field, "is empty")
 		}

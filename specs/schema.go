@@ -21,6 +21,7 @@ import (
 //	                                  Defaults() value
 //	spec:"nonempty"                   a string that, when given, is not
 //	                                  "" ("x: is empty")
+//	spec:"bytes"                      an int64 written as a size (5MiB)
 //
 // The decoder (decode.go), the writer (write.go) and Validate read these tags;
 // nothing else lists the fields.
@@ -32,6 +33,7 @@ type fieldInfo struct {
 	omitEmpty   bool
 	omitDefault bool
 	nonEmpty    bool
+	bytes       bool
 	required    bool
 	hint        string // for a required field
 	hasMin      bool
@@ -70,6 +72,8 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 				f.omitDefault = true
 			case "nonempty":
 				f.nonEmpty = true
+			case "bytes":
+				f.bytes = true
 			case "":
 			default:
 				panic("specs: unknown spec tag option " + opt + " on " + t.Name() + "." + sf.Name)

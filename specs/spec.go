@@ -72,7 +72,7 @@ type Spec struct {
 	Focus Focus `yaml:",inline"`
 	// max_document_bytes: payloads are truncated to this many bytes before
 	// text extraction (a number, or a size such as 5MiB).
-	MaxDocumentBytes ByteSize `yaml:"max_document_bytes"`
+	MaxDocumentBytes int64 `yaml:"max_document_bytes" spec:"bytes"`
 
 	// languages: the languages with an analyzer of their own; a document in
 	// another language is analysed as DefaultLanguage. Empty: the
@@ -373,7 +373,8 @@ func (k Keywords) MarshalYAML() (any, error) { return k.canonical(), nil }
 func (k Keywords) MarshalJSON() ([]byte, error) { return json.Marshal(k.canonical()) }
 
 // ByteSize is a number of bytes, written as a whole number or with a unit:
-// B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024).
+// B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024). An
+// int64 field tagged spec:"bytes" is read as a ByteSize.
 type ByteSize int64
 
 // UnmarshalText parses a size such as 5242880, 5MiB or 500KB.
