@@ -16,7 +16,8 @@ import (
 //	                                  fields of the enclosing level
 //	required:"hint"                   the field must be given ("name:
 //	                                  missing (hint)")
-//	min:"n"                           an integer field's least value
+//	min:"n", max:"n"                  an integer field's least and
+//	                                  greatest value
 //	spec:"omitdefault"                not written when it has its
 //	                                  Defaults() value
 //	spec:"nonempty"                   a string that, when given, is not
@@ -38,6 +39,8 @@ type fieldInfo struct {
 	hint        string // for a required field
 	hasMin      bool
 	min         int64
+	hasMax      bool
+	max         int64
 }
 
 var fieldCache sync.Map // reflect.Type → []fieldInfo
@@ -79,12 +82,18 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 				panic("specs: unknown spec tag option " + opt + " on " + t.Name() + "." + sf.Name)
 			}
 		}
-		if m, ok := sf.Tag.Lookup("min"); ok {
-			n, err := strconv.ParseInt(m, 10, 64)
-			if err != nil {
-				panic("specs: bad min tag on " + t.Name() + "." + sf.Name)
+		for _, bound := range []struct {
+			tag string
+			has *bool
+			n   *int64
+		}{{"min", &f.hasMin, &f.min}, {"max", &f.hasMax, &f.max}} {
+			if m, ok := sf.Tag.Lookup(bound.tag); ok {
+				n, err := strconv.ParseInt(m, 10, 64)
+				if err != nil {
+					panic("specs: bad " + bound.tag + " tag on " + t.Name() + "." + sf.Name)
+				}
+				*bound.has, *bound.n = true, n
 			}
-			f.hasMin, f.min = true, n
 		}
 		out = append(out, f)
 	}

@@ -51,8 +51,9 @@ type Spec struct {
 	Alpha float64 `yaml:"alpha"`
 	// target_size: stop when the collection has this many documents.
 	TargetSize int `yaml:"target_size" min:"1"`
-	// batch_size: K, the number of frontier URLs taken per round.
-	BatchSize int `yaml:"batch_size" min:"1"`
+	// batch_size: K, the number of frontier URLs taken per round (at most
+	// MaxBatchSize).
+	BatchSize int `yaml:"batch_size" min:"1" max:"4194303"`
 	// max_rounds: stop after this many rounds; 0 means no limit.
 	MaxRounds int `yaml:"max_rounds" min:"0"`
 	// max_per_host: at most this many URLs of one host per round; 0 means
@@ -156,6 +157,10 @@ func Defaults() Spec {
 		Focus:               focus,
 	}
 }
+
+// MaxBatchSize is the largest batch_size: a URL's discovery order encodes
+// its parent's rank in the round in 22 bits (internal/extract.Order).
+const MaxBatchSize = 1<<22 - 1
 
 // FallbackLanguage is the default_language when nothing in the
 // specification names a language.

@@ -18,7 +18,7 @@ import (
 // a broken combination is reported up front, not inside a worker.
 func (s *Spec) Validate() []Problem {
 	var v validation
-	v.minimums(reflect.ValueOf(s).Elem(), "")
+	v.bounds(reflect.ValueOf(s).Elem(), "")
 
 	if s.Name == "" {
 		v.add("name", "missing")
@@ -203,11 +203,16 @@ func (v *validation) addMsg(field, msg string) {
 	v.problems = append(v.problems, Problem{Field: field, Msg: msg})
 }
 
-// minimums checks the min tags of the integer fields of struct value sv.
-func (v *validation) minimums(sv reflect.Value, path string) {
+// bounds checks the min and max tags of the integer fields of struct value
+// sv.
+func (v *validation) bounds(sv reflect.Value, path string) {
 	for _, f := range fieldsOf(sv.Type()) {
-		if fv := sv.FieldByIndex(f.index); f.hasMin && fv.Int() < f.min {
+		fv := sv.FieldByIndex(f.index)
+		switch {
+		case f.hasMin && fv.Int() < f.min:
 			v.add(child(path, f.name), "%d is less than %d", fv.Int(), f.min)
+		case f.hasMax && fv.Int() > f.max:
+			v.add(child(path, f.name), "%d is more than %d", fv.Int(), f.max)
 		}
 	}
 }

@@ -142,3 +142,23 @@ func TestREADMEListsEveryField(t *testing.T) {
 		t.Errorf("README.md documents %s, which is not a field", name)
 	}
 }
+
+// TestBatchSizeBound: batch_size is at most MaxBatchSize, the largest rank
+// a discovery order can encode.
+func TestBatchSizeBound(t *testing.T) {
+	if d := Defaults(); MaxBatchSize < d.BatchSize {
+		t.Fatal("MaxBatchSize below the default")
+	}
+	for _, f := range fieldsOf(reflect.TypeOf(Spec{})) {
+		if f.name == "batch_size" && (!f.hasMax || f.max != MaxBatchSize) {
+			t.Errorf("batch_size's max tag is %d, MaxBatchSize %d", f.max, MaxBatchSize)
+		}
+	}
+	_, err := Parse([]byte(validBase+fmt.Sprintf("batch_size: %d\n", MaxBatchSize+1)), "b.yaml")
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("b.yaml:6: batch_size: %d is more than %d", MaxBatchSize+1, MaxBatchSize)) {
+		t.Errorf("Parse = %v", err)
+	}
+	if _, err := Parse([]byte(validBase+fmt.Sprintf("batch_size: %d\n", MaxBatchSize)), "b.yaml"); err != nil {
+		t.Error(err)
+	}
+}
