@@ -390,7 +390,7 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 			slowest = max(slowest, took)
 		}
 		fs := v.srv.Stats(form.name + ".wacz")
-		fmt.Printf("replay-bench docs=%d lines=%d index=%s first_s=%.1f slowest_s=%.1f requests=%d mb_read=%.1f\n",
+		fmt.Printf("replay-bench docs=%d lines=%d index=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
 			len(c.Docs), len(c.Captures), form.name, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
 		v.b.Close()
 	}
