@@ -106,6 +106,10 @@ func (f *Fetcher) ResolveIn(ctx context.Context, archive, name string) (string, 
 			return "", fmt.Errorf("look for %s: %w", candidate, err)
 		}
 		if ok {
+			// A symbolic link out of the location is refused like "../".
+			if err := storage.CheckInside(loc, candidate); err != nil {
+				return "", &RecordError{Kind: ReasonUnsafeFilename, Err: fmt.Errorf("filename %q: %w", name, err)}
+			}
 			f.mu.Lock()
 			f.resolved[key] = candidate
 			f.mu.Unlock()

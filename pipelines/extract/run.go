@@ -18,6 +18,7 @@ import (
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -38,11 +39,12 @@ var (
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
 
-	indexFlag, archiveFlag listFlag
+	indexFlag, archiveFlag, specRootFlag listFlag
 )
 
 func init() {
 	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	flag.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
 }
 
@@ -113,6 +115,9 @@ func applyOverrides(s *specs.Spec, o options) error {
 	}
 	if o.adjust != nil {
 		o.adjust(s)
+	}
+	if err := s.Check(); err != nil { // before any pipeline: one line per problem, naming the field
+		return fmt.Errorf("the specification with the command line's overrides: %w", err)
 	}
 	return nil
 }
@@ -187,8 +192,14 @@ func extractRun(ctx context.Context, o options) error {
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	// One run per output and work directory (the lock also refuses a file).
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	started := time.Now()
-	spec, err := specs.Load(o.spec)
+	spec, err := specs.Load(o.spec, specRootFlag...)
 	if err != nil {
 		return err
 	}
