@@ -377,12 +377,16 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 		// A fresh browser and server per form: no cached index.
 		v := newViewer(t, map[string]string{form.name + ".wacz": form.path})
 		var first, slowest time.Duration
+		failed := ""
 		for i, ck := range checks {
+			// 10 minutes: far beyond the target, to measure the flat
+			// index of a large collection rather than give up on it.
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			took, _, err := v.replayCheck(ctx, form.name+".wacz", warc, ck)
 			cancel()
 			if err != nil {
-				t.Fatalf("%s: %v", form.name, err)
+				failed = err.Error()
+				break
 			}
 			if i == 0 {
 				first = took
@@ -390,8 +394,18 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 			slowest = max(slowest, took)
 		}
 		fs := v.srv.Stats(form.name + ".wacz")
-		fmt.Printf("replay-bench docs=%d lines=%d index=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
-			len(c.Docs), len(c.Captures), form.name, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
+		if failed != "" {
+			// The package's default form must replay; the other is
+			// measured for comparison only.
+			fmt.Printf("replay-bench docs=%d lines=%d index=%s failed=%q requests=%d mb_asked=%.1f\n",
+				len(c.Docs), len(c.Captures), form.name, failed, fs.Requests, float64(fs.Bytes)/1e6)
+			if zipHas(t, dflt, wacz.IDXEntry) == (form.name == "zipnum") {
+				t.Errorf("%s (the default form): %s", form.name, failed)
+			}
+		} else {
+			fmt.Printf("replay-bench docs=%d lines=%d index=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
+				len(c.Docs), len(c.Captures), form.name, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
+		}
 		v.b.Close()
 	}
 }
