@@ -329,6 +329,8 @@ func TestReplayWebPageBrokenWACZ(t *testing.T) {
 // and the slowest of the checked pages, with a flat and with a ZipNum
 // index. Every checked page must replay correctly; the times are printed as
 // "replay-bench" lines for bench.sh to judge against its target.
+// $RECRAWL_REPLAY_BENCH_FORMS ("flat", "zipnum"; default both) limits the
+// forms measured.
 func TestReplayTimeToFirstPage(t *testing.T) {
 	n := os.Getenv("RECRAWL_REPLAY_BENCH_PAGES")
 	if n == "" {
@@ -374,6 +376,9 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 	t.Logf("collection: %d generated pages, %d documents, %d index lines, WACZ %.1f MB; default index: %s",
 		pages, len(c.Docs), len(c.Captures), float64(st.Size())/1e6, map[bool]string{true: "ZipNum", false: "flat"}[zipHas(t, dflt, wacz.IDXEntry)])
 	for _, form := range []struct{ name, path string }{{"flat", flat}, {"zipnum", zn}} {
+		if f := os.Getenv("RECRAWL_REPLAY_BENCH_FORMS"); f != "" && !strings.Contains(f, form.name) {
+			continue
+		}
 		// A fresh browser and server per form: no cached index.
 		v := newViewer(t, map[string]string{form.name + ".wacz": form.path})
 		var first, slowest time.Duration
