@@ -324,13 +324,15 @@ func testFlink(t *testing.T, f *clusterFixture) {
 	sameFiles(t, f.refCDXJ, filepath.Join(dir, "process"))
 
 	// The jobs ran on the cluster: its REST API lists them as finished,
-	// the extraction once per round.
+	// the extraction once per round. Flink's job name is the --job_name
+	// with every character other than a letter or digit replaced by "0",
+	// then "-USER-TIME-ID".
 	finished, failed := flinkJobs(t, cluster.Master)
 	for _, want := range []struct {
 		prefix string
 		n      int
 	}{{"recrawl-flink-cdxj", 1}, {"recrawl-flink-zipnum", 1}, {"recrawl-flink-extract", 3}, {"recrawl-flink-process", 1}} {
-		if got := countWith(finished, want.prefix); got != want.n {
+		if got := countWith(finished, strings.ReplaceAll(want.prefix, "-", "0")+"-"); got != want.n {
 			t.Errorf("Flink's REST API lists %d finished jobs %s*, want %d; finished: %v", got, want.prefix, want.n, finished)
 		}
 	}
