@@ -352,8 +352,11 @@ func (d *decoder) spec(root *yaml.Node) *Spec {
 		"batch_size":   func(v *yaml.Node) { s.BatchSize = d.intField(v, "batch_size", 1, s.BatchSize) },
 		"max_rounds":   func(v *yaml.Node) { s.MaxRounds = d.intField(v, "max_rounds", 0, s.MaxRounds) },
 		"max_per_host": func(v *yaml.Node) { s.MaxPerHost = d.intField(v, "max_per_host", 0, s.MaxPerHost) },
-		"allow":        func(v *yaml.Node) { s.Allow = d.hosts(v, "allow") },
-		"deny":         func(v *yaml.Node) { s.Deny = d.hosts(v, "deny") },
+		"stop_after_empty_rounds": func(v *yaml.Node) {
+			s.StopAfterEmptyRounds = d.intField(v, "stop_after_empty_rounds", 0, s.StopAfterEmptyRounds)
+		},
+		"allow": func(v *yaml.Node) { s.Allow = d.hosts(v, "allow") },
+		"deny":  func(v *yaml.Node) { s.Deny = d.hosts(v, "deny") },
 		"outlinks": func(v *yaml.Node) {
 			if o, ok := d.str(v, "outlinks"); ok {
 				s.Outlinks = OutlinkScope(o)

@@ -76,6 +76,7 @@ func ExampleSpec_Write() {
 	// batch_size: 100
 	// max_rounds: 0
 	// max_per_host: 0
+	// stop_after_empty_rounds: 100
 	// outlinks: main
 	// max_document_bytes: 5242880
 	// default_language: en

@@ -45,6 +45,11 @@ type Spec struct {
 	BatchSize int
 	// max_rounds: stop after this many rounds; 0 means no limit.
 	MaxRounds int
+	// stop_after_empty_rounds: stop when this many rounds in a row
+	// collected no document (every URL they took was missing); 0 means
+	// never. A run whose frontier holds only URLs the archive lacks would
+	// otherwise go on until the frontier is empty.
+	StopAfterEmptyRounds int
 	// max_per_host: at most this many URLs of one host per round; 0 means
 	// no limit.
 	MaxPerHost int
@@ -114,6 +119,9 @@ type Spec struct {
 //     1000 rounds or more;
 //   - max_rounds 0 (no limit) and max_per_host 0 (no limit): the paper's
 //     loop stops only on target_size or an empty frontier;
+//   - stop_after_empty_rounds 100: with the default batch_size that is
+//     10,000 missing URLs in a row, which only a frontier the archive does
+//     not hold produces;
 //   - outlinks main: main-content links only (method.md §3.5);
 //   - max_document_bytes 5 MiB: larger HTML pages are rare and mostly
 //     generated listings; truncation keeps one record from dominating memory;
@@ -129,16 +137,17 @@ type Spec struct {
 //     a topical scope have no default and must be given.
 func Defaults() Spec {
 	return Spec{
-		Strategy:            StrategyCTF,
-		Alpha:               0.5,
-		TargetSize:          100000,
-		BatchSize:           100,
-		MaxRounds:           0,
-		MaxPerHost:          0,
-		Outlinks:            OutlinksMain,
-		MaxDocumentBytes:    5 << 20,
-		ReferenceVectorSize: 100,
-		Normalize:           true,
+		Strategy:             StrategyCTF,
+		Alpha:                0.5,
+		TargetSize:           100000,
+		BatchSize:            100,
+		MaxRounds:            0,
+		StopAfterEmptyRounds: 100,
+		MaxPerHost:           0,
+		Outlinks:             OutlinksMain,
+		MaxDocumentBytes:     5 << 20,
+		ReferenceVectorSize:  100,
+		Normalize:            true,
 		Focus: Focus{
 			LinkPriority:      PaperLinkPriority,
 			Combine:           CombineMax,

@@ -12,32 +12,33 @@ import (
 // a reader wants it: identity, temporal scope, topical scope, extraction,
 // analysis, precomputed data. Parse reads what this writes.
 type file struct {
-	Name                string              `json:"name" yaml:"name"`
-	Description         string              `json:"description,omitempty" yaml:"description,omitempty"`
-	Event               Event               `json:"event" yaml:"event"`
-	LeadTime            Duration            `json:"lead_time" yaml:"lead_time"`
-	CooldownTime        Duration            `json:"cooldown_time" yaml:"cooldown_time"`
-	ReferenceDocuments  []ReferenceDocument `json:"reference_documents,omitempty" yaml:"reference_documents,omitempty"`
-	Keywords            any                 `json:"keywords,omitempty" yaml:"keywords,omitempty"`
-	Seeds               []string            `json:"seeds,omitempty" yaml:"seeds,omitempty"`
-	Strategy            Strategy            `json:"strategy" yaml:"strategy"`
-	Alpha               float64             `json:"alpha" yaml:"alpha"`
-	TargetSize          int                 `json:"target_size" yaml:"target_size"`
-	BatchSize           int                 `json:"batch_size" yaml:"batch_size"`
-	MaxRounds           int                 `json:"max_rounds" yaml:"max_rounds"`
-	MaxPerHost          int                 `json:"max_per_host" yaml:"max_per_host"`
-	Allow               []string            `json:"allow,omitempty" yaml:"allow,omitempty"`
-	Deny                []string            `json:"deny,omitempty" yaml:"deny,omitempty"`
-	Outlinks            OutlinkScope        `json:"outlinks" yaml:"outlinks"`
-	focusFile           `yaml:",inline"`
-	MaxDocumentBytes    int64                         `json:"max_document_bytes" yaml:"max_document_bytes"`
-	Languages           []string                      `json:"languages,omitempty" yaml:"languages,omitempty"`
-	DefaultLanguage     string                        `json:"default_language" yaml:"default_language"`
-	ReferenceVectorSize int                           `json:"reference_vector_size" yaml:"reference_vector_size"`
-	Normalize           bool                          `json:"normalize" yaml:"normalize"`
-	Dictionary          string                        `json:"dictionary,omitempty" yaml:"dictionary,omitempty"`
-	ReferenceVectors    map[string]map[string]float64 `json:"reference_vectors,omitempty" yaml:"reference_vectors,omitempty"`
-	CorrectionFactors   map[string]float64            `json:"correction_factors,omitempty" yaml:"correction_factors,omitempty"`
+	Name                 string              `json:"name" yaml:"name"`
+	Description          string              `json:"description,omitempty" yaml:"description,omitempty"`
+	Event                Event               `json:"event" yaml:"event"`
+	LeadTime             Duration            `json:"lead_time" yaml:"lead_time"`
+	CooldownTime         Duration            `json:"cooldown_time" yaml:"cooldown_time"`
+	ReferenceDocuments   []ReferenceDocument `json:"reference_documents,omitempty" yaml:"reference_documents,omitempty"`
+	Keywords             any                 `json:"keywords,omitempty" yaml:"keywords,omitempty"`
+	Seeds                []string            `json:"seeds,omitempty" yaml:"seeds,omitempty"`
+	Strategy             Strategy            `json:"strategy" yaml:"strategy"`
+	Alpha                float64             `json:"alpha" yaml:"alpha"`
+	TargetSize           int                 `json:"target_size" yaml:"target_size"`
+	BatchSize            int                 `json:"batch_size" yaml:"batch_size"`
+	MaxRounds            int                 `json:"max_rounds" yaml:"max_rounds"`
+	MaxPerHost           int                 `json:"max_per_host" yaml:"max_per_host"`
+	StopAfterEmptyRounds int                 `json:"stop_after_empty_rounds" yaml:"stop_after_empty_rounds"`
+	Allow                []string            `json:"allow,omitempty" yaml:"allow,omitempty"`
+	Deny                 []string            `json:"deny,omitempty" yaml:"deny,omitempty"`
+	Outlinks             OutlinkScope        `json:"outlinks" yaml:"outlinks"`
+	focusFile            `yaml:",inline"`
+	MaxDocumentBytes     int64                         `json:"max_document_bytes" yaml:"max_document_bytes"`
+	Languages            []string                      `json:"languages,omitempty" yaml:"languages,omitempty"`
+	DefaultLanguage      string                        `json:"default_language" yaml:"default_language"`
+	ReferenceVectorSize  int                           `json:"reference_vector_size" yaml:"reference_vector_size"`
+	Normalize            bool                          `json:"normalize" yaml:"normalize"`
+	Dictionary           string                        `json:"dictionary,omitempty" yaml:"dictionary,omitempty"`
+	ReferenceVectors     map[string]map[string]float64 `json:"reference_vectors,omitempty" yaml:"reference_vectors,omitempty"`
+	CorrectionFactors    map[string]float64            `json:"correction_factors,omitempty" yaml:"correction_factors,omitempty"`
 }
 
 func (s *Spec) toFile() file {
@@ -46,7 +47,7 @@ func (s *Spec) toFile() file {
 		LeadTime: s.LeadTime, CooldownTime: s.CooldownTime,
 		ReferenceDocuments: s.ReferenceDocuments, Seeds: s.Seeds,
 		Strategy: s.Strategy, Alpha: s.Alpha, TargetSize: s.TargetSize,
-		BatchSize: s.BatchSize, MaxRounds: s.MaxRounds, MaxPerHost: s.MaxPerHost,
+		BatchSize: s.BatchSize, MaxRounds: s.MaxRounds, MaxPerHost: s.MaxPerHost, StopAfterEmptyRounds: s.StopAfterEmptyRounds,
 		Allow: s.Allow, Deny: s.Deny, Outlinks: s.Outlinks, focusFile: s.Focus.toFile(),
 		MaxDocumentBytes: s.MaxDocumentBytes, Languages: s.Languages,
 		DefaultLanguage: s.DefaultLanguage, ReferenceVectorSize: s.ReferenceVectorSize,
