@@ -1,30 +1,78 @@
 package specs
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// FuzzParse feeds YAML and JSON (ours and the original authors' format) to
-// Parse: it must return a spec or an error, never panic or hang. Seeds: the
-// examples and specs/testdata/fuzz/FuzzParse.
+// FuzzParse feeds arbitrary bytes to Parse as YAML and as JSON. It must not
+// panic or hang; what it accepts must validate, and the canonical form must
+// be a fixed point: writing, parsing and writing again (in YAML and in JSON)
+// gives the same bytes. The seeds are the examples, the tests' inputs and
+// testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("examples", "*"))
-	for _, p := range files {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
+	files, _ := filepath.Glob("examples/*.yaml")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(data)
 	}
-	f.Add([]byte(`{"name": "x", "event": {"start": "2010-01-01"}, "keywords": {"en": ["a"]}, "lead_time": "P1D", "cooldown_time": "P1D"}`))
-	f.Add([]byte(`{"seedUrls": ["http://a/"], "referenceTime": {"from": 1262304000000, "beforeFuzziness": 1, "afterFuzziness": 2}, "referenceVectors": {"de": {"x": 1}}, "defaultLanguage": "de"}`))
-	f.Add([]byte("name: 5\nreference_vectors: {en: {x: -1}}\n"))
+	for _, in := range []string{badYAML, goodYAML, everyField, focusBase, validBase} {
+		f.Add([]byte(in))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"f.yaml", "f.json"} {
 			s, err := Parse(data, name)
-			if err == nil && s == nil {
-				t.Fatalf("%s: nil spec without an error", name)
+			if err != nil {
+				if _, ok := err.(*Error); !ok {
+					t.Fatalf("%s: error %T is not an *Error: %v", name, err, err)
+				}
+				continue
 			}
+			if probs := s.Validate(); probs != nil {
+				t.Fatalf("%s: accepted, but Validate finds %v", name, probs)
+			}
+			checkFixedPoint(t, s)
 		}
 	})
+}
+
+// checkFixedPoint checks that s's canonical YAML and JSON read back into
+// a specification with the same canonical YAML and JSON.
+func checkFixedPoint(t *testing.T, s *Spec) {
+	t.Helper()
+	var y1 bytes.Buffer
+	if err := s.Write(&y1); err != nil {
+		t.Fatal(err)
+	}
+	j1, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromYAML, err := Parse(y1.Bytes(), "written.yaml")
+	if err != nil {
+		t.Fatalf("the written YAML does not parse: %v\n%s", err, y1.String())
+	}
+	var fromJSON Spec
+	if err := json.Unmarshal(j1, &fromJSON); err != nil {
+		t.Fatalf("the written JSON does not parse: %v\n%s", err, j1)
+	}
+	for _, back := range []*Spec{fromYAML, &fromJSON} {
+		var y2 bytes.Buffer
+		if err := back.Write(&y2); err != nil {
+			t.Fatal(err)
+		}
+		j2, err := json.Marshal(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(y1.Bytes(), y2.Bytes()) || !bytes.Equal(j1, j2) {
+			t.Fatalf("not a fixed point:\n%s\n%s\nread back:\n%s\n%s", y1.Bytes(), j1, y2.Bytes(), j2)
+		}
+	}
 }

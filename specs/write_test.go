@@ -118,7 +118,8 @@ max_per_host: 2
 stop_after_empty_rounds: 7
 allow: [a.example]
 deny: [b.a.example]
-outlinks: all
+focus: paper
+outlinks: main
 max_document_bytes: 1234
 languages: [en, de]
 default_language: de

@@ -136,6 +136,9 @@ type Link struct {
 	Anchor   string `json:"anchor"`
 	InMain   bool   `json:"in_main"`
 	Followed bool   `json:"followed"` // passed the outlink scope and allow/deny filters
+	// NotFollowed is why a link that is not Followed was left out (the
+	// LinkNot* reasons).
+	NotFollowed string `json:"not_followed,omitempty"`
 }
 
 // Result is the outcome of one step.
@@ -311,15 +314,17 @@ func (p *Processor) Score(f Fetched) Result {
 	if doc.Listing && focus.SkipListings {
 		res.Outcome = OutcomeListing
 	}
-	follow := true
+	follow, gateReason := true, ""
 	switch {
 	case focus.FollowThreshold > 0 && score.TTR < focus.FollowThreshold && e.Depth > 0 && !doc.Listing:
 		// Seeds are the researcher's choice and listing pages are judged
 		// by their links, not their little text: the gate applies to
 		// the documents found on the way.
-		follow, d.NotFollowed = false, fmt.Sprintf("ttr %.4f below follow_threshold %.4f", score.TTR, focus.FollowThreshold)
+		follow, gateReason = false, LinkNotFollowThreshold
+		d.NotFollowed = fmt.Sprintf("ttr %.4f below follow_threshold %.4f", score.TTR, focus.FollowThreshold)
 	case focus.MaxDepth > 0 && e.Depth >= focus.MaxDepth:
-		follow, d.NotFollowed = false, fmt.Sprintf("depth %d: outlinks would exceed max_depth %d", e.Depth, focus.MaxDepth)
+		follow, gateReason = false, LinkNotMaxDepth
+		d.NotFollowed = fmt.Sprintf("depth %d: outlinks would exceed max_depth %d", e.Depth, focus.MaxDepth)
 	}
 	seenHere := map[string]bool{e.Key: true}
 	var texts *scoring.LinkTexts // the outlinks' anchors and paragraphs, scored once each
@@ -332,8 +337,17 @@ func (p *Processor) Score(f Fetched) Result {
 			res.UnparsableOutlinks++ // an outlink without a SURT key cannot be resolved
 			continue
 		}
-		followed := follow && (p.Settings.AllOutlinks || l.InMain) && p.allowed(l.URL)
-		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed})
+		why := ""
+		switch {
+		case !follow:
+			why = gateReason
+		case !p.Settings.AllOutlinks && !l.InMain:
+			why = LinkNotMain
+		case !p.allowed(l.URL):
+			why = LinkNotAllowed
+		}
+		followed := why == ""
+		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed, NotFollowed: why})
 		if !followed || seenHere[key] {
 			continue
 		}
