@@ -262,3 +262,17 @@ func TestFetcherCountMissingFiles(t *testing.T) {
 		t.Error("Job.OnMissingFile=count does not reach the fetcher")
 	}
 }
+
+// TestRawRecordHostileLength: an index length the file cannot hold is an
+// error, not an allocation of that many bytes.
+func TestRawRecordHostileLength(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"a.warc": []byte("WARC/1.0\r\n\r\n"), "b.warc.gz": {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0}} {
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		f := NewFetcher([]string{dir})
+		if _, err := f.RawRecord(context.Background(), "", name, 0, 1<<50); err == nil || !strings.Contains(err.Error(), "outside the file") {
+			t.Errorf("%s with a length of 2^50: %v", name, err)
+		}
+		f.Close()
+	}
+}
