@@ -24,6 +24,8 @@ const (
 	ReasonCorruptRecord   = "corrupt-record"
 	ReasonUnsafeFilename  = "filename-outside-archive"
 	ReasonNotHTML         = "not-html"
+	ReasonTooDeep         = "nested-too-deep"
+	ReasonArchiveFileGone = "archive-file-missing"
 	ReasonBadRedirect     = "redirect-without-target"
 	ReasonRedirected      = "redirected"
 	ReasonDisallowedRedir = "redirect-target-not-allowed"
@@ -280,6 +282,9 @@ func (p *Processor) Score(f Fetched) Result {
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
 			return *missingResult(e, round, rank, ReasonNotHTML, err.Error())
+		}
+		if errors.Is(err, document.ErrTooDeep) {
+			return *missingResult(e, round, rank, ReasonTooDeep, err.Error())
 		}
 		return *missingResult(e, round, rank, ReasonCorruptRecord, err.Error())
 	}
