@@ -38,6 +38,9 @@ type Job struct {
 	// (LoadDictionaries). A language in Dictionaries ignores them.
 	SummedDictionaries map[string][]string `json:"summed_dictionaries,omitempty"`
 	JoinMode           string              `json:"join_mode"` // lookup or cogroup
+	// OnMissingFile is what a capture whose archive file is in no location
+	// does: OnMissingFileStop (also "") or OnMissingFileCount.
+	OnMissingFile string `json:"on_missing_archive_file,omitempty"`
 	// Gate is the calibrated follow_threshold (specs follow_threshold:
 	// auto), computed once by the driver (CalibrateGate).
 	Gate *scoring.Calibration `json:"gate,omitempty"`

@@ -43,7 +43,9 @@ type RoundStats struct {
 	Listings             int     `json:"listings,omitempty"`    // listing pages followed, not counted
 	AccumulatedRelevance float64 `json:"accumulated_relevance"` // sum of topic_r over the collection so far
 	URLsConsidered       int     `json:"urls_considered"`       // |seen| + |frontier| after the round
-	Seconds              float64 `json:"seconds"`
+	// Links are the outlinks of the round's pages and what became of them.
+	Links   LinkStats `json:"links"`
+	Seconds float64   `json:"seconds"`
 }
 
 // MissingURL is one line of missing.jsonl.
@@ -72,6 +74,11 @@ type Totals struct {
 	MissingReasons map[string]int   `json:"missing_reasons"`
 	Counters       map[string]int64 `json:"counters,omitempty"`
 	StopReason     string           `json:"stop_reason"`
+	// Links are the outlinks of the run's pages and what became of them.
+	Links LinkStats `json:"links"`
+	// Starvation explains a run whose frontier emptied before target_size
+	// (extract.Starvation); absent otherwise.
+	Starvation string `json:"starvation,omitempty"`
 }
 
 // RunInfo is run.json.
@@ -317,9 +324,18 @@ func (f *Fetcher) RawRecord(ctx context.Context, archive, name string, offset, l
 	}
 	defer f.release(of)
 	r := of.r
+	if offset < 0 || length < 0 {
+		return nil, fmt.Errorf("%s: negative offset %d or length %d in the index", name, offset, length)
+	}
+	// outside: a length from a damaged or hostile index line that the file
+	// cannot hold, never to be allocated.
+	outside := offset > r.Size() || length > r.Size()-offset
 	var magic [2]byte
 	r.ReadAt(magic[:], offset)
 	if magic == [2]byte{0x1f, 0x8b} && length > 0 {
+		if outside {
+			return nil, fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
+		}
 		buf := make([]byte, length)
 		if _, err := r.ReadAt(buf, offset); err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
@@ -337,11 +353,17 @@ func (f *Fetcher) RawRecord(ctx context.Context, archive, name string, offset, l
 		if _, err := io.CopyN(io.Discard, zr, offset); err != nil {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
 		}
-		plain = make([]byte, length)
-		if _, err := io.ReadFull(zr, plain); err != nil {
+		// Read, not allocated up front: the decompressed size is unknown.
+		if plain, err = io.ReadAll(io.LimitReader(zr, length)); err == nil && int64(len(plain)) < length {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
 		}
 	} else {
+		if outside {
+			return nil, fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
+		}
 		plain = make([]byte, length)
 		if _, err := r.ReadAt(plain, offset); err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -31,17 +32,20 @@ var (
 	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
 	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
 	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	focusFlag    = flag.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
 	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
 	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
+	missingFlag  = flag.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
 
-	indexFlag, archiveFlag listFlag
+	indexFlag, archiveFlag, specRootFlag listFlag
 )
 
 func init() {
 	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	flag.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
 }
 
@@ -51,6 +55,8 @@ type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
+	focus                              string // --focus: a preset
+	onMissingFile                      string // extract.OnMissingFile*
 	targetSize, batchSize, maxRounds   int
 	alpha                              float64
 	quiet                              bool
@@ -63,8 +69,9 @@ type options struct {
 func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
-		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
-		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
+		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
+		onMissingFile: *missingFlag,
+		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
@@ -78,6 +85,12 @@ func applyOverrides(s *specs.Spec, o options) error {
 			return fmt.Errorf("--strategy: %w", err)
 		}
 		s.Strategy = specs.Strategy(o.strategy)
+	}
+	if o.focus != "" {
+		if _, _, ok := specs.PresetValues(specs.Preset(o.focus)); !ok {
+			return fmt.Errorf("--focus=%s: not one of %s, %s", o.focus, specs.PresetDefault, specs.PresetPaper)
+		}
+		s.UsePreset(specs.Preset(o.focus), nil)
 	}
 	if o.targetSize < 0 || o.batchSize < 0 {
 		return errors.New("--target_size and --batch_size must be positive")
@@ -105,6 +118,9 @@ func applyOverrides(s *specs.Spec, o options) error {
 	}
 	if o.adjust != nil {
 		o.adjust(s)
+	}
+	if err := s.Check(); err != nil { // before any pipeline: one line per problem, naming the field
+		return fmt.Errorf("the specification with the command line's overrides: %w", err)
 	}
 	return nil
 }
@@ -179,15 +195,24 @@ func extractRun(ctx context.Context, o options) error {
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
+		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
+	}
+	// One run per output and work directory (the lock also refuses a file).
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	started := time.Now()
-	spec, err := specs.Load(o.spec)
+	spec, err := specs.Load(o.spec, specRootFlag...)
 	if err != nil {
 		return err
 	}
 	if err := applyOverrides(spec, o); err != nil {
 		return err
 	}
-	job := &extract.Job{Spec: spec, JoinMode: o.join}
+	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}
@@ -292,6 +317,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
 		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	if t := info.Totals; t.Starvation != "" {
+		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
+	}
 	return nil
 }
 
@@ -305,7 +333,7 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	// The creation time is the spec's event start, not the clock, so the
 	// same run gives the same bytes.
 	start, _ := spec.EventInterval()
-	if err := wacz.Package(out, spec.Name, start); err != nil {
+	if err := wacz.Package(out, wacz.Options{Title: spec.Name, Description: spec.Description, Created: start}); err != nil {
 		return fmt.Errorf("package collection: %w", err)
 	}
 	if err := linkgraph.WriteGraphML(out, false); err != nil {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/specs"
 )
 
 // runState accumulates what a run produced, in collection order: the
@@ -22,6 +24,8 @@ type runState struct {
 	considered int
 	stop       string
 	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
+	links      extract.LinkTally
+	target     int
 
 	round roundCounts // the current round's outcomes
 }
@@ -35,6 +39,7 @@ func newRunState() *runState { return &runState{reasons: map[string]int{}} }
 func (s *runState) add(r extract.Result) {
 	s.results = append(s.results, r)
 	s.unparsable += int64(r.UnparsableOutlinks)
+	s.links.Add(r)
 	switch r.Outcome {
 	case extract.OutcomeCollected:
 		s.collected++
@@ -58,25 +63,37 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 	rs := extract.RoundStats{
 		Round: round, FrontierSize: frontierSize, Selected: selected,
 		Collected: s.round.collected, Missing: s.round.missing, Redirects: s.round.redirects, Listings: s.round.listings,
-		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Seconds: took.Seconds(),
+		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Links: s.links.EndRound(), Seconds: took.Seconds(),
 	}
 	s.rounds = append(s.rounds, rs)
 	s.round = roundCounts{}
 	return rs
 }
 
-// stopReason says why the extraction stops before round (method.md §3.6),
-// or "" to go on.
-func (s *runState) stopReason(targetSize, maxRounds, round, frontier int) string {
+// stopReason says why the extraction stops before round (method.md §3.6,
+// and the spec's stop_after_empty_rounds), or "" to go on.
+func (s *runState) stopReason(spec *specs.Spec, round, frontier int) string {
+	s.target = spec.TargetSize
 	switch {
-	case targetSize > 0 && s.collected >= targetSize:
+	case spec.TargetSize > 0 && s.collected >= spec.TargetSize:
 		return "target size reached"
 	case frontier == 0:
-		return "frontier empty"
-	case maxRounds > 0 && round >= maxRounds:
+		return extract.StopFrontierEmpty
+	case spec.MaxRounds > 0 && round >= spec.MaxRounds:
 		return "max rounds reached"
+	case spec.StopAfterEmptyRounds > 0 && s.emptyRounds() >= spec.StopAfterEmptyRounds:
+		return fmt.Sprintf("no document collected in the last %d rounds (stop_after_empty_rounds)", spec.StopAfterEmptyRounds)
 	}
 	return ""
+}
+
+// emptyRounds is the number of rounds at the end that collected nothing.
+func (s *runState) emptyRounds() int {
+	n := 0
+	for i := len(s.rounds) - 1; i >= 0 && s.rounds[i].Collected == 0; i-- {
+		n++
+	}
+	return n
 }
 
 // source replays the results for extract.WriteOutputs.
@@ -96,6 +113,7 @@ func (s *runState) totals(rounds int) extract.Totals {
 		Collected: s.collected, Listings: s.listings, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
 		URLsConsidered: s.considered, Rounds: rounds, Relevance: s.relevance,
 		MissingReasons: s.reasons, StopReason: s.stop,
+		Links: s.links.Run, Starvation: extract.Starvation(s.stop, s.collected, s.target, s.links.Run),
 	}
 	if s.unparsable > 0 {
 		t.Counters = map[string]int64{extract.CounterUnparsableOutlinks: s.unparsable}
