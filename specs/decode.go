@@ -17,6 +17,7 @@ import (
 type decoder struct {
 	problems []Problem
 	warnings []string
+	noSeeds  bool // accept a specification with nothing to start a crawl from
 }
 
 func (d *decoder) add(n *yaml.Node, format string, args ...any) {
@@ -463,7 +464,7 @@ func (d *decoder) checkTopical(s *Spec, root, refs, seeds *yaml.Node) {
 	if len(s.ReferenceDocuments) == 0 && len(s.ReferenceVectors) == 0 {
 		d.add(refs, "reference_documents: at least one reference document is needed (or precomputed reference_vectors)")
 	}
-	if len(s.Seeds) == 0 && len(s.ReferenceDocuments) > 0 {
+	if len(s.Seeds) == 0 && len(s.ReferenceDocuments) > 0 && !d.noSeeds {
 		linked := slices.ContainsFunc(s.ReferenceDocuments, func(r ReferenceDocument) bool { return r.URL != "" || r.File != "" })
 		if !linked {
 			if seeds == nil {

@@ -109,6 +109,31 @@ func formatOf(name string, data []byte) Format {
 var originalFields = []string{"seedUrls", "referenceDocuments", "referenceTime", "referenceVectors", "defaultLanguage", "correctionFactors"}
 
 func parse(data []byte, name string, syntax Format, original bool) (*Spec, error) {
+	return parseFor(data, name, syntax, original, true)
+}
+
+// LoadToScore reads a specification to score single pages with (extract
+// explain): as Load, but a specification without seeds is accepted, since
+// scoring a page needs none.
+func LoadToScore(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parseFor(data, path, formatOf(path, data), false, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Path = path
+	if err := s.resolvePaths(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseFor is parse; needSeeds false drops the requirement of something to
+// start a crawl from.
+func parseFor(data []byte, name string, syntax Format, original, needSeeds bool) (*Spec, error) {
 	if name == "" {
 		name = "<input>"
 	}
@@ -147,7 +172,7 @@ func parse(data []byte, name string, syntax Format, original bool) (*Spec, error
 			}
 		}
 	}
-	d := &decoder{}
+	d := &decoder{noSeeds: !needSeeds}
 	var s *Spec
 	if original {
 		s = d.original(root)
