@@ -114,20 +114,24 @@ type Spec struct {
 //     1000 rounds or more;
 //   - max_rounds 0 (no limit) and max_per_host 0 (no limit): the paper's
 //     loop stops only on target_size or an empty frontier;
-//   - outlinks main: main-content links only (method.md §3.5);
+//   - outlinks and the focus options (Focus) from PresetDefault (focus:
+//     default): every link of the page, each ranked by its own evidence
+//     (link_priority {parent: 0.1, anchor: 0.5, context: 0.4}), link_dates
+//     false, combine max, listing pages counted (method.md §3.5; focus:
+//     paper is the paper's method: outlinks main, link_priority {parent:
+//     1});
 //   - max_document_bytes 5 MiB: larger HTML pages are rare and mostly
 //     generated listings; truncation keeps one record from dominating memory;
 //   - reference_vector_size 100, normalize true: as the original;
-//   - the focus options (Focus) are the paper's method: link_priority
-//     {parent: 1}, link_dates false, combine max, no temporal_intent, no
-//     follow_threshold (calibration_splits 10 when it is auto), max_depth 0
-//     (no limit), count_listing_pages true;
+//   - no temporal_intent, no follow_threshold (calibration_splits 10 when
+//     it is auto), max_depth 0 (no limit);
 //   - default_language: the first of languages, else of the reference
 //     documents' languages, else of the keywords' languages, else "en" (this
 //     one is derived in Parse, not set here);
 //   - everything else empty; lead_time, cooldown_time, event.start, name and
 //     a topical scope have no default and must be given.
 func Defaults() Spec {
+	outlinks, focus, _ := PresetValues(PresetDefault)
 	return Spec{
 		Strategy:            StrategyCTF,
 		Alpha:               0.5,
@@ -135,16 +139,11 @@ func Defaults() Spec {
 		BatchSize:           100,
 		MaxRounds:           0,
 		MaxPerHost:          0,
-		Outlinks:            OutlinksMain,
+		Outlinks:            outlinks,
 		MaxDocumentBytes:    5 << 20,
 		ReferenceVectorSize: 100,
 		Normalize:           true,
-		Focus: Focus{
-			LinkPriority:      PaperLinkPriority,
-			Combine:           CombineMax,
-			CalibrationSplits: DefaultCalibrationSplits,
-			CountListingPages: true,
-		},
+		Focus:               focus,
 	}
 }
 

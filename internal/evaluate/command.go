@@ -267,7 +267,8 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 		r := ev.Runs[i]
 		row := report.Run{Name: m.Name, Strategy: m.Strategy, Dir: r.Dir, Documents: m.Documents, Total: m.Total,
 			Mean: m.Mean, Area: m.Area, AreaCommon: m.AreaCommon, URLsConsidered: m.URLsConsidered,
-			RatioVsUnfocused: m.RatioVsUnfocused, Missing: m.Missing, Rounds: m.Rounds}
+			RatioVsUnfocused: m.RatioVsUnfocused, Missing: m.Missing, Rounds: m.Rounds,
+			Starvation: r.Info.Totals.Starvation}
 		if m.Labels != nil {
 			for _, a := range m.Labels.At {
 				row.At = append(row.At, report.AtN{Precision: a.Precision, Recall: a.Recall, NDCG: a.NDCG, Short: a.Short})

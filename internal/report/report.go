@@ -57,6 +57,9 @@ type Options struct {
 	R, N    int
 	CommonN int
 	Rows    []OptionRow
+	// Templates name the site templates of the per-template table (none:
+	// no table); each row's ByTemplate is parallel to it.
+	Templates []string
 }
 
 // OptionRow is one variant.
@@ -67,7 +70,11 @@ type OptionRow struct {
 	PrecisionAtR, PrecisionVsCTF   float64
 	RecallAtN, RecallVsUn          float64
 	Best                           bool
+	ByTemplate                     []TemplateCell
 }
+
+// TemplateCell is a variant's precision at R and recall on one template's hosts.
+type TemplateCell struct{ PrecisionAtR, RecallAtN float64 }
 
 // Spec is the collection specification as shown.
 type Spec struct {
@@ -95,6 +102,9 @@ type Run struct {
 	Missing             int
 	Rounds              int
 	At                  []AtN // with labels, parallel to Page.Cutoffs
+	// Starvation explains a run whose frontier emptied before its target
+	// size ("" otherwise).
+	Starvation string
 }
 
 // AtN is precision, recall and nDCG at one cutoff.

@@ -18,6 +18,7 @@ import (
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -31,6 +32,7 @@ var (
 	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
 	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
 	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	focusFlag    = flag.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
 	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
 	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
@@ -51,6 +53,7 @@ type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
+	focus                              string // --focus: a preset
 	targetSize, batchSize, maxRounds   int
 	alpha                              float64
 	quiet                              bool
@@ -63,7 +66,7 @@ type options struct {
 func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
-		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
+		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
@@ -78,6 +81,12 @@ func applyOverrides(s *specs.Spec, o options) error {
 			return fmt.Errorf("--strategy: %w", err)
 		}
 		s.Strategy = specs.Strategy(o.strategy)
+	}
+	if o.focus != "" {
+		if _, _, ok := specs.PresetValues(specs.Preset(o.focus)); !ok {
+			return fmt.Errorf("--focus=%s: not one of %s, %s", o.focus, specs.PresetDefault, specs.PresetPaper)
+		}
+		s.UsePreset(specs.Preset(o.focus), nil)
 	}
 	if o.targetSize < 0 || o.batchSize < 0 {
 		return errors.New("--target_size and --batch_size must be positive")
@@ -179,6 +188,12 @@ func extractRun(ctx context.Context, o options) error {
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	// One run per output and work directory (the lock also refuses a file).
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	started := time.Now()
 	spec, err := specs.Load(o.spec)
 	if err != nil {
@@ -292,6 +307,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
 		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	if t := info.Totals; t.Starvation != "" {
+		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
+	}
 	return nil
 }
 
@@ -305,7 +323,7 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	// The creation time is the spec's event start, not the clock, so the
 	// same run gives the same bytes.
 	start, _ := spec.EventInterval()
-	if err := wacz.Package(out, spec.Name, start); err != nil {
+	if err := wacz.Package(out, wacz.Options{Title: spec.Name, Description: spec.Description, Created: start}); err != nil {
 		return fmt.Errorf("package collection: %w", err)
 	}
 	if err := linkgraph.WriteGraphML(out, false); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/transforms"
 )
@@ -83,6 +84,14 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.OutputDir != "" {
+		// One run per output directory (the lock also refuses a file).
+		release, err := worklock.Hold(ctx, os.Stderr, cfg.OutputDir)
+		if err != nil {
+			return nil, fmt.Errorf("--output: %w", err)
+		}
+		defer release()
 	}
 	if cfg.Bigtable != "" {
 		if err := transforms.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
