@@ -232,6 +232,27 @@ func comparableBytes(t *testing.T, path string) []byte {
 	return data
 }
 
+// logRounds logs the wall time of each round of an extraction, from its
+// rounds.jsonl: what a round costs on the runner (docs/scaling.md).
+func logRounds(t *testing.T, runner, out string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "rounds.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secs []string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var r struct {
+			Seconds float64 `json:"seconds"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("%s/rounds.jsonl: %v", out, err)
+		}
+		secs = append(secs, fmt.Sprintf("%.1fs", r.Seconds))
+	}
+	t.Logf("extraction rounds on %s: %s", runner, strings.Join(secs, ", "))
+}
+
 // getJSON fetches a cluster's REST resource into v.
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()
@@ -303,6 +324,7 @@ func testFlink(t *testing.T, f *clusterFixture) {
 	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
 	runOn(t, f.extract, "flink", endpoint, "recrawl-flink-extract", f.extractArgs(filepath.Join(dir, "extract"))...)
 	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
+	logRounds(t, "flink", filepath.Join(dir, "extract"))
 
 	// One job with PROCESS workers through scripts/run-flink.sh: the
 	// TaskManager runs the Go SDK's boot program (built by the script),
@@ -324,13 +346,15 @@ func testFlink(t *testing.T, f *clusterFixture) {
 	sameFiles(t, f.refCDXJ, filepath.Join(dir, "process"))
 
 	// The jobs ran on the cluster: its REST API lists them as finished,
-	// the extraction once per round.
+	// the extraction once per round. Flink's job name is the --job_name
+	// with every character other than a letter or digit replaced by "0",
+	// then "-USER-TIME-ID".
 	finished, failed := flinkJobs(t, cluster.Master)
 	for _, want := range []struct {
 		prefix string
 		n      int
 	}{{"recrawl-flink-cdxj", 1}, {"recrawl-flink-zipnum", 1}, {"recrawl-flink-extract", 3}, {"recrawl-flink-process", 1}} {
-		if got := countWith(finished, want.prefix); got != want.n {
+		if got := countWith(finished, strings.ReplaceAll(want.prefix, "-", "0")+"-"); got != want.n {
 			t.Errorf("Flink's REST API lists %d finished jobs %s*, want %d; finished: %v", got, want.prefix, want.n, finished)
 		}
 	}
@@ -356,10 +380,11 @@ func testSpark(t *testing.T, f *clusterFixture) {
 	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
 	runOn(t, f.extract, "spark", endpoint, "recrawl-spark-extract", f.extractArgs(filepath.Join(dir, "extract"))...)
 	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
+	logRounds(t, "spark", filepath.Join(dir, "extract"))
 
 	// The jobs ran on the cluster: the master lists one finished
-	// application per job (the job server's Spark driver registers each
-	// job as an application), and the job server's log names them.
+	// application per job, named after its --job_name (the job server's
+	// Spark driver registers each job as an application).
 	var status struct {
 		Completed []struct {
 			ID    string `json:"id"`
@@ -370,11 +395,18 @@ func testSpark(t *testing.T, f *clusterFixture) {
 	getJSON(t, cluster.Web+"/json/", &status)
 	var apps []string
 	for _, a := range status.Completed {
-		apps = append(apps, a.Name+" "+a.ID+" "+a.State)
+		if a.State == "FINISHED" {
+			apps = append(apps, a.Name+" "+a.ID)
+		}
 	}
-	t.Logf("Spark master's /json/ completed applications: %v", apps)
-	if len(apps) < 5 {
-		t.Errorf("the Spark master lists %d completed applications, want 5 (2 index jobs, 3 rounds): %v", len(apps), apps)
+	t.Logf("Spark master's /json/ finished applications: %v", apps)
+	for _, want := range []struct {
+		job string
+		n   int
+	}{{"recrawl-spark-cdxj", 1}, {"recrawl-spark-zipnum", 1}, {"recrawl-spark-extract", 3}} {
+		if got := countWith(apps, want.job+" "); got != want.n {
+			t.Errorf("the Spark master lists %d finished applications %s, want %d: %v", got, want.job, want.n, status.Completed)
+		}
 	}
 	for _, job := range []string{"recrawl-spark-cdxj", "recrawl-spark-zipnum", "recrawl-spark-extract"} {
 		if !strings.Contains(jsLog.String(), job) {

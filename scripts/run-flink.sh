@@ -221,6 +221,9 @@ $(tail -n 30 "$js_log")"
 fi
 show "${cmd[@]}"
 print_only && exit 0
+# LOCAL_FILES=1: the pipeline's own path check (runners.Config.Validate) lets
+# non-LOOPBACK workers take local paths too.
+[ "${LOCAL_FILES:-}" != 1 ] || export RECRAWL_WORKERS_SHARE_FILES=1
 if [ ${#job_server[@]} -gt 0 ]; then
   "${cmd[@]}" # not exec: the trap stops the job server afterwards
 else

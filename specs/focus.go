@@ -1,10 +1,11 @@
 package specs
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"time"
 
@@ -16,42 +17,45 @@ import (
 // Its defaults come from a preset (focus: default or paper, PresetValues);
 // the fields given in the specification change the preset's values.
 type Focus struct {
-	// focus: the preset the other focus fields (and outlinks) start from.
-	Preset Preset
+	// focus: the preset the other focus fields (and outlinks) start from
+	// (written when not the default).
+	Preset Preset `yaml:"focus,omitempty" spec:"omitdefault"`
 	// link_priority: the priority of each outlink is
 	// parent·relevance(parent) + anchor·TopicR(anchor text) +
 	// context·TopicR(paragraph around the link), the parent's relevance
 	// taken with the link's TempR (see LinkDates). Wu & Hou use parent
-	// 0.4, anchor 0.6. Zero value: parent 1, the paper.
-	LinkPriority LinkPriority
+	// 0.4, anchor 0.6; the paper is parent 1. Weights not given are 0;
+	// not given at all: the preset's.
+	LinkPriority LinkPriority `yaml:"link_priority" spec:"omitdefault"`
 	// link_dates: a date in an outlink's URL (/2009/09/27/, 20090927,
 	// /2009/09/) gives the link its own TempR before it is fetched (Wu &
 	// Hou); links without one take their parent's document time.
-	LinkDates bool
+	LinkDates bool `yaml:"link_dates" spec:"omitdefault"`
 	// combine: how the priorities an outlink receives from several parents
 	// combine: max (the paper), average or last (ARCOMEM found average best
 	// for the harvest rate).
-	Combine Combine
+	Combine Combine `yaml:"combine,omitempty" spec:"omitdefault"`
 	// temporal_intent: a monthly distribution of interest in the event; the
 	// priority p of a link dated in month m is multiplied by
 	// exp(λ_m / max λ) when p ≥ min_priority (Wu & Hou's δ).
-	TemporalIntent TemporalIntent
+	TemporalIntent TemporalIntent `yaml:"temporal_intent,omitempty"`
 	// follow_threshold: the relevance gate of Klein et al.: only documents
 	// whose TTR is at or above the threshold have their outlinks followed;
-	// seeds and listing pages are exempt (they are judged by their links). A number, or "auto" to calibrate it from the
-	// reference documents (CalibrationSplits random 60/40 splits).
-	FollowThreshold FollowThreshold
+	// seeds and listing pages are exempt (they are judged by their links).
+	// A number, or "auto" to calibrate it from the reference documents
+	// (CalibrationSplits random 60/40 splits).
+	FollowThreshold FollowThreshold `yaml:"follow_threshold,omitempty"`
 	// calibration_splits: the number of random splits of an automatic
-	// follow_threshold.
-	CalibrationSplits int
+	// follow_threshold (written only then).
+	CalibrationSplits int `yaml:"calibration_splits" min:"1" spec:"omitdefault"`
 	// max_depth: outlinks deeper than this many links from a seed do not
 	// enter the frontier; 0 means no limit.
-	MaxDepth int
+	MaxDepth int `yaml:"max_depth" min:"0" spec:"omitdefault"`
 	// count_listing_pages: false follows listing pages (home, section, tag
 	// pages: many links, little own text) without counting them in the
 	// collection, so that target_size buys articles (they are written to
 	// listings.jsonl instead of documents.jsonl).
-	CountListingPages bool
+	CountListingPages bool `yaml:"count_listing_pages" spec:"omitdefault"`
 }
 
 // Preset names a set of focusing defaults (specification field focus).
@@ -75,13 +79,11 @@ const (
 	PresetPaper Preset = "paper"
 )
 
-// presetFields are the specification fields a preset sets.
-var presetFields = []string{"outlinks", "link_priority", "link_dates", "combine", "count_listing_pages"}
-
 // PresetValues returns the outlink scope and the focusing options of a
 // preset (ok false for an unknown name).
 func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
-	f := Focus{Preset: p, Combine: CombineMax, CalibrationSplits: DefaultCalibrationSplits, CountListingPages: true}
+	f := Focus{Preset: p, Combine: CombineMax, TemporalIntent: TemporalIntent{MinPriority: DefaultIntentMinPriority},
+		CalibrationSplits: DefaultCalibrationSplits, CountListingPages: true}
 	switch p {
 	case PresetDefault:
 		f.LinkPriority = LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
@@ -155,9 +157,10 @@ const (
 // TemporalIntent is a monthly distribution of interest in the event.
 type TemporalIntent struct {
 	// Months maps "YYYY-MM" to a non-negative weight λ.
-	Months map[string]float64 `json:"months,omitempty" yaml:"months,omitempty"`
-	// MinPriority is δ: links with a lower priority are not boosted.
-	MinPriority float64 `json:"min_priority,omitempty" yaml:"min_priority,omitempty"`
+	Months map[string]float64 `json:"months,omitempty" yaml:"months,omitempty" required:"at least one month with a positive weight, e.g. {2009-09: 10}"`
+	// MinPriority is δ: links with a lower priority are not boosted
+	// (DefaultIntentMinPriority when not given).
+	MinPriority float64 `json:"min_priority" yaml:"min_priority"`
 }
 
 // Factor returns the boost of a link dated t with priority p: exp(λ/max λ)
@@ -206,182 +209,49 @@ func (t FollowThreshold) String() string {
 
 var monthPattern = regexp.MustCompile(`^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$`)
 
-// focusHandlers decodes the focus fields of the top level into f.
-func (d *decoder) focusHandlers(f *Focus) map[string]func(v *yaml.Node) {
-	return map[string]func(v *yaml.Node){
-		"focus": func(v *yaml.Node) {
-			if s, ok := d.str(v, "focus"); ok {
-				f.Preset = Preset(s)
-				if _, _, known := PresetValues(f.Preset); !known {
-					d.add(v, "focus: %q is not one of %s, %s", s, PresetDefault, PresetPaper)
-				}
-			}
-		},
-		"link_priority": func(v *yaml.Node) {
-			w := LinkPriority{}
-			weight := func(field string, dst *float64) func(v *yaml.Node) {
-				return func(v *yaml.Node) {
-					if x, ok := d.number(v, field); ok {
-						if x < 0 {
-							d.add(v, "%s: %v is negative", field, x)
-						}
-						*dst = x
-					}
-				}
-			}
-			d.fields(v, "link_priority", map[string]func(v *yaml.Node){
-				"parent":  weight("link_priority.parent", &w.Parent),
-				"anchor":  weight("link_priority.anchor", &w.Anchor),
-				"context": weight("link_priority.context", &w.Context),
-			})
-			if w.Parent+w.Anchor+w.Context <= 0 {
-				d.add(v, "link_priority: at least one of parent, anchor and context must be positive (Wu & Hou use parent 0.4, anchor 0.6)")
-			}
-			f.LinkPriority = w
-		},
-		"link_dates": func(v *yaml.Node) {
-			if b, ok := d.boolean(v, "link_dates"); ok {
-				f.LinkDates = b
-			}
-		},
-		"combine": func(v *yaml.Node) {
-			if s, ok := d.str(v, "combine"); ok {
-				f.Combine = Combine(s)
-				if !slices.Contains([]Combine{CombineMax, CombineAverage, CombineLast}, f.Combine) {
-					d.add(v, "combine: %q is not one of max, average, last", s)
-				}
-			}
-		},
-		"temporal_intent": func(v *yaml.Node) {
-			ti := TemporalIntent{MinPriority: DefaultIntentMinPriority}
-			d.fields(v, "temporal_intent", map[string]func(v *yaml.Node){
-				"months": func(v *yaml.Node) {
-					ti.Months = map[string]float64{}
-					d.entries(v, "temporal_intent.months", func(k, v *yaml.Node) {
-						field := "temporal_intent.months." + k.Value
-						if !monthPattern.MatchString(k.Value) {
-							d.add(k, "%s: %q is not a month such as 2009-09", "temporal_intent.months", k.Value)
-							return
-						}
-						if x, ok := d.number(v, field); ok {
-							if x < 0 {
-								d.add(v, "%s: %v is negative", field, x)
-							}
-							ti.Months[k.Value] = x
-						}
-					})
-				},
-				"min_priority": func(v *yaml.Node) {
-					if x, ok := d.number(v, "temporal_intent.min_priority"); ok {
-						ti.MinPriority = x
-					}
-				},
-			})
-			if ti.Peak() <= 0 {
-				d.add(v, "temporal_intent.months: needs at least one month with a positive weight, e.g. {2009-09: 10}")
-			}
-			f.TemporalIntent = ti
-		},
-		"follow_threshold": func(v *yaml.Node) {
-			s, ok := d.str(v, "follow_threshold")
-			if !ok {
-				return
-			}
-			if s == "auto" {
-				f.FollowThreshold = FollowThreshold{Auto: true}
-				return
-			}
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(x) || x < 0 || x > 1 {
-				d.add(v, "follow_threshold: %q is neither \"auto\" nor a number in [0, 1]", s)
-				return
-			}
-			f.FollowThreshold = FollowThreshold{Value: x}
-		},
-		"calibration_splits": func(v *yaml.Node) {
-			f.CalibrationSplits = d.intField(v, "calibration_splits", 1, f.CalibrationSplits)
-		},
-		"max_depth": func(v *yaml.Node) { f.MaxDepth = d.intField(v, "max_depth", 0, f.MaxDepth) },
-		"count_listing_pages": func(v *yaml.Node) {
-			if b, ok := d.boolean(v, "count_listing_pages"); ok {
-				f.CountListingPages = b
-			}
-		},
-	}
+// decodeNode reads the weights; a weight not given is 0.
+func (w *LinkPriority) decodeNode(d *decoder, n *yaml.Node, path string) {
+	*w = LinkPriority{}
+	d.fields(n, reflect.ValueOf(w).Elem(), path)
 }
 
-// focusFile is the focus part of the canonical layout: the preset (when
-// not the default) and what differs from it.
-type focusFile struct {
-	Preset            Preset          `json:"focus,omitempty" yaml:"focus,omitempty"`
-	LinkPriority      *LinkPriority   `json:"link_priority,omitempty" yaml:"link_priority,omitempty"`
-	LinkDates         *bool           `json:"link_dates,omitempty" yaml:"link_dates,omitempty"`
-	Combine           Combine         `json:"combine,omitempty" yaml:"combine,omitempty"`
-	TemporalIntent    *TemporalIntent `json:"temporal_intent,omitempty" yaml:"temporal_intent,omitempty"`
-	FollowThreshold   any             `json:"follow_threshold,omitempty" yaml:"follow_threshold,omitempty"`
-	CalibrationSplits int             `json:"calibration_splits,omitempty" yaml:"calibration_splits,omitempty"`
-	MaxDepth          int             `json:"max_depth,omitempty" yaml:"max_depth,omitempty"`
-	CountListingPages *bool           `json:"count_listing_pages,omitempty" yaml:"count_listing_pages,omitempty"`
-}
+// IsZero reports whether there is no distribution (nothing to write).
+func (ti TemporalIntent) IsZero() bool { return len(ti.Months) == 0 }
 
-func (f Focus) toFile() focusFile {
-	_, base, ok := PresetValues(f.Preset)
+// IsZero reports whether no gate is configured (nothing to write).
+func (t FollowThreshold) IsZero() bool { return !t.Set() }
+
+// decodeNode reads "auto" or a number in [0, 1].
+func (t *FollowThreshold) decodeNode(d *decoder, n *yaml.Node, path string) {
+	s, ok := d.scalar(n, path)
 	if !ok {
-		_, base, _ = PresetValues(PresetDefault)
+		return
 	}
-	out := focusFile{MaxDepth: f.MaxDepth}
-	if base.Preset != PresetDefault {
-		out.Preset = base.Preset
+	if s == "auto" {
+		*t = FollowThreshold{Auto: true}
+		return
 	}
-	if f.LinkPriority != base.LinkPriority {
-		w := f.LinkPriority
-		out.LinkPriority = &w
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || x < 0 || x > 1 {
+		d.add(n, path, "%q is neither \"auto\" nor a number in [0, 1]", s)
+		return
 	}
-	if f.LinkDates != base.LinkDates {
-		b := f.LinkDates
-		out.LinkDates = &b
-	}
-	if f.Combine != base.Combine {
-		out.Combine = f.Combine
-	}
-	if len(f.TemporalIntent.Months) > 0 {
-		ti := f.TemporalIntent
-		out.TemporalIntent = &ti
-	}
-	switch {
-	case f.FollowThreshold.Auto:
-		out.FollowThreshold = "auto"
-	case f.FollowThreshold.Value > 0:
-		out.FollowThreshold = f.FollowThreshold.Value
-	}
-	if f.FollowThreshold.Auto && f.CalibrationSplits != DefaultCalibrationSplits {
-		out.CalibrationSplits = f.CalibrationSplits
-	}
-	if f.CountListingPages != base.CountListingPages {
-		b := f.CountListingPages
-		out.CountListingPages = &b
-	}
-	return out
+	*t = FollowThreshold{Value: x}
 }
 
-// checkFocus checks rules across focus fields.
-func (d *decoder) checkFocus(s *Spec, root *yaml.Node) {
-	given := map[string]bool{}
-	if root = resolve(root); root != nil && root.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			given[root.Content[i].Value] = !isNull(resolve(root.Content[i+1]))
-		}
+// value is the threshold as written: "auto" or the number.
+func (t FollowThreshold) value() any {
+	if t.Auto {
+		return "auto"
 	}
-	if s.Focus.Preset != PresetDefault {
-		s.UsePreset(s.Focus.Preset, func(field string) bool { return given[field] })
-	}
-	if s.Strategy == StrategyUnfocused && given["link_priority"] && !s.Focus.LinkPriority.IsPaper() {
-		d.add(root, "link_priority: the unfocused strategy uses no priorities; remove link_priority or choose ctf, cf or tf")
-	}
-	if s.Focus.FollowThreshold.Auto && len(s.ReferenceDocuments) < 2 {
-		d.add(root, "follow_threshold: auto needs at least 2 reference documents to split into 60%% and 40%% (have %d)", len(s.ReferenceDocuments))
-	}
+	return t.Value
 }
+
+// MarshalYAML writes "auto" or the number.
+func (t FollowThreshold) MarshalYAML() (any, error) { return t.value(), nil }
+
+// MarshalJSON writes "auto" or the number.
+func (t FollowThreshold) MarshalJSON() ([]byte, error) { return json.Marshal(t.value()) }
 
 // String describes the options that differ from the paper, for logs.
 func (f Focus) String() string {

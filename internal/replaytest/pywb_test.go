@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/report"
 	"github.com/recrawl/recrawl/internal/wacz"
 )
 
@@ -121,6 +123,31 @@ func TestPywbReplay(t *testing.T) {
 			continue
 		}
 		t.Logf("%s %s: %d bytes, identical", ck.Kind, ck.Open.URL, len(got))
+	}
+
+	// The link report.html gives a document with --replay_base opens its
+	// capture in pywb's framed replay; the frame (mp_) shows the archived
+	// title.
+	ck := checks[0]
+	rec, err := records.ReadRecordAt(warc, ck.Open.Offset, ck.Open.Length, evaluate.WARCFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, _ := ArchivedTitle(rec)
+	link := report.WaybackURL(base, ck.Open.Timestamp, ck.Open.URL)
+	for _, u := range []string{link, report.WaybackURL(base, ck.Open.Timestamp+"mp_", ck.Open.URL)} {
+		resp, err := client.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("report link %s: status %d", u, resp.StatusCode)
+		}
+		if u != link && !strings.Contains(html.UnescapeString(string(body)), "<title>"+title+"</title>") {
+			t.Errorf("report link %s: archived title %q not in the replayed frame", u, title)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -318,5 +319,98 @@ func TestReplayWebPageBrokenWACZ(t *testing.T) {
 			}
 			t.Logf("fails as it must: %.300v", err)
 		})
+	}
+}
+
+// TestReplayTimeToFirstPage measures, for a collection of
+// $RECRAWL_REPLAY_BENCH_PAGES generated article pages (not run without it:
+// scripts/bench.sh replay runs it), how long ReplayWeb.page takes from
+// opening the viewer on a fresh browser profile to the first replayed page,
+// and the slowest of the checked pages, with a flat and with a ZipNum
+// index. Every checked page must replay correctly; the times are printed as
+// "replay-bench" lines for bench.sh to judge against its target.
+// $RECRAWL_REPLAY_BENCH_FORMS ("flat", "zipnum"; default both) limits the
+// forms measured.
+func TestReplayTimeToFirstPage(t *testing.T) {
+	n := os.Getenv("RECRAWL_REPLAY_BENCH_PAGES")
+	if n == "" {
+		t.Skip("a measurement: set RECRAWL_REPLAY_BENCH_PAGES (scripts/bench.sh replay)")
+	}
+	pages, err := strconv.ParseInt(n, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	c, err := BuildCollection(dir, pages, 1, wacz.Options{Title: testTitle, ZipNumThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := filepath.Join(dir, "flat.wacz")
+	if err := os.Rename(c.WACZPath(), flat); err != nil {
+		t.Fatal(err)
+	}
+	if err := wacz.Package(dir, wacz.Options{Title: testTitle, Created: time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	dflt := filepath.Join(dir, "default.wacz")
+	if err := os.Rename(c.WACZPath(), dflt); err != nil {
+		t.Fatal(err)
+	}
+	if err := wacz.Package(dir, wacz.Options{Title: testTitle, Created: time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC), ZipNumThreshold: 1}); err != nil {
+		t.Fatal(err)
+	}
+	zn := filepath.Join(dir, "zipnum.wacz")
+	if err := os.Rename(c.WACZPath(), zn); err != nil {
+		t.Fatal(err)
+	}
+	checks, err := c.Checks(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warc, err := os.Open(c.WARCPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warc.Close()
+	st, _ := os.Stat(flat)
+	t.Logf("collection: %d generated pages, %d documents, %d index lines, WACZ %.1f MB; default index: %s",
+		pages, len(c.Docs), len(c.Captures), float64(st.Size())/1e6, map[bool]string{true: "ZipNum", false: "flat"}[zipHas(t, dflt, wacz.IDXEntry)])
+	for _, form := range []struct{ name, path string }{{"flat", flat}, {"zipnum", zn}} {
+		if f := os.Getenv("RECRAWL_REPLAY_BENCH_FORMS"); f != "" && !strings.Contains(f, form.name) {
+			continue
+		}
+		// A fresh browser and server per form: no cached index.
+		v := newViewer(t, map[string]string{form.name + ".wacz": form.path})
+		var first, slowest time.Duration
+		failed := ""
+		for i, ck := range checks {
+			// 10 minutes: far beyond the target, to measure the flat
+			// index of a large collection rather than give up on it.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			took, _, err := v.replayCheck(ctx, form.name+".wacz", warc, ck)
+			cancel()
+			if err != nil {
+				failed = err.Error()
+				break
+			}
+			if i == 0 {
+				first = took
+			}
+			slowest = max(slowest, took)
+		}
+		fs := v.srv.Stats(form.name + ".wacz")
+		if failed != "" {
+			// The package's default form must replay; the other is
+			// measured for comparison only.
+			fmt.Printf("replay-bench docs=%d lines=%d index=%s failed=%q requests=%d mb_asked=%.1f\n",
+				len(c.Docs), len(c.Captures), form.name, failed, fs.Requests, float64(fs.Bytes)/1e6)
+			if zipHas(t, dflt, wacz.IDXEntry) == (form.name == "zipnum") {
+				t.Errorf("%s (the default form): %s", form.name, failed)
+			}
+		} else {
+			fmt.Printf("replay-bench docs=%d lines=%d index=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
+				len(c.Docs), len(c.Captures), form.name, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
+		}
+		v.b.Close()
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Page is everything report.html shows.
@@ -161,6 +162,23 @@ type Document struct {
 	Path                   string
 	Round                  int
 	Grade                  string // label grade, "" without labels
+	// ReplayURL opens the archived page in a replay service ("": no
+	// link); see WaybackURL.
+	ReplayURL string
+}
+
+// WaybackURL is the address of one capture in a wayback service under
+// base (pywb's scheme: BASE/TIMESTAMP/URL, e.g.
+// http://localhost:8080/coll/20130601000000/http://example.com/). An
+// empty base or timestamp gives "".
+func WaybackURL(base, timestamp, url string) string {
+	if base == "" || timestamp == "" {
+		return ""
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base + timestamp + "/" + url
 }
 
 // Missing is one row of a missing-URLs table.

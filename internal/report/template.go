@@ -152,7 +152,7 @@ labels) · recall at {{.N}} of those labels. A method that cannot cross a templa
 <table class="top">
 <thead><tr><th>#</th><th>URL</th><th>title</th><th>document time (source)</th><th>topic_r</th><th>temp_r</th><th>ttr</th><th>depth</th><th>path</th><th>round</th>{{if $.Labels}}<th>grade</th>{{end}}</tr></thead>
 <tbody>
-{{range $i, $t := .Top}}<tr><td class="n">{{inc $i}}</td><td class="url">{{.URL}}</td><td>{{.Title}}</td><td>{{.DocTime}} ({{.DocTimeSource}})</td><td class="n">{{f3 .TopicR}}</td><td class="n">{{f3 .TempR}}</td><td class="n">{{f3 .TTR}}</td><td class="n">{{.Depth}}</td><td>{{.Path}}</td><td class="n">{{.Round}}</td>{{if $.Labels}}<td class="n">{{.Grade}}</td>{{end}}</tr>
+{{range $i, $t := .Top}}<tr><td class="n">{{inc $i}}</td><td class="url">{{if .ReplayURL}}<a href="{{.ReplayURL}}" title="replay the archived page ({{.Timestamp}})">{{.URL}}</a>{{else}}{{.URL}}{{end}}</td><td>{{.Title}}</td><td>{{.DocTime}} ({{.DocTimeSource}})</td><td class="n">{{f3 .TopicR}}</td><td class="n">{{f3 .TempR}}</td><td class="n">{{f3 .TTR}}</td><td class="n">{{.Depth}}</td><td>{{.Path}}</td><td class="n">{{.Round}}</td>{{if $.Labels}}<td class="n">{{.Grade}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
 <h3>{{.Name}}: {{.MissingTotal}} missing URLs</h3>

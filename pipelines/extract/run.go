@@ -39,11 +39,12 @@ var (
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
 
-	indexFlag, archiveFlag listFlag
+	indexFlag, archiveFlag, specRootFlag listFlag
 )
 
 func init() {
 	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	flag.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
 }
 
@@ -114,6 +115,9 @@ func applyOverrides(s *specs.Spec, o options) error {
 	}
 	if o.adjust != nil {
 		o.adjust(s)
+	}
+	if err := s.Check(); err != nil { // before any pipeline: one line per problem, naming the field
+		return fmt.Errorf("the specification with the command line's overrides: %w", err)
 	}
 	return nil
 }
@@ -195,7 +199,7 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	defer release()
 	started := time.Now()
-	spec, err := specs.Load(o.spec)
+	spec, err := specs.Load(o.spec, specRootFlag...)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,8 @@ var (
 	format        = flag.String("format", "cdxj", "index format in --output: cdxj (one sorted index.cdxj) or zipnum (sharded gzip blocks + cluster.idx)")
 	shards        = flag.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
 	linesPerBlock = flag.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
+	rangeBytes    = flag.Int64("range_bytes", transforms.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
+	parallelism   = flag.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
 	bigtableSpec  = flag.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
 
 	dictionary       = flag.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
@@ -63,6 +65,7 @@ func run(ctx context.Context) error {
 	}
 	cfg := Config{Files: files, OutputDir: *output, Format: *format, Shards: *shards,
 		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec,
+		RangeBytes: max(*rangeBytes, -1), Parallelism: *parallelism,
 		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
 		DefaultLanguage: *defaultLanguage, Runner: &rc}
 	sum, err := Run(ctx, cfg)
