@@ -66,6 +66,7 @@ type clusterFixture struct {
 var (
 	clusterOnce sync.Once
 	clusterFix  *clusterFixture
+	clusterRoot string // the fixture's directory, removed by TestClusters
 	clusterErr  error
 )
 
@@ -91,6 +92,7 @@ func clusterSetup(t *testing.T) *clusterFixture {
 			clusterErr = err
 			return
 		}
+		clusterRoot = root
 		f := &clusterFixture{warcs: warcs}
 		if f.index, err = extracttest.BuildBinary(root, "./pipelines/index"); err != nil {
 			clusterErr = err
@@ -305,6 +307,11 @@ func countWith(list []string, prefix string) int {
 }
 
 func TestClusters(t *testing.T) {
+	t.Cleanup(func() {
+		if clusterRoot != "" {
+			os.RemoveAll(clusterRoot)
+		}
+	})
 	f := clusterSetup(t)
 	t.Run("flink", func(t *testing.T) { testFlink(t, f) })
 	t.Run("spark", func(t *testing.T) { testSpark(t, f) })
