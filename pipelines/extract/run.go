@@ -16,6 +16,7 @@ import (
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
 	"github.com/recrawl/recrawl/runners"
@@ -36,6 +37,7 @@ var (
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
+	perJobFlag   = flag.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 
 	indexFlag, archiveFlag listFlag
 )
@@ -52,6 +54,7 @@ type options struct {
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
 	targetSize, batchSize, maxRounds   int
+	roundsPerJob                       int
 	alpha                              float64
 	quiet                              bool
 	flags                              map[string]string // recorded in run.json
@@ -64,7 +67,7 @@ func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
-		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
+		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
@@ -173,6 +176,9 @@ func extractRun(ctx context.Context, o options) error {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
+	if o.roundsPerJob < 1 {
+		return fmt.Errorf("--rounds_per_job=%d: must be 1 or more", o.roundsPerJob)
+	}
 	if o.engine != "beam" && o.engine != "sequential" {
 		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
 	}
@@ -261,7 +267,7 @@ func extractRun(ctx context.Context, o options) error {
 		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
 			return err
 		}
-		st, err = runRounds(ctx, &rc, job, seeds, work, o.quiet, outputsInPlace)
+		st, err = runRounds(ctx, &rc, job, seeds, work, max(o.roundsPerJob, 1), o.quiet, outputsInPlace)
 		if errors.Is(err, errAlreadyFinished) {
 			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
 			return nil
@@ -286,7 +292,7 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	if work != "" {
-		if err := markFinished(ctx, work); err != nil {
+		if err := roundstate.MarkFinished(ctx, work); err != nil {
 			return err
 		}
 	}

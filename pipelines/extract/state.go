@@ -68,15 +68,7 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 // stopReason says why the extraction stops before round (method.md §3.6),
 // or "" to go on.
 func (s *runState) stopReason(targetSize, maxRounds, round, frontier int) string {
-	switch {
-	case targetSize > 0 && s.collected >= targetSize:
-		return "target size reached"
-	case frontier == 0:
-		return "frontier empty"
-	case maxRounds > 0 && round >= maxRounds:
-		return "max rounds reached"
-	}
-	return ""
+	return extract.StopReason(targetSize, maxRounds, round, s.collected, frontier)
 }
 
 // source replays the results for extract.WriteOutputs.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/runners"
-	"github.com/recrawl/recrawl/transforms"
+	"github.com/recrawl/recrawl/transforms/index"
 )
 
 var (
@@ -83,7 +83,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	if cfg.Bigtable != "" {
-		if err := transforms.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
+		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
 			return nil, err
 		}
 	}
@@ -153,23 +153,23 @@ func (s Summary) SkippedTotal() int64 {
 func Summarize(m metrics.Results) Summary {
 	sum := Summary{Skipped: map[string]int64{}, DictionarySkipped: map[string]int64{}}
 	for _, c := range m.AllMetrics().Counters() {
-		if c.Namespace() == transforms.CounterNamespaceDictionary {
+		if c.Namespace() == index.CounterNamespaceDictionary {
 			sum.addDictionaryCounter(c.Name(), c.Result())
 			continue
 		}
-		if c.Namespace() != transforms.CounterNamespaceIndex {
+		if c.Namespace() != index.CounterNamespaceIndex {
 			continue
 		}
 		v := c.Result()
 		switch name := c.Name(); name {
-		case transforms.CounterFiles:
+		case index.CounterFiles:
 			sum.Files += v
-		case transforms.CounterFilesFailed:
+		case index.CounterFilesFailed:
 			sum.FilesUnreadable += v
-		case transforms.CounterCaptures:
+		case index.CounterCaptures:
 			sum.Captures += v
 		default:
-			if kind, ok := transforms.IsSkipCounter(name); ok {
+			if kind, ok := index.IsSkipCounter(name); ok {
 				sum.Skipped[kind] += v
 			}
 		}
@@ -179,16 +179,16 @@ func Summarize(m metrics.Results) Summary {
 
 func (s *Summary) addDictionaryCounter(name string, v int64) {
 	switch name {
-	case transforms.CounterDictionaryDocs:
+	case index.CounterDictionaryDocs:
 		s.DictionaryDocs += v
-	case transforms.CounterDictionarySampled:
+	case index.CounterDictionarySampled:
 		s.DictionarySampledOut += v
-	case transforms.CounterDictionaryTerms:
+	case index.CounterDictionaryTerms:
 		s.DictionaryTerms += v
-	case transforms.CounterDictionaryPruned:
+	case index.CounterDictionaryPruned:
 		s.DictionaryPruned += v
 	default:
-		if reason, ok := transforms.IsDictionarySkipCounter(name); ok {
+		if reason, ok := index.IsDictionarySkipCounter(name); ok {
 			s.DictionarySkipped[reason] += v
 		}
 	}

@@ -1,23 +1,16 @@
-package transforms
+package index
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/storage"
 )
-
-func init() {
-	register.DoFn3x1[context.Context, string, func(string), error](&indexArchiveFn{})
-	register.Emitter1[string]()
-}
 
 // Counter names of IndexArchives (namespace "index").
 const (
@@ -56,7 +49,7 @@ func (f *indexArchiveFn) Setup() {
 
 func (f *indexArchiveFn) ProcessElement(ctx context.Context, path string, emit func(string)) error {
 	f.files.Inc(ctx, 1)
-	n, err := IndexOneFile(ctx, path, func(c cdxj.Capture) {
+	n, err := archive.IndexFile(ctx, path, func(c cdxj.Capture) {
 		emit(c.Line())
 	}, func(skip records.Skip) {
 		beam.NewCounter(CounterNamespaceIndex, CounterSkippedPrefix+skip.Kind).Inc(ctx, 1)
@@ -67,35 +60,6 @@ func (f *indexArchiveFn) ProcessElement(ctx context.Context, path string, emit f
 		slog.Error("archive file could not be indexed", "file", path, "captures_before_error", n, "err", err)
 	}
 	return nil
-}
-
-// IndexOneFile indexes one archive file, calling emit for each capture and
-// onSkip for each record it had to skip (after logging it with file and
-// offset). It returns the number of captures and an error only when the file
-// could not be read at all.
-func IndexOneFile(ctx context.Context, path string, emit func(cdxj.Capture), onSkip func(records.Skip)) (int, error) {
-	r, err := storage.Open(ctx, path)
-	if err != nil {
-		return 0, fmt.Errorf("open archive file: %w", err)
-	}
-	defer r.Close()
-	n := 0
-	_, err = cdxj.IndexFile(r, storage.Base(path), cdxj.IndexOptions{
-		OnSkip: func(skip records.Skip) {
-			slog.Warn("skipped archive record", "file", path, "offset", skip.Offset, "kind", skip.Kind, "err", skip.Err)
-			if onSkip != nil {
-				onSkip(skip)
-			}
-		},
-	}, func(c cdxj.Capture) error {
-		n++
-		emit(c)
-		return nil
-	})
-	if err != nil {
-		return n, fmt.Errorf("index %s: %w", path, err)
-	}
-	return n, nil
 }
 
 // IsSkipCounter reports whether a counter name of namespace "index" counts
