@@ -14,6 +14,10 @@
 #                               # module, its dependencies cached (target < 90 s on 2 cores), and the largest
 #                               # compiler memory of any of its packages (target < 2 GB); BENCH_BUILD_FRESH=1
 #                               # compiles the dependencies cold too (an empty GOCACHE), timed apart
+#   scripts/bench.sh replay     # ReplayWeb.page (headless Chromium): time from opening the viewer to the first
+#                               # replayed page and to the slowest of the checked pages, flat vs. ZipNum index,
+#                               # for a ~300- and a ~20,000-document collection (target: every checked page of
+#                               # the 20,000-document collection within 30 s with the default index form)
 #   scripts/bench.sh all
 #
 # Environment:
@@ -22,6 +26,8 @@
 #                        It is generated once per size (marker file .complete) and reused.
 #   BENCH_REPS           repetitions of the interleaved measurements (default 3; medians are printed)
 #   BENCH_EXTRACT_TARGET documents to extract (default 20000), BENCH_EXTRACT_K batch size (default 1000),
+#   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 5400": about 300
+#                        and 20,000 documents); needs scripts/install-test-deps.sh
 #   BENCH_EXTRACT_SPEC   event of the generated archive whose spec is used (default federal-election-2009)
 #
 # Binaries are built first (build time never counts), into BENCH_DIR/bin.
@@ -265,14 +271,32 @@ WRAP
   rm -rf "$copy" ${cache:+"$cache"}
 }
 
+bench_replay() {
+  echo "== replay: ReplayWeb.page, time to the first replayed page (internal/replaytest)"
+  local pages fail=0
+  for pages in ${BENCH_REPLAY_PAGES:-80 5400}; do
+    RECRAWL_REPLAY_BENCH_PAGES=$pages go test -count=1 -timeout 90m -run 'TestReplayTimeToFirstPage$' -v ./internal/replaytest \
+      >"$dir/replay-$pages.log" 2>&1 || { echo "FAILED: replay bench with $pages pages (see $dir/replay-$pages.log)"; tail -20 "$dir/replay-$pages.log"; return 1; }
+    grep '^replay-bench' "$dir/replay-$pages.log"
+    # The target: with the index form the package writes by default, every checked page within 30 s.
+    local form
+    form=$(sed -n 's/.*default index: \(flat\|ZipNum\).*/\1/p' "$dir/replay-$pages.log" | tr A-Z a-z | head -1)
+    awk -v f="$form" '/^replay-bench/ { for (i=1;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=kv[2] }
+         if (v["index"]==f) { ok = v["slowest_s"]+0 <= 30; printf "target (default index %s, %s documents): slowest page %.1f s <= 30 s: %s\n", f, v["docs"], v["slowest_s"], ok ? "met" : "MISSED"; exit !ok } }' \
+      "$dir/replay-$pages.log" || fail=1
+  done
+  return $fail
+}
+
 main() {
   case "$what" in
     build) bench_build ;;
     index) bench_index ;;
     document) bench_document ;;
     extract) bench_extract ;;
-    all) bench_index; bench_document; bench_extract ;;
-    *) echo "unknown benchmark $what (known: build, index, document, extract, all)"; exit 2 ;;
+    replay) bench_replay ;;
+    all) bench_index; bench_document; bench_extract; bench_replay ;;
+    *) echo "unknown benchmark $what (known: build, index, document, extract, replay, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

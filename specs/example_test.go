@@ -76,7 +76,7 @@ func ExampleSpec_Write() {
 	// batch_size: 100
 	// max_rounds: 0
 	// max_per_host: 0
-	// outlinks: main
+	// outlinks: all
 	// max_document_bytes: 5242880
 	// default_language: en
 	// reference_vector_size: 100

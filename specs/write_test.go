@@ -117,7 +117,8 @@ max_rounds: 9
 max_per_host: 2
 allow: [a.example]
 deny: [b.a.example]
-outlinks: all
+focus: paper
+outlinks: main
 max_document_bytes: 1234
 languages: [en, de]
 default_language: de

@@ -73,6 +73,7 @@ func main() {
 	flag.StringVar(&cfg.WARCVersion, "warc-version", archivegen.DefaultWARCVersion, "WARC version: 1.0 or 1.1")
 	flag.IntVar(&cfg.CompressionLevel, "level", 1, "gzip level of the WARC records (1 fastest .. 9 smallest)")
 	flag.IntVar(&cfg.Workers, "workers", 0, "parallel renderers (0: all cores); does not change the output")
+	flag.BoolVar(&cfg.Templates, "templates", false, "give the hosts the site templates of real news sites in turn (related stories in asides, teaser grids, footer link farms, print and AMP variants; labels.tsv gets a template column)")
 	flag.BoolVar(&quiet, "quiet", false, "log only errors")
 	flag.Parse()
 	cfg.MaxFileSize = int64(maxFileSize)

@@ -18,6 +18,8 @@ const (
 	recCSS                         // the host's style sheet (revisit when refersTo != 0)
 	recImage                       // an article's image
 	recPhantom404                  // 404 for a linked article that was never archived
+	recPrint                       // the print variant of an article (TemplateAMPPrint)
+	recAMP                         // the AMP variant of an article (TemplateAMPPrint)
 )
 
 // recSpec describes one capture; the record is rendered from it alone.
@@ -103,6 +105,11 @@ func (w *world) articleRecords(a *article, out []recSpec) []recSpec {
 	}
 	if a.image {
 		out = append(out, recSpec{t: times[0] + 1 + int64(r.intn(5)), kind: recImage, id: a.id})
+	}
+	if h.Template == TemplateAMPPrint { // the crawler followed the print and AMP links right away
+		v := h.bucket(times[0])
+		out = append(out, recSpec{t: times[0] + 7, kind: recPrint, id: a.id, version: v},
+			recSpec{t: times[0] + 8, kind: recAMP, id: a.id, version: v})
 	}
 	return out
 }

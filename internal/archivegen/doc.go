@@ -52,6 +52,20 @@
 // Listing pages, the sidebar and the footer add navigation links; share
 // buttons, comment, print and login links point outside the archive.
 //
+// # Site templates
+//
+// With Config.Templates (genarchive --templates) the hosts take the site
+// templates of real news sites in turn (Template): the classic layout above;
+// related stories in an <aside> or sidebar box after the article, whose text
+// has no links; a teaser grid (image link, headline, one sentence) under the
+// article; a footer link farm with the related stories and the host's newest
+// articles; and the aside layout with print and AMP variants of every
+// article, captured, with a canonical link to it. Their navigation menus
+// also name the events the host covers (tag pages). labels.tsv gets a
+// template column, so an evaluation can break its results down by template.
+// Without it every host has the classic template and the output is
+// byte-identical to what it was before templates existed.
+//
 // # Captures
 //
 // Every article is captured 1–4 times (WARC-Date after publication, over

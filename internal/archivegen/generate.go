@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +54,11 @@ type Config struct {
 	// 1.5x slower).
 	CompressionLevel int
 	Workers          int // parallel renderers (0: GOMAXPROCS); output does not depend on it
-	Logger           *slog.Logger
+	// Templates gives the hosts the site templates of real news sites in
+	// turn (Template; wikis keep theirs), and labels.tsv a template column.
+	// Off, every host has the classic template and the output is as before.
+	Templates bool
+	Logger    *slog.Logger
 }
 
 func (c *Config) setDefaults() error {
@@ -134,6 +139,7 @@ type Summary struct {
 var recKindNames = [...]string{
 	recArticle: "article", recArticle404: "article-deleted-404", recAlias: "alias-redirect", recList: "listing",
 	recHostRedirect: "host-redirect", recCSS: "stylesheet", recImage: "image", recPhantom404: "dead-link-404",
+	recPrint: "print-variant", recAMP: "amp-variant",
 }
 
 // Generate writes a synthetic archive to cfg.OutDir: WARC files, the labels,
@@ -154,6 +160,9 @@ func Generate(ctx context.Context, cfg Config) (*Summary, error) {
 	w, err := newWorld(seed, pages, cfg.Events)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Templates {
+		w.assignTemplates()
 	}
 	if err := os.MkdirAll(filepath.Join(cfg.OutDir, SpecsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create output directory: %w", err)
@@ -186,6 +195,9 @@ func estimatePages(cfg Config) (int64, error) {
 		w, err := newWorld(uint64(cfg.Seed), pages, cfg.Events)
 		if err != nil {
 			return 0, err
+		}
+		if cfg.Templates {
+			w.assignTemplates()
 		}
 		p := w.newPlan()
 		b, err := newBuilder(w, p, cfg.WARCVersion, cfg.CompressionLevel)
@@ -221,7 +233,7 @@ func (w *world) blockSpecs(p *plan, b int64, labels []byte) ([]recSpec, []byte, 
 	for id := b * p.blockSize; id < min((b+1)*p.blockSize, w.pages); id++ {
 		a := w.article(id)
 		specs = w.articleRecords(&a, specs)
-		labels = appendLabel(labels, &a)
+		labels = appendLabel(labels, &a, w.templates)
 		n++
 	}
 	for _, u := range p.blockUnits(b) {
@@ -231,7 +243,7 @@ func (w *world) blockSpecs(p *plan, b int64, labels []byte) ([]recSpec, []byte, 
 	return specs, labels, n
 }
 
-func appendLabel(dst []byte, a *article) []byte {
+func appendLabel(dst []byte, a *article, templates bool) []byte {
 	dst = append(dst, a.url...)
 	dst = append(dst, '\t')
 	if a.event != nil {
@@ -257,6 +269,10 @@ func appendLabel(dst []byte, a *article) []byte {
 	dst = append(dst, a.host.Name...)
 	dst = append(dst, '\t')
 	dst = append(dst, a.main.slug...)
+	if templates {
+		dst = append(dst, '\t')
+		dst = append(dst, a.host.Template.String()...)
+	}
 	return append(dst, '\n')
 }
 
@@ -265,6 +281,8 @@ func appendLabel(dst []byte, a *article) []byte {
 // if none), grade 2 = about the event, 1 = mentions it, 0 = neither (event
 // "-"); published is the true publication time, date_sources where the page
 // states it.
+// With Config.Templates a last column, template, names the host's
+// Template.
 const LabelsHeader = "#url\tevent\tgrade\talias\tpublished\tdate_sources\tlanguage\thost\ttopic\n"
 
 // job is one record to render, or (block != nil) the end of a block.
@@ -299,7 +317,11 @@ func (g *generation) run(ctx context.Context) (*Summary, error) {
 	}
 	defer labels.Close()
 	lw := bufio.NewWriterSize(labels, 1<<20)
-	lw.WriteString(LabelsHeader)
+	if cfg.Templates {
+		lw.WriteString(strings.TrimSuffix(LabelsHeader, "\n") + "\ttemplate\n")
+	} else {
+		lw.WriteString(LabelsHeader)
+	}
 
 	mw, err := newMemberWriter(cfg.CompressionLevel)
 	if err != nil {
@@ -473,6 +495,11 @@ func (g *generation) run(ctx context.Context) (*Summary, error) {
 	}
 	for _, k := range []recKind{recArticle404, recAlias, recHostRedirect, recCSS, recImage, recPhantom404} {
 		sum.Kinds = append(sum.Kinds, KindCount{Kind: recKindNames[k], Records: recCounts[k]})
+	}
+	if cfg.Templates {
+		for _, k := range []recKind{recPrint, recAMP} {
+			sum.Kinds = append(sum.Kinds, KindCount{Kind: recKindNames[k], Records: recCounts[k]})
+		}
 	}
 	for i, e := range w.events {
 		evArticles[i].Slug, evArticles[i].Start, evArticles[i].End = e.Slug, e.StartDate(), e.EndDate()

@@ -79,6 +79,9 @@ type Host struct {
 	weight      []float64 // per topic
 	sections    []int     // background topics with a section page
 	styles      [2]string // inline style sheet before and after the 2011 redesign
+	// Template is how the host builds its article pages (Config.Templates).
+	Template  Template
+	navTopics []string // keywords of the events its navigation menu names (tag pages)
 }
 
 // hostKindCycle fixes the kind and language of host i, so any host count gets

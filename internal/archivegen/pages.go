@@ -51,6 +51,11 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 			dst = appendEsc(dst, h.Title)
 			dst = append(dst, "\"}}</script>\n"...)
 		}
+		if h.Template == TemplateAMPPrint {
+			dst = append(dst, `<link rel="amphtml" href="`...)
+			dst = appendEsc(dst, variantURL(a, true))
+			dst = append(dst, "\">\n"...)
+		}
 		return dst
 	})
 	dst = rd.header(dst, p)
@@ -100,7 +105,7 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 	if a.main.slug == "sports" && r.chance(0.4) {
 		dst = rd.results(dst, a, &r)
 	}
-	inline := min(len(related), 1+a.words/400)
+	inline := relatedInline(h, min(len(related), 1+a.words/400))
 	for para := 0; g.words < a.words; para++ {
 		if para > 0 && para%3 == 0 {
 			dst = append(dst, "<h2>"...)
@@ -138,16 +143,19 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 		dst = append(dst, "</p>\n"...)
 	}
 	dst = append(dst, "</div>\n"...)
-	dst = append(dst, "<div class=\"related\"><h3>"...)
-	dst = append(dst, ui("related", a.lang)...)
-	dst = append(dst, "</h3>\n<ul>\n"...)
-	for _, id := range related {
-		t := rd.article(id)
-		dst = append(dst, "<li>"...)
-		dst = appendLink(dst, w.linkTo(h, t, &r), t.title)
-		dst = append(dst, "</li>\n"...)
+	if h.Template == TemplateClassic {
+		dst = append(dst, "<div class=\"related\"><h3>"...)
+		dst = append(dst, ui("related", a.lang)...)
+		dst = append(dst, "</h3>\n<ul>\n"...)
+		for _, id := range related {
+			t := rd.article(id)
+			dst = append(dst, "<li>"...)
+			dst = appendLink(dst, w.linkTo(h, t, &r), t.title)
+			dst = append(dst, "</li>\n"...)
+		}
+		dst = append(dst, "</ul></div>\n"...)
 	}
-	dst = append(dst, "</ul></div>\n<div class=\"tags\">"...)
+	dst = append(dst, "<div class=\"tags\">"...)
 	dst = append(dst, ui("tags", a.lang)...)
 	kws := a.topic.v[a.lang].keywords
 	for k := 0; k < min(3, len(kws)); k++ {
@@ -156,11 +164,20 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 	}
 	dst = append(dst, "</div>\n"...)
 	dst = shareLinks(dst, a.url, a.title, a.lang)
+	if h.Template == TemplateAMPPrint {
+		dst = append(dst, "<p class=\"print\">"...)
+		dst = appendLink(dst, variantURL(a, false), "Print")
+		dst = append(dst, "</p>\n"...)
+	}
 	dst = append(dst, "<p class=\"comments\">"...)
 	dst = appendLink(dst, unarchivedPath(h, &r, a.id), strconv.Itoa(r.intn(80))+" "+ui("comments", a.lang))
 	dst = append(dst, "</p>\n"...)
 	dst = append(dst, lt.articleClose...)
+	dst = rd.relatedAfter(dst, a, related, &r)
 	dst = append(dst, lt.mainClose...)
+	if h.Template == TemplateFooterFarm {
+		p.related = related
+	}
 	dst = rd.sidebar(dst, p)
 	dst = rd.footer(dst, p)
 	return dst

@@ -63,6 +63,11 @@ func (b *builder) build(s recSpec) (built, error) {
 	)
 	b.body = b.body[:0]
 	switch s.kind {
+	case recPrint, recAMP:
+		a := w.article(s.id)
+		h, target = a.host, variantURL(&a, s.kind == recAMP)
+		contentType = htmlContentType(h.Charset)
+		b.body = encodeBody(b.rd.renderVariant(b.body, &a, s.version, s.kind == recAMP), h.Charset)
 	case recArticle, recArticle404, recAlias, recPhantom404, recImage:
 		a := w.article(s.id)
 		h, target = a.host, a.url

@@ -13,10 +13,11 @@ type renderer struct {
 	w        *world
 	mostRead map[[2]int64][]int64 // (host, boilerplate bucket) → article ids
 	arts     map[int64]*article   // small cache of derived articles
+	farm     map[[2]int64][]int64 // (host, boilerplate bucket) → footer farm article ids
 }
 
 func newRenderer(w *world) *renderer {
-	return &renderer{w: w, mostRead: map[[2]int64][]int64{}, arts: map[int64]*article{}}
+	return &renderer{w: w, mostRead: map[[2]int64][]int64{}, arts: map[int64]*article{}, farm: map[[2]int64][]int64{}}
 }
 
 func (rd *renderer) article(id int64) *article {
@@ -220,6 +221,7 @@ type pageCtx struct {
 	desc      string
 	kind      string
 	r         rng
+	related   []int64 // an article's related stories (the footer farm of TemplateFooterFarm)
 }
 
 func (rd *renderer) head(dst []byte, p *pageCtx, extra func([]byte) []byte) []byte {
@@ -325,6 +327,11 @@ func (rd *renderer) header(dst []byte, p *pageCtx) []byte {
 		dst = appendLink(dst, sectionPath(h, w, s, 1), w.topics[s].v[h.Lang].name)
 		dst = append(dst, "</li>\n"...)
 	}
+	for _, kw := range h.navTopics {
+		dst = append(dst, "<li class=\"topic\">"...)
+		dst = appendLink(dst, tagPath(h, kw, 1), kw)
+		dst = append(dst, "</li>\n"...)
+	}
 	if p.at >= day(2010, 3, 1) && h.Kind != kindWiki && h.Kind != kindBlog {
 		dst = append(dst, "<li>"...)
 		dst = appendLink(dst, "/video/", ui("video", h.Lang))
@@ -392,6 +399,9 @@ func (rd *renderer) footer(dst []byte, p *pageCtx) []byte {
 	h, w := p.h, rd.w
 	lt := layouts[h.Layout]
 	dst = append(dst, lt.footerOpen...)
+	if h.Template == TemplateFooterFarm {
+		dst = rd.footerFarm(dst, p)
+	}
 	dst = append(dst, "<ul class=\"footer-links\">"...)
 	for _, k := range [...]struct{ path, key string }{{"/about/", "about"}, {"/contact/", "contact"}, {"/privacy/", "privacy"}, {"/imprint/", "imprint"}} {
 		dst = append(dst, "<li>"...)

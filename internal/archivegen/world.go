@@ -85,13 +85,14 @@ func (e *Event) EndDate() string   { return time.Unix(e.End, 0).UTC().Format("20
 // world is the whole synthetic web: the fixed tables (topics, hosts, slot
 // assignment) from which every page is derived.
 type world struct {
-	seed    uint64
-	pages   int64 // archived article ids are [0, pages)
-	generic [2]*vocab
-	topics  []*topic
-	bgs     []*topic
-	events  []*Event
-	hosts   []*Host
+	seed      uint64
+	pages     int64 // archived article ids are [0, pages)
+	templates bool  // Config.Templates: hosts have site templates (assignTemplates)
+	generic   [2]*vocab
+	topics    []*topic
+	bgs       []*topic
+	events    []*Event
+	hosts     []*Host
 
 	slotTopic [slotCount]int32
 	slotRank  [slotCount]int32

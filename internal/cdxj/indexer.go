@@ -54,6 +54,7 @@ type IndexStats struct {
 	Captures int // captures emitted
 	Skips    int // problems reported through OnSkip
 	Digests  int // payload digests computed because the header had none
+	Damaged  int // records left out because they are damaged (records.Record.Damage)
 }
 
 // Skip kinds added by the indexer.
@@ -98,6 +99,12 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 		}
 		if err := it.Finish(); err != nil {
 			return st, err
+		}
+		if rec.Damage != nil {
+			// Reported by the iterator as a Skip at the record's offset;
+			// what the log says is skipped is not in the index.
+			st.Damaged++
+			continue
 		}
 		e.c.Offset, e.c.Length = rec.Offset, rec.Length
 		if opts.NoPostAppend {

@@ -66,6 +66,8 @@ type Totals struct {
 	Frontier       int                `json:"frontier"`
 	Rounds         int                `json:"rounds"`
 	Counters       map[string]float64 `json:"counters"`
+	// Starvation explains a run whose frontier emptied before its target.
+	Starvation string `json:"starvation"`
 }
 
 // RunInfo is run.json. Spec, Flags and Versions are kept raw (the report

@@ -13,6 +13,7 @@ import (
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/scoring/document"
 )
 
 // ErrArchiveFileMissing means an index names a WARC/ARC file that is in none
@@ -26,6 +27,11 @@ var ErrArchiveFileMissing = errors.New("archive file not found in any --archive 
 // own archive (cdxj.Capture.Archive) only. Open files are kept in a small
 // LRU; a gs:// file is read with ranged reads only. Safe for concurrent use.
 type Fetcher struct {
+	// MaxBodyBytes caps a record's decoded body (the spec's
+	// max_document_bytes); 0 means document.DefaultMaxBytes. The record is
+	// read through this limit at every layer (records.ReadRecordAtLimit).
+	MaxBodyBytes int64
+
 	locations map[string][]string // archive name ("" if unnamed) → its locations
 
 	mu       sync.Mutex
@@ -100,6 +106,10 @@ func (f *Fetcher) ResolveIn(ctx context.Context, archive, name string) (string, 
 			return "", fmt.Errorf("look for %s: %w", candidate, err)
 		}
 		if ok {
+			// A symbolic link out of the location is refused like "../".
+			if err := storage.CheckInside(loc, candidate); err != nil {
+				return "", &RecordError{Kind: ReasonUnsafeFilename, Err: fmt.Errorf("filename %q: %w", name, err)}
+			}
 			f.mu.Lock()
 			f.resolved[key] = candidate
 			f.mu.Unlock()
@@ -205,7 +215,11 @@ func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, er
 	if c.Offset < 0 || c.Offset >= r.Size() {
 		return nil, &RecordError{Kind: ReasonStaleIndex, Err: fmt.Errorf("file %s offset %d: past the end of the file (%d bytes)", c.Filename, c.Offset, r.Size())}
 	}
-	rec, err := records.ReadRecordAt(r, c.Offset, c.Length, c.Filename)
+	limit := f.MaxBodyBytes
+	if limit <= 0 {
+		limit = document.DefaultMaxBytes
+	}
+	rec, err := records.ReadRecordAtLimit(r, c.Offset, c.Length, c.Filename, limit)
 	if err != nil {
 		kind := ReasonCorruptRecord
 		if strings.Contains(err.Error(), "not the start") {

@@ -43,7 +43,9 @@ type RoundStats struct {
 	Listings             int     `json:"listings,omitempty"`    // listing pages followed, not counted
 	AccumulatedRelevance float64 `json:"accumulated_relevance"` // sum of topic_r over the collection so far
 	URLsConsidered       int     `json:"urls_considered"`       // |seen| + |frontier| after the round
-	Seconds              float64 `json:"seconds"`
+	// Links are the outlinks of the round's pages and what became of them.
+	Links   LinkStats `json:"links"`
+	Seconds float64   `json:"seconds"`
 }
 
 // MissingURL is one line of missing.jsonl.
@@ -72,6 +74,11 @@ type Totals struct {
 	MissingReasons map[string]int   `json:"missing_reasons"`
 	Counters       map[string]int64 `json:"counters,omitempty"`
 	StopReason     string           `json:"stop_reason"`
+	// Links are the outlinks of the run's pages and what became of them.
+	Links LinkStats `json:"links"`
+	// Starvation explains a run whose frontier emptied before target_size
+	// (extract.Starvation); absent otherwise.
+	Starvation string `json:"starvation,omitempty"`
 }
 
 // RunInfo is run.json.

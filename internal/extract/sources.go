@@ -212,14 +212,20 @@ func (j *Job) OpenIndex(ctx context.Context) (lookup.Index, error) {
 // NewFetcher returns a fetcher that reads a capture's record from the
 // locations of the capture's archive.
 func (j *Job) NewFetcher() *Fetcher {
+	var f *Fetcher
 	if len(j.Sources) == 0 {
-		return NewFetcher(j.Archives)
+		f = NewFetcher(j.Archives)
+	} else {
+		locations := map[string][]string{}
+		for _, s := range j.Sources {
+			locations[s.Name] = s.Archives
+		}
+		f = NewArchivesFetcher(locations)
 	}
-	locations := map[string][]string{}
-	for _, s := range j.Sources {
-		locations[s.Name] = s.Archives
+	if j.Spec != nil {
+		f.MaxBodyBytes = j.Spec.MaxDocumentBytes
 	}
-	return NewArchivesFetcher(locations)
+	return f
 }
 
 // ArchiveUses counts the collected documents of each named archive, for

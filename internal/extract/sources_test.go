@@ -198,3 +198,43 @@ func TestFetcherArchives(t *testing.T) {
 		t.Errorf("unknown archive: %v", err)
 	}
 }
+
+// TestFetcherRefusesSymlinkOut: a symbolic link inside an archive location
+// that points outside it (to a file or through a linked folder) is refused
+// like a "../" name and nothing outside is read; a link that stays inside
+// is followed.
+func TestFetcherRefusesSymlinkOut(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	archive, outside := filepath.Join(dir, "archive"), filepath.Join(dir, "secret")
+	os.MkdirAll(filepath.Join(archive, "sub"), 0o755)
+	os.MkdirAll(outside, 0o755)
+	os.WriteFile(filepath.Join(outside, "s.warc.gz"), []byte("secret"), 0o644)
+	os.WriteFile(filepath.Join(archive, "sub", "in.warc.gz"), []byte("x"), 0o644)
+	for link, target := range map[string]string{
+		"file.warc.gz":   filepath.Join(outside, "s.warc.gz"),
+		"rel.warc.gz":    "../secret/s.warc.gz",
+		"linkdir":        outside,
+		"inside.warc.gz": "sub/in.warc.gz",
+		"passwd.warc.gz": "/etc/passwd",
+	} {
+		if err := os.Symlink(target, filepath.Join(archive, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := NewFetcher([]string{archive})
+	defer f.Close()
+	for _, name := range []string{"file.warc.gz", "rel.warc.gz", "linkdir/s.warc.gz", "passwd.warc.gz"} {
+		_, err := f.Read(ctx, cdxj.Capture{Filename: name, URL: "http://x/"})
+		var re *RecordError
+		if !errors.As(err, &re) || re.Kind != ReasonUnsafeFilename || !strings.Contains(err.Error(), "outside") {
+			t.Errorf("%s: %v; want a %s record error", name, err, ReasonUnsafeFilename)
+		}
+		if n := f.BytesRead(); n != 0 {
+			t.Errorf("%s: %d bytes read", name, n)
+		}
+	}
+	if p, err := f.Resolve(ctx, "inside.warc.gz"); err != nil || p != filepath.Join(archive, "inside.warc.gz") {
+		t.Errorf("a link inside the archive: %q %v", p, err)
+	}
+}

@@ -134,6 +134,9 @@ type Link struct {
 	Anchor   string `json:"anchor"`
 	InMain   bool   `json:"in_main"`
 	Followed bool   `json:"followed"` // passed the outlink scope and allow/deny filters
+	// NotFollowed is why a link that is not Followed was left out (the
+	// LinkNot* reasons).
+	NotFollowed string `json:"not_followed,omitempty"`
 }
 
 // Result is the outcome of one step.
@@ -192,6 +195,9 @@ type Fetched struct {
 	ContentType string // Content-Type of the HTTP response
 	Body        []byte // decoded HTTP entity
 	Location    string // Location header (redirects)
+	// Truncated: the record's body was longer than max_document_bytes and
+	// was cut while reading (Body holds the first max_document_bytes).
+	Truncated bool
 }
 
 // Process runs the step for entry e, selected as number rank of round, with
@@ -244,7 +250,7 @@ func (p *Processor) FetchRecord(ctx context.Context, sel Selected) (Fetched, *Re
 		}
 		return Fetched{}, nil, err
 	}
-	f := Fetched{Selected: sel, Body: rec.Body}
+	f := Fetched{Selected: sel, Body: rec.Body, Truncated: rec.BodyTruncated}
 	if rec.HTTP != nil {
 		f.ContentType = rec.HTTP.Header.Get("Content-Type")
 		f.Location = strings.TrimSpace(rec.HTTP.Header.Get("Location"))
@@ -294,7 +300,7 @@ func (p *Processor) Score(f Fetched) Result {
 		Language: doc.Language, TopicR: score.TopicR, TempR: score.TempR, TTR: score.TTR,
 		Relevance: score.Priority, Priority: e.Priority,
 		Round: round, Rank: rank, Depth: e.Depth, Path: e.Path, Parent: e.Parent,
-		ScoreReason: reason, Truncated: doc.Truncated, Listing: doc.Listing,
+		ScoreReason: reason, Truncated: doc.Truncated || f.Truncated, Listing: doc.Listing,
 	}
 	if d.Revisit {
 		d.PayloadFile, d.PayloadOffset, d.PayloadLength = choice.Payload.Filename, choice.Payload.Offset, choice.Payload.Length
@@ -303,15 +309,17 @@ func (p *Processor) Score(f Fetched) Result {
 	if doc.Listing && focus.SkipListings {
 		res.Outcome = OutcomeListing
 	}
-	follow := true
+	follow, gateReason := true, ""
 	switch {
 	case focus.FollowThreshold > 0 && score.TTR < focus.FollowThreshold && e.Depth > 0 && !doc.Listing:
 		// Seeds are the researcher's choice and listing pages are judged
 		// by their links, not their little text: the gate applies to
 		// the documents found on the way.
-		follow, d.NotFollowed = false, fmt.Sprintf("ttr %.4f below follow_threshold %.4f", score.TTR, focus.FollowThreshold)
+		follow, gateReason = false, LinkNotFollowThreshold
+		d.NotFollowed = fmt.Sprintf("ttr %.4f below follow_threshold %.4f", score.TTR, focus.FollowThreshold)
 	case focus.MaxDepth > 0 && e.Depth >= focus.MaxDepth:
-		follow, d.NotFollowed = false, fmt.Sprintf("depth %d: outlinks would exceed max_depth %d", e.Depth, focus.MaxDepth)
+		follow, gateReason = false, LinkNotMaxDepth
+		d.NotFollowed = fmt.Sprintf("depth %d: outlinks would exceed max_depth %d", e.Depth, focus.MaxDepth)
 	}
 	seenHere := map[string]bool{e.Key: true}
 	var texts *scoring.LinkTexts // the outlinks' anchors and paragraphs, scored once each
@@ -324,8 +332,17 @@ func (p *Processor) Score(f Fetched) Result {
 			res.UnparsableOutlinks++ // an outlink without a SURT key cannot be resolved
 			continue
 		}
-		followed := follow && (p.Settings.AllOutlinks || l.InMain) && p.allowed(l.URL)
-		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed})
+		why := ""
+		switch {
+		case !follow:
+			why = gateReason
+		case !p.Settings.AllOutlinks && !l.InMain:
+			why = LinkNotMain
+		case !p.allowed(l.URL):
+			why = LinkNotAllowed
+		}
+		followed := why == ""
+		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed, NotFollowed: why})
 		if !followed || seenHere[key] {
 			continue
 		}

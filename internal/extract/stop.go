@@ -10,7 +10,7 @@ func StopReason(targetSize, maxRounds, round, collected, frontier int) string {
 	case targetSize > 0 && collected >= targetSize:
 		return "target size reached"
 	case frontier == 0:
-		return "frontier empty"
+		return StopFrontierEmpty
 	case maxRounds > 0 && round >= maxRounds:
 		return "max rounds reached"
 	}

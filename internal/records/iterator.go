@@ -241,6 +241,10 @@ func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
 			return nil, fmt.Errorf("%s offset %d: not the start of a WARC or ARC record: %q", it.name, rec.Offset, clip(line))
 		}
 		n = it.parseARC(rec, h)
+		if line[len(line)-1] != '\n' {
+			rec.Damage = errors.New("the ARC header line is cut off")
+			it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: fmt.Errorf("%w; the record is left out", rec.Damage)})
+		}
 	}
 	it.block = blockReader{s: it.s, n: n}
 	rec.payload = &it.block
@@ -259,7 +263,9 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 			break
 		}
 		if isBlank(l) {
-			complete = true
+			// A blank line without its '\n' is the end of the file, not of
+			// the header.
+			complete = l[len(l)-1] == '\n'
 			break
 		}
 		h = appendHeaderLine(h, l)
@@ -281,7 +287,8 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		it.skip(Skip{Offset: rec.Offset, Kind: KindBadDate, Err: fmt.Errorf("WARC-Date %q: %w", rec.Date, err)})
 	}
 	if !complete {
-		it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: errors.New("the WARC header is cut off")})
+		rec.Damage = errors.New("the WARC header is cut off")
+		it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: fmt.Errorf("%w; the record is left out", rec.Damage)})
 		rec.ContentLength = -1
 		return 0
 	}
@@ -407,7 +414,12 @@ func (it *Iterator) Finish() error {
 	}
 	blockEnd := it.s.Pos()
 	if it.block.n > 0 && it.block.damage == nil {
-		it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: fmt.Errorf("the file ends %d bytes before the end of the record", it.block.n)})
+		rec.Damage = fmt.Errorf("the file ends %d bytes before the end of the record", it.block.n)
+		it.skip(Skip{Offset: rec.Offset, Kind: KindTruncatedRecord, Err: fmt.Errorf("%w; the record is left out", rec.Damage)})
+	}
+	if it.block.damage != nil && rec.Damage == nil {
+		// Reported as a Skip at the member's start when iteration goes on.
+		rec.Damage = it.block.damage
 	}
 	if !it.s.Gzipped() || it.s.Continuous {
 		rec.Length = blockEnd - rec.Offset
@@ -444,6 +456,12 @@ func (it *Iterator) Finish() error {
 		break
 	}
 	rec.Length = it.s.MemberEnd() - rec.Offset
+	if err := it.s.MemberErr(); err != nil && rec.Damage == nil {
+		// The member failed its CRC-32 (or broke off) after the block: the
+		// block and the header may be wrong all the same. The Skip is
+		// reported when iteration goes on (bad-gzip at the member's start).
+		rec.Damage = err
+	}
 	return nil
 }
 

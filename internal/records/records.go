@@ -43,7 +43,10 @@
 // are skipped until one parses as a record header), damaged or truncated gzip
 // members (the next gzip header is searched for), invalid Content-Length
 // (read as 0, like pywb, so the block shows up as garbage), unparsable dates,
-// truncated records, an empty file.
+// truncated records, an empty file. A record that was returned by Next and
+// then found damaged (its block cut off, its gzip member failing the CRC-32)
+// has Record.Damage set by Finish: every field of it may be wrong, so it is
+// not to be indexed, and the Skip reported at its offset says why.
 package records
 
 import (
@@ -178,6 +181,16 @@ type Record struct {
 	// BodyDecodeErr says why Body is raw (unknown content coding, damaged
 	// chunking or compression).
 	BodyDecodeErr error
+	// BodyTruncated is set by ReadRecordAt when the body was longer than
+	// its limit (ReadOptions.MaxBodyBytes) and was cut there.
+	BodyTruncated bool
+
+	// Damage is set by Iterator.Finish when the record cannot be trusted: its
+	// header or block is cut off by the end of the file, or its gzip member
+	// is damaged (a failed CRC-32 means every byte of it may be wrong). The
+	// problem itself has been reported as a Skip at the record's offset; a
+	// damaged record must not be indexed.
+	Damage error
 
 	payload  *blockReader
 	filedesc bool

@@ -128,11 +128,11 @@ func TestDecodeBody(t *testing.T) {
 	w.Close()
 	chunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", gz.Len(), gz.String())
 	h := &HTTP{Header: Header{{"Transfer-Encoding", "chunked"}, {"Content-Encoding", "gzip"}}}
-	if b, err := decodeBody(h, []byte(chunked)); err != nil || string(b) != "hello world" {
+	if b, cut, err := decodeBody(h, []byte(chunked), false, 1<<20); err != nil || cut || string(b) != "hello world" {
 		t.Errorf("chunked gzip: %q %v", b, err)
 	}
 	h = &HTTP{Header: Header{{"Content-Encoding", "br"}}}
-	if b, err := decodeBody(h, []byte("xyz")); err == nil || string(b) != "xyz" {
+	if b, _, err := decodeBody(h, []byte("xyz"), false, 1<<20); err == nil || string(b) != "xyz" {
 		t.Errorf("unsupported coding: %q %v", b, err)
 	}
 }

@@ -87,7 +87,7 @@ func TestStateRoundTrip(t *testing.T) {
 	if n, _ := LastComplete(ctx, work); n != 1 {
 		t.Errorf("after the commit the last complete state is %d, want 1", n)
 	}
-	if got, err := ReadRoundStats(ctx, dir); err != nil || got != rs {
+	if got, err := ReadRoundStats(ctx, dir); err != nil || !reflect.DeepEqual(got, rs) {
 		t.Errorf("round stats %+v, %v; want %+v", got, err, rs)
 	}
 	seen, err := LoadSeen(ctx, SeenFiles(work, 1))

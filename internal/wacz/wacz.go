@@ -5,10 +5,15 @@
 // Layout of the zip, in this order:
 //
 //	archive/collection.warc.gz   the run's collection.warc.gz, unchanged, STORE
-//	indexes/index.cdxj           collection.cdxj, sorted, filenames pointing
-//	                             at archive/collection.warc.gz, DEFLATE
+//	indexes/index.cdxj           small collections: collection.cdxj, sorted,
+//	                             filenames pointing at archive/collection.warc.gz,
+//	                             STORE
+//	indexes/index.cdx.gz         large collections instead: the same lines as a
+//	indexes/index.idx            ZipNum index (gzip blocks + secondary index),
+//	                             both STORE
 //	pages/pages.jsonl            header line, then one page per document, DEFLATE
 //	datapackage.json             manifest: profile, wacz_version, title,
+//	                             description, metadata {title, description},
 //	                             created, modified, software, mainPageUrl/Date,
 //	                             resources (name, path, hash "sha256:…", bytes)
 //	datapackage-digest.json      {"path": "datapackage.json", "hash": "sha256:…"}
@@ -17,16 +22,30 @@
 //   - The WARC is STORED, not deflated: it is already gzip-compressed per
 //     record, and replay reads records by offset through HTTP range requests
 //     into the zip (spec §Zip Compression).
-//   - The index is written uncompressed as index.cdxj (the spec allows CDXJ
-//     plain or gzipped; for a collection of this size a plain index needs no
-//     secondary .idx). Its lines are checked: each must parse, and its
-//     offset+length must lie inside the WARC; the filename field is set to
-//     the archive entry's name, whatever the run's index said.
+//   - Small indexes are one plain, STORED index.cdxj, which a viewer reads in
+//     one request. ReplayWeb.page loads a flat index into its browser
+//     database before it replays anything, and on a 20,000-document
+//     collection (22,538 lines) that took minutes; so from
+//     [DefaultZipNumThreshold] lines on the index is written as py-wacz
+//     writes it: index.cdx.gz holds the sorted lines as gzip members of
+//     [ZipNumLinesPerBlock] lines each (internal/zipnum), and index.idx has
+//     a "!meta" line naming that file and the format cdxj-gzip-1.0, then one
+//     line per block: "KEY TIMESTAMP {"offset", "length", "digest"}" with
+//     the block's place in index.cdx.gz and the SHA-256 of its compressed
+//     bytes. A viewer then reads only the idx and the blocks of the URLs it
+//     replays. The index's lines are checked either way: each must parse, and
+//     its offset+length must lie inside the WARC; the filename field is set
+//     to the archive entry's name, whatever the run's index said.
+//   - The collection's name and description (from the spec) are written
+//     both as the spec's top-level title and description and inside
+//     "metadata", where ReplayWeb.page looks for the name it shows.
 //   - pages.jsonl lists every collected document in collection order with
-//     the required url and ts (RFC 3339 of the capture timestamp), the title,
-//     an id (the first 16 hex digits of SHA-256 of "timestamp url"), and the
-//     scores as extra properties (allowed by the spec): topic_r, temp_r,
-//     ttr, relevance, doc_time, doc_time_source, depth, path, round, rank.
+//     the required url and ts (RFC 3339 of the capture timestamp), the title
+//     (the document's <title>, the one the viewer shows for the replayed
+//     page), an id (the first 16 hex digits of SHA-256 of "timestamp url"),
+//     and the scores as extra properties (allowed by the spec): topic_r,
+//     temp_r, ttr, relevance, doc_time, doc_time_source, depth, path, round,
+//     rank.
 //   - Deterministic: the caller passes the creation time, which is used for
 //     created, modified and every zip entry's modification time, so the same
 //     run and time give the same bytes.
@@ -51,7 +70,35 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/zipnum"
 )
+
+// DefaultZipNumThreshold is the number of index lines from which the index
+// is written as ZipNum (index.cdx.gz + index.idx) instead of a flat
+// index.cdxj. Measured in ReplayWeb.page 2.5.3 (internal/replaytest,
+// scripts/bench.sh replay): see the README's "Replay" section.
+const DefaultZipNumThreshold = 3000
+
+// ZipNumLinesPerBlock is the number of index lines per gzip block of a
+// ZipNum index inside the package. ReplayWeb.page reads up to seven blocks
+// for one look-up; smaller blocks than pywb's 3000 keep that read small.
+const ZipNumLinesPerBlock = 1000
+
+// Options describe the package to write.
+type Options struct {
+	Title       string    // the collection's name (empty: "Collection")
+	Description string    // one paragraph about it (empty: a count of its documents)
+	Created     time.Time // creation time: created, modified, zip entry times
+	// ZipNumThreshold: from this many index lines on, the index is ZipNum;
+	// 0 means DefaultZipNumThreshold, a negative value never.
+	ZipNumThreshold int
+}
+
+// Metadata is datapackage.json's "metadata" object, read by ReplayWeb.page.
+type Metadata struct {
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+}
 
 // Names inside the package and of the output.
 const (
@@ -59,6 +106,8 @@ const (
 	Version       = "1.1.1"
 	WARCEntry     = "archive/collection.warc.gz"
 	IndexEntry    = "indexes/index.cdxj"
+	ZipNumEntry   = "indexes/index.cdx.gz"
+	IDXEntry      = "indexes/index.idx"
 	PagesEntry    = "pages/pages.jsonl"
 	PackageEntry  = "datapackage.json"
 	DigestEntry   = "datapackage-digest.json"
@@ -81,6 +130,7 @@ type DataPackage struct {
 	WACZVersion  string     `json:"wacz_version"`
 	Title        string     `json:"title"`
 	Description  string     `json:"description,omitempty"`
+	Metadata     Metadata   `json:"metadata"`
 	Created      string     `json:"created"`
 	Modified     string     `json:"modified"`
 	Software     string     `json:"software"`
@@ -114,9 +164,8 @@ type Page struct {
 }
 
 // Package writes outDir/collection.wacz from outDir's documents.jsonl,
-// collection.warc.gz and collection.cdxj. title names the collection
-// (empty: "Collection"); created is the package's creation time.
-func Package(outDir string, title string, created time.Time) error {
+// collection.warc.gz and collection.cdxj.
+func Package(outDir string, o Options) error {
 	docs, err := evaluate.ReadDocuments(filepath.Join(outDir, evaluate.DocumentsFile))
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
@@ -130,14 +179,22 @@ func Package(outDir string, title string, created time.Time) error {
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
+	indexEntries, err := indexFiles(index, o.ZipNumThreshold)
+	if err != nil {
+		return fmt.Errorf("wacz: %w", err)
+	}
 	pages, err := pagesJSONL(docs)
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
+	title, desc := o.Title, o.Description
 	if title == "" {
 		title = "Collection"
 	}
-	created = created.UTC().Truncate(time.Second)
+	if desc == "" {
+		desc = fmt.Sprintf("%d documents extracted by recrawl.", len(docs))
+	}
+	created := o.Created.UTC().Truncate(time.Second)
 
 	final := filepath.Join(outDir, FileName)
 	tmp, err := os.CreateTemp(outDir, ".collection-*.wacz")
@@ -149,9 +206,9 @@ func Package(outDir string, title string, created time.Time) error {
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	zw := zip.NewWriter(bw)
 
-	dp := DataPackage{Profile: "data-package", WACZVersion: Version, Title: title,
-		Description: fmt.Sprintf("%d documents extracted by recrawl.", len(docs)),
-		Created:     created.Format(time.RFC3339), Modified: created.Format(time.RFC3339), Software: Software}
+	dp := DataPackage{Profile: "data-package", WACZVersion: Version, Title: title, Description: desc,
+		Metadata: Metadata{Title: title, Description: desc},
+		Created:  created.Format(time.RFC3339), Modified: created.Format(time.RFC3339), Software: Software}
 	if len(docs) > 0 {
 		if ts, err := tsRFC3339(docs[0].Timestamp); err == nil {
 			dp.MainPageURL, dp.MainPageDate = docs[0].URL, ts
@@ -172,11 +229,8 @@ func Package(outDir string, title string, created time.Time) error {
 		return fmt.Errorf("wacz: %s changed while packaging (%d bytes, then %d)", warcPath, st.Size(), res.Bytes)
 	}
 	dp.Resources = append(dp.Resources, res)
-	for _, e := range []struct {
-		name string
-		data []byte
-	}{{IndexEntry, index}, {PagesEntry, pages}} {
-		res, err := addEntry(zw, e.name, zip.Deflate, created, bytes.NewReader(e.data))
+	for _, e := range append(indexEntries, entry{PagesEntry, zip.Deflate, pages}) {
+		res, err := addEntry(zw, e.name, e.method, created, bytes.NewReader(e.data))
 		if err != nil {
 			return fmt.Errorf("wacz: %w", err)
 		}
@@ -210,6 +264,69 @@ func Package(outDir string, title string, created time.Time) error {
 	return nil
 }
 
+// entry is one zip entry to write.
+type entry struct {
+	name   string
+	method uint16
+	data   []byte
+}
+
+// idxMeta is the first line of a py-wacz secondary index.
+type idxMeta struct {
+	Format   string `json:"format"`
+	Filename string `json:"filename"`
+}
+
+// idxBlock is the JSON part of a py-wacz secondary index line.
+type idxBlock struct {
+	Offset int64  `json:"offset"`
+	Length int64  `json:"length"`
+	Digest string `json:"digest"`
+}
+
+// indexFiles returns the index entries of the package for the sorted index
+// lines: a flat index.cdxj below the threshold, else index.cdx.gz and
+// index.idx.
+func indexFiles(index []string, threshold int) ([]entry, error) {
+	if threshold == 0 {
+		threshold = DefaultZipNumThreshold
+	}
+	if threshold < 0 || len(index) < threshold {
+		var b bytes.Buffer
+		for _, l := range index {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		return []entry{{IndexEntry, zip.Store, b.Bytes()}}, nil
+	}
+	var gz bytes.Buffer
+	shard := filepath.Base(ZipNumEntry)
+	sw := zipnum.NewShardWriter(&gz, shard, ZipNumLinesPerBlock)
+	for _, l := range index {
+		if err := sw.WriteLine(l); err != nil {
+			return nil, err
+		}
+	}
+	blocks, err := sw.Close()
+	if err != nil {
+		return nil, err
+	}
+	var idx bytes.Buffer
+	meta, _ := json.Marshal(idxMeta{Format: "cdxj-gzip-1.0", Filename: shard})
+	idx.WriteString("!meta 0 ")
+	idx.Write(meta)
+	idx.WriteByte('\n')
+	for _, e := range blocks {
+		sum := sha256.Sum256(gz.Bytes()[e.Offset : e.Offset+e.Length])
+		js, _ := json.Marshal(idxBlock{Offset: e.Offset, Length: e.Length, Digest: "sha256:" + hex.EncodeToString(sum[:])})
+		idx.WriteString(e.Key)
+		idx.WriteByte(' ')
+		idx.Write(js)
+		idx.WriteByte('\n')
+	}
+	return []entry{{ZipNumEntry, zip.Store, gz.Bytes()}, {IDXEntry, zip.Deflate, idx.Bytes()}}, nil
+}
+
 // addEntry copies r into a new zip entry and returns its resource record.
 func addEntry(zw *zip.Writer, name string, method uint16, mod time.Time, r io.Reader) (Resource, error) {
 	w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method, Modified: mod})
@@ -226,8 +343,8 @@ func addEntry(zw *zip.Writer, name string, method uint16, mod time.Time, r io.Re
 
 // readIndex reads collection.cdxj, checks every line against the WARC's
 // size, points its filename at the packaged WARC and returns the sorted
-// index. Errors name the line.
-func readIndex(path string, warcSize int64) ([]byte, error) {
+// index lines. Errors name the line.
+func readIndex(path string, warcSize int64) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -257,12 +374,11 @@ func readIndex(path string, warcSize int64) ([]byte, error) {
 	if !slices.IsSortedFunc(caps, cdxj.Compare) {
 		cdxj.Sort(caps)
 	}
-	var b bytes.Buffer
-	for _, c := range caps {
-		b.WriteString(c.Line())
-		b.WriteByte('\n')
+	lines := make([]string, len(caps))
+	for i, c := range caps {
+		lines[i] = c.Line()
 	}
-	return b.Bytes(), nil
+	return lines, nil
 }
 
 func pagesJSONL(docs []evaluate.Document) ([]byte, error) {

@@ -54,7 +54,7 @@ func sha(b []byte) string {
 func TestPackage(t *testing.T) {
 	dir := t.TempDir()
 	docs := evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 12, WARC: true, URLsConsidered: 40})
-	if err := wacz.Package(dir, "Floods 2013", created); err != nil {
+	if err := wacz.Package(dir, wacz.Options{Title: "Floods 2013", Description: "The 2013 floods.", Created: created}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, wacz.FileName)
@@ -63,7 +63,7 @@ func TestPackage(t *testing.T) {
 	var names []string
 	for _, f := range zr.File {
 		names = append(names, f.Name)
-		wantStore := f.Name == wacz.WARCEntry
+		wantStore := f.Name == wacz.WARCEntry || f.Name == wacz.IndexEntry
 		if (f.Method == zip.Store) != wantStore {
 			t.Errorf("%s: method %d", f.Name, f.Method)
 		}
@@ -87,6 +87,9 @@ func TestPackage(t *testing.T) {
 	if dp.Profile != "data-package" || dp.WACZVersion != "1.1.1" || dp.Title != "Floods 2013" ||
 		dp.Created != "2024-05-06T07:08:09Z" || dp.Software == "" || dp.MainPageURL != docs[0].URL {
 		t.Errorf("datapackage %+v", dp)
+	}
+	if dp.Description != "The 2013 floods." || dp.Metadata != (wacz.Metadata{Title: "Floods 2013", Description: "The 2013 floods."}) {
+		t.Errorf("description %q, metadata %+v", dp.Description, dp.Metadata)
 	}
 	if len(dp.Resources) != 3 {
 		t.Fatalf("%d resources", len(dp.Resources))
@@ -153,7 +156,7 @@ func TestPackage(t *testing.T) {
 
 	// Deterministic: packaging again gives the same bytes.
 	first, _ := os.ReadFile(path)
-	if err := wacz.Package(dir, "Floods 2013", created); err != nil {
+	if err := wacz.Package(dir, wacz.Options{Title: "Floods 2013", Description: "The 2013 floods.", Created: created}); err != nil {
 		t.Fatal(err)
 	}
 	second, _ := os.ReadFile(path)
@@ -165,22 +168,122 @@ func TestPackage(t *testing.T) {
 	}
 }
 
+// TestZipNumIndex packages the same run with a flat and with a ZipNum
+// index: the ZipNum blocks hold exactly the flat index's lines, each block
+// is where index.idx says, with the digest it says, and its first line's
+// "key timestamp" is the idx line's prefix.
+func TestZipNumIndex(t *testing.T) {
+	dir := t.TempDir()
+	evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 2500, WARC: true, URLsConsidered: 2600})
+	if err := wacz.Package(dir, wacz.Options{Title: "flat", Created: created, ZipNumThreshold: -1}); err != nil {
+		t.Fatal(err)
+	}
+	_, flat := readZip(t, filepath.Join(dir, wacz.FileName))
+	want := strings.Split(strings.TrimSuffix(string(flat[wacz.IndexEntry]), "\n"), "\n")
+	if len(want) < 2*wacz.ZipNumLinesPerBlock {
+		t.Fatalf("only %d index lines: too few for several blocks", len(want))
+	}
+
+	if err := wacz.Package(dir, wacz.Options{Title: "zipnum", Created: created, ZipNumThreshold: len(want)}); err != nil {
+		t.Fatal(err)
+	}
+	zr, files := readZip(t, filepath.Join(dir, wacz.FileName))
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+		if f.Name == wacz.ZipNumEntry && f.Method != zip.Store {
+			t.Errorf("%s is not stored: a viewer could not read its blocks by range", f.Name)
+		}
+	}
+	wantNames := []string{wacz.WARCEntry, wacz.ZipNumEntry, wacz.IDXEntry, wacz.PagesEntry, wacz.PackageEntry, wacz.DigestEntry}
+	if !slices.Equal(names, wantNames) {
+		t.Fatalf("entries %v, want %v", names, wantNames)
+	}
+	var dp wacz.DataPackage
+	json.Unmarshal(files[wacz.PackageEntry], &dp)
+	for _, r := range dp.Resources {
+		if r.Hash != sha(files[r.Path]) {
+			t.Errorf("resource %s: hash %s", r.Path, r.Hash)
+		}
+	}
+
+	idx := strings.Split(strings.TrimSuffix(string(files[wacz.IDXEntry]), "\n"), "\n")
+	if idx[0] != `!meta 0 {"format":"cdxj-gzip-1.0","filename":"index.cdx.gz"}` {
+		t.Errorf("idx meta line %q", idx[0])
+	}
+	gz := files[wacz.ZipNumEntry]
+	var got []string
+	next := int64(0)
+	for _, l := range idx[1:] {
+		prefix, js, ok := strings.Cut(l, " {")
+		if !ok {
+			t.Fatalf("idx line %q", l)
+		}
+		var b struct {
+			Offset, Length int64
+			Digest         string
+		}
+		if err := json.Unmarshal([]byte("{"+js), &b); err != nil {
+			t.Fatalf("idx line %q: %v", l, err)
+		}
+		if b.Offset != next {
+			t.Errorf("block at %d, want %d (blocks are contiguous)", b.Offset, next)
+		}
+		next = b.Offset + b.Length
+		block := gz[b.Offset:next]
+		if b.Digest != sha(block) {
+			t.Errorf("block %d: digest %s, want %s", b.Offset, b.Digest, sha(block))
+		}
+		r, err := gzip.NewReader(bytes.NewReader(block))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Multistream(false)
+		text, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+		if len(lines) > wacz.ZipNumLinesPerBlock {
+			t.Errorf("block of %d lines", len(lines))
+		}
+		if cdxj.LineSortKey(lines[0]) != prefix {
+			t.Errorf("idx prefix %q, block starts with %q", prefix, lines[0])
+		}
+		got = append(got, lines...)
+	}
+	if next != int64(len(gz)) {
+		t.Errorf("blocks end at %d of %d bytes", next, len(gz))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("ZipNum blocks hold %d lines, the flat index %d (or they differ)", len(got), len(want))
+	}
+
+	// The default threshold keeps a small collection flat.
+	if err := wacz.Package(dir, wacz.Options{Created: created, ZipNumThreshold: len(want) + 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, files := readZip(t, filepath.Join(dir, wacz.FileName)); files[wacz.IndexEntry] == nil {
+		t.Error("below the threshold, no flat index")
+	}
+}
+
 func TestPackageErrors(t *testing.T) {
 	dir := t.TempDir()
 	evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 3, WARC: true, URLsConsidered: 5})
 	idx := filepath.Join(dir, "collection.cdxj")
 	orig, _ := os.ReadFile(idx)
 	os.WriteFile(idx, append(orig, []byte(`org,example)/x 20130101000000 {"url": "http://example.org/x", "offset": "999999", "length": "10", "filename": "collection.warc.gz"}`+"\n")...), 0o644)
-	if err := wacz.Package(dir, "", created); err == nil || !strings.Contains(err.Error(), "collection.cdxj:4: field offset/length") {
+	if err := wacz.Package(dir, wacz.Options{Title: "", Created: created}); err == nil || !strings.Contains(err.Error(), "collection.cdxj:4: field offset/length") {
 		t.Errorf("out-of-range index line: %v", err)
 	}
 	os.WriteFile(idx, append(orig, []byte(`org,example)/x 20130101000000 {"url": "http://example.org/x", "offset": "0", "length": "10", "filename": "other.warc.gz"}`+"\n")...), 0o644)
-	if err := wacz.Package(dir, "", created); err == nil || !strings.Contains(err.Error(), "field filename") {
+	if err := wacz.Package(dir, wacz.Options{Title: "", Created: created}); err == nil || !strings.Contains(err.Error(), "field filename") {
 		t.Errorf("foreign filename: %v", err)
 	}
 	os.WriteFile(idx, orig, 0o644)
 	os.Remove(filepath.Join(dir, "collection.warc.gz"))
-	if err := wacz.Package(dir, "", created); err == nil || !strings.Contains(err.Error(), "collection.warc.gz") {
+	if err := wacz.Package(dir, wacz.Options{Title: "", Created: created}); err == nil || !strings.Contains(err.Error(), "collection.warc.gz") {
 		t.Errorf("missing WARC: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, wacz.FileName)); err == nil {
@@ -197,7 +300,7 @@ func TestLayoutLikeExample(t *testing.T) {
 	ezr, efiles := readZip(t, example)
 	dir := t.TempDir()
 	evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "cf", Docs: 4, WARC: true, URLsConsidered: 9})
-	if err := wacz.Package(dir, "x", created); err != nil {
+	if err := wacz.Package(dir, wacz.Options{Title: "x", Created: created}); err != nil {
 		t.Fatal(err)
 	}
 	ozr, ofiles := readZip(t, filepath.Join(dir, wacz.FileName))

@@ -49,7 +49,8 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	pageURL := fs.String("url", "", "the URL the page was captured from (resolves links, may carry a date)")
 	captureTime := fs.String("capture-time", "", "capture time, RFC 3339 or 14-digit timestamp (the fallback document time)")
 	contentType := fs.String("content-type", "text/html", "the Content-Type header of the page (its charset is honoured)")
-	var indexes, archives listFlag
+	var indexes, archives, specRoots listFlag
+	fs.Var(&specRoots, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	fs.Var(&indexes, "index", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T); repeated as NAME=SPEC for several archives")
 	fs.Var(&archives, "archive", "archive locations, comma-separated, for reference documents given as URLs; repeated as NAME=LOCATIONS for several archives")
 	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file, or a directory of df-LANG.tsv files (default: the spec's, else df-*.tsv next to --index)")
@@ -66,7 +67,7 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("explain: --capture-time: %w", err)
 	}
-	spec, err := specs.Load(*specPath)
+	spec, err := specs.Load(*specPath, specRoots...)
 	if err != nil {
 		return err
 	}

@@ -192,5 +192,6 @@ func loadRound(ctx context.Context, dir string, st *runState, seen map[string]bo
 	}
 	st.rounds = append(st.rounds, rs)
 	st.round = roundCounts{}
+	st.links.EndRound()
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -32,6 +33,7 @@ var (
 	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
 	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
 	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	focusFlag    = flag.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
 	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
 	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
@@ -39,11 +41,12 @@ var (
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
 	perJobFlag   = flag.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 
-	indexFlag, archiveFlag listFlag
+	indexFlag, archiveFlag, specRootFlag listFlag
 )
 
 func init() {
 	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	flag.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
 }
 
@@ -53,6 +56,7 @@ type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
+	focus                              string // --focus: a preset
 	targetSize, batchSize, maxRounds   int
 	roundsPerJob                       int
 	alpha                              float64
@@ -66,7 +70,7 @@ type options struct {
 func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
-		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
+		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
@@ -81,6 +85,12 @@ func applyOverrides(s *specs.Spec, o options) error {
 			return fmt.Errorf("--strategy: %w", err)
 		}
 		s.Strategy = specs.Strategy(o.strategy)
+	}
+	if o.focus != "" {
+		if _, _, ok := specs.PresetValues(specs.Preset(o.focus)); !ok {
+			return fmt.Errorf("--focus=%s: not one of %s, %s", o.focus, specs.PresetDefault, specs.PresetPaper)
+		}
+		s.UsePreset(specs.Preset(o.focus), nil)
 	}
 	if o.targetSize < 0 || o.batchSize < 0 {
 		return errors.New("--target_size and --batch_size must be positive")
@@ -108,6 +118,9 @@ func applyOverrides(s *specs.Spec, o options) error {
 	}
 	if o.adjust != nil {
 		o.adjust(s)
+	}
+	if err := s.Check(); err != nil { // before any pipeline: one line per problem, naming the field
+		return fmt.Errorf("the specification with the command line's overrides: %w", err)
 	}
 	return nil
 }
@@ -185,8 +198,14 @@ func extractRun(ctx context.Context, o options) error {
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	// One run per output and work directory (the lock also refuses a file).
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	started := time.Now()
-	spec, err := specs.Load(o.spec)
+	spec, err := specs.Load(o.spec, specRootFlag...)
 	if err != nil {
 		return err
 	}
@@ -298,6 +317,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
 		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	if t := info.Totals; t.Starvation != "" {
+		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
+	}
 	return nil
 }
 
@@ -311,7 +333,7 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	// The creation time is the spec's event start, not the clock, so the
 	// same run gives the same bytes.
 	start, _ := spec.EventInterval()
-	if err := wacz.Package(out, spec.Name, start); err != nil {
+	if err := wacz.Package(out, wacz.Options{Title: spec.Name, Description: spec.Description, Created: start}); err != nil {
 		return fmt.Errorf("package collection: %w", err)
 	}
 	if err := linkgraph.WriteGraphML(out, false); err != nil {

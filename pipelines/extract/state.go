@@ -22,6 +22,8 @@ type runState struct {
 	considered int
 	stop       string
 	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
+	links      extract.LinkTally
+	target     int
 
 	round roundCounts // the current round's outcomes
 }
@@ -35,6 +37,7 @@ func newRunState() *runState { return &runState{reasons: map[string]int{}} }
 func (s *runState) add(r extract.Result) {
 	s.results = append(s.results, r)
 	s.unparsable += int64(r.UnparsableOutlinks)
+	s.links.Add(r)
 	switch r.Outcome {
 	case extract.OutcomeCollected:
 		s.collected++
@@ -58,7 +61,7 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 	rs := extract.RoundStats{
 		Round: round, FrontierSize: frontierSize, Selected: selected,
 		Collected: s.round.collected, Missing: s.round.missing, Redirects: s.round.redirects, Listings: s.round.listings,
-		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Seconds: took.Seconds(),
+		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Links: s.links.EndRound(), Seconds: took.Seconds(),
 	}
 	s.rounds = append(s.rounds, rs)
 	s.round = roundCounts{}
@@ -68,6 +71,7 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 // stopReason says why the extraction stops before round (method.md §3.6),
 // or "" to go on.
 func (s *runState) stopReason(targetSize, maxRounds, round, frontier int) string {
+	s.target = targetSize
 	return extract.StopReason(targetSize, maxRounds, round, s.collected, frontier)
 }
 
@@ -88,6 +92,7 @@ func (s *runState) totals(rounds int) extract.Totals {
 		Collected: s.collected, Listings: s.listings, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
 		URLsConsidered: s.considered, Rounds: rounds, Relevance: s.relevance,
 		MissingReasons: s.reasons, StopReason: s.stop,
+		Links: s.links.Run, Starvation: extract.Starvation(s.stop, s.collected, s.target, s.links.Run),
 	}
 	if s.unparsable > 0 {
 		t.Counters = map[string]int64{extract.CounterUnparsableOutlinks: s.unparsable}

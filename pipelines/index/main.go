@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/transforms/index"
 )
@@ -23,6 +24,8 @@ var (
 	format        = flag.String("format", "cdxj", "index format in --output: cdxj (one sorted index.cdxj) or zipnum (sharded gzip blocks + cluster.idx)")
 	shards        = flag.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
 	linesPerBlock = flag.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
+	rangeBytes    = flag.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
+	parallelism   = flag.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
 	bigtableSpec  = flag.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
 
 	dictionary       = flag.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
@@ -60,6 +63,7 @@ func run(ctx context.Context) error {
 	}
 	cfg := Config{Files: files, OutputDir: *output, Format: *format, Shards: *shards,
 		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec,
+		RangeBytes: max(*rangeBytes, -1), Parallelism: *parallelism,
 		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
 		DefaultLanguage: *defaultLanguage, Runner: &rc}
 	sum, err := Run(ctx, cfg)
@@ -81,6 +85,14 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.OutputDir != "" {
+		// One run per output directory (the lock also refuses a file).
+		release, err := worklock.Hold(ctx, os.Stderr, cfg.OutputDir)
+		if err != nil {
+			return nil, fmt.Errorf("--output: %w", err)
+		}
+		defer release()
 	}
 	if cfg.Bigtable != "" {
 		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {

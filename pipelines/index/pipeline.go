@@ -62,6 +62,11 @@ type Config struct {
 	Shards        int      // key-range shards (zipnum files; cdxj parts)
 	LinesPerBlock int      // ZipNum lines per gzip block
 	Bigtable      string   // PROJECT/INSTANCE/TABLE, or ""
+	// RangeBytes is the size of the parts a large archive file is cut
+	// into (0: transforms.DefaultRangeBytes; < 0: whole files), and
+	// Parallelism the ranges one worker indexes at once (0: GOMAXPROCS).
+	RangeBytes  int64
+	Parallelism int
 
 	// Dictionary also writes OutputDir/df-<lang>.tsv, the per-language
 	// document frequencies of the archive's HTML documents.
@@ -112,7 +117,7 @@ func (c Config) Validate() error {
 // Build adds the index pipeline to the scope.
 func Build(s beam.Scope, cfg Config) {
 	files := beam.CreateList(s, cfg.Files)
-	lines := index.IndexArchives(s, files)
+	lines := index.IndexArchives(s, files, index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism})
 	if cfg.OutputDir != "" {
 		shards := index.SortIntoShards(s, lines, cfg.Shards)
 		switch cfg.Format {

@@ -1,7 +1,7 @@
 // Package index is the snapshot index pipeline (pipelines/index) as Beam
 // composites, one per file, in pipeline order:
 //
-//	IndexArchives   archive files → CDXJ lines (index_archives.go)
+//	IndexArchives   archive files → ranges → CDXJ lines (index_archives.go)
 //	SortIntoShards  CDXJ lines → key-range shards, each sorted (sort_shards.go)
 //	WriteCDXJ       sorted shards → INDEX_DIR/index.cdxj (write_cdxj.go)
 //	WriteZipNum     sorted shards → ZipNum shards + cluster.idx (write_zipnum.go)
@@ -22,20 +22,21 @@
 // package take minutes and gigabytes to compile.
 package index
 
-//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=indexArchiveFn,sampleKeysFn,assignShardFn,shardBoundariesFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
+//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,sampleKeysFn,assignShardFn,shardBoundariesFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
 
 import (
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/shardsample"
 )
 
 // The element and accumulator types of the pipeline. The DoFns, functions,
 // emitters and iterators are registered in index.shims.go.
 func init() {
-	for _, t := range []any{shardsample.Sample{}, shardsample.Item{}, KVShardPath{}, DocFreqEntry{}} {
+	for _, t := range []any{cdxj.Range{}, shardsample.Sample{}, shardsample.Item{}, KVShardPath{}, DocFreqEntry{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 }

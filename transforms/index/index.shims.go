@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/typex"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/reflectx"
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/shardsample"
 )
 
@@ -31,14 +32,18 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*KVShardPath)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*assignShardFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*assignShardFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*cdxj.Range)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*cdxj.Range)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*concatCDXJFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*concatCDXJFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*context.Context)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*context.Context)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*documentTermsFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*documentTermsFn)(nil)).Elem())
-	runtime.RegisterType(reflect.TypeOf((*indexArchiveFn)(nil)).Elem())
-	schema.RegisterType(reflect.TypeOf((*indexArchiveFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*indexRangesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*indexRangesFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*planRangesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*planRangesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*sampleKeysFn)(nil)).Elem())
@@ -62,7 +67,8 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*assignShardFn)(nil)).Elem(), wrapMakerAssignShardFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*concatCDXJFn)(nil)).Elem(), wrapMakerConcatCDXJFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*documentTermsFn)(nil)).Elem(), wrapMakerDocumentTermsFn)
-	reflectx.RegisterStructWrapper(reflect.TypeOf((*indexArchiveFn)(nil)).Elem(), wrapMakerIndexArchiveFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*indexRangesFn)(nil)).Elem(), wrapMakerIndexRangesFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*planRangesFn)(nil)).Elem(), wrapMakerPlanRangesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem(), wrapMakerPruneDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*sampleKeysFn)(nil)).Elem(), wrapMakerSampleKeysFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem(), wrapMakerSelectDictionaryCapturesFn)
@@ -72,13 +78,15 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem(), wrapMakerWriteClusterIndexFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem(), wrapMakerWriteDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem(), wrapMakerWriteZipNumShardFn)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, DocFreqEntry, func(string, DocFreqEntry)))(nil)).Elem(), funcMakerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextEmitStringInt64Г)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitIntStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringГ)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(*DocFreqEntry) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextStringIterDocFreqEntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string) error)(nil)).Elem(), funcMakerContext۰ContextStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context) error)(nil)).Elem(), funcMakerContext۰ContextГError)
@@ -93,6 +101,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func())(nil)).Elem(), funcMakerГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() error)(nil)).Elem(), funcMakerГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() shardsample.Sample)(nil)).Elem(), funcMakerГShardsample۰Sample)
+	exec.RegisterEmitter(reflect.TypeOf((*func(cdxj.Range))(nil)).Elem(), emitMakerCdxj۰Range)
 	exec.RegisterEmitter(reflect.TypeOf((*func(DocFreqEntry))(nil)).Elem(), emitMakerDocFreqEntry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(int, string))(nil)).Elem(), emitMakerIntString)
 	exec.RegisterEmitter(reflect.TypeOf((*func([]string))(nil)).Elem(), emitMakerSliceOfString)
@@ -132,10 +141,19 @@ func wrapMakerDocumentTermsFn(fn any) map[string]reflectx.Func {
 	}
 }
 
-func wrapMakerIndexArchiveFn(fn any) map[string]reflectx.Func {
-	dfn := fn.(*indexArchiveFn)
+func wrapMakerIndexRangesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*indexRangesFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string)) error { return dfn.ProcessElement(a0, a1, a2) }),
+		"FinishBundle":   reflectx.MakeFunc(func(a0 context.Context, a1 func(string)) error { return dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 cdxj.Range, a2 func(string)) error { return dfn.ProcessElement(a0, a1, a2) }),
+		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
+func wrapMakerPlanRangesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*planRangesFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(cdxj.Range)) error { return dfn.ProcessElement(a0, a1, a2) }),
 		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
 	}
 }
@@ -224,6 +242,32 @@ func wrapMakerWriteZipNumShardFn(fn any) map[string]reflectx.Func {
 	}
 }
 
+type callerContext۰ContextCdxj۰RangeEmitStringГError struct {
+	fn func(context.Context, cdxj.Range, func(string)) error
+}
+
+func funcMakerContext۰ContextCdxj۰RangeEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, cdxj.Range, func(string)) error)
+	return &callerContext۰ContextCdxj۰RangeEmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(cdxj.Range), args[2].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.(cdxj.Range), arg2.(func(string)))
+}
+
 type callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ struct {
 	fn func(context.Context, DocFreqEntry, func(string, DocFreqEntry))
 }
@@ -274,6 +318,32 @@ func (c *callerContext۰ContextEmitStringInt64Г) Call(args []any) []any {
 
 func (c *callerContext۰ContextEmitStringInt64Г) Call2x0(arg0, arg1 any) {
 	c.fn(arg0.(context.Context), arg1.(func(string, int64)))
+}
+
+type callerContext۰ContextEmitStringГError struct {
+	fn func(context.Context, func(string)) error
+}
+
+func funcMakerContext۰ContextEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, func(string)) error)
+	return &callerContext۰ContextEmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextEmitStringГError) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(context.Context), arg1.(func(string)))
 }
 
 type callerContext۰ContextIntIterKVShardPathEmitStringГError struct {
@@ -328,6 +398,32 @@ func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Call4x1(arg0, 
 	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool), arg3.(func(int, string)))
 }
 
+type callerContext۰ContextStringEmitCdxj۰RangeГError struct {
+	fn func(context.Context, string, func(cdxj.Range)) error
+}
+
+func funcMakerContext۰ContextStringEmitCdxj۰RangeГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, func(cdxj.Range)) error)
+	return &callerContext۰ContextStringEmitCdxj۰RangeГError{fn: f}
+}
+
+func (c *callerContext۰ContextStringEmitCdxj۰RangeГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextStringEmitCdxj۰RangeГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextStringEmitCdxj۰RangeГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(string), args[2].(func(cdxj.Range)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextStringEmitCdxj۰RangeГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(cdxj.Range)))
+}
+
 type callerContext۰ContextStringEmitStringInt64ГError struct {
 	fn func(context.Context, string, func(string, int64)) error
 }
@@ -378,32 +474,6 @@ func (c *callerContext۰ContextStringEmitStringГ) Call(args []any) []any {
 
 func (c *callerContext۰ContextStringEmitStringГ) Call3x0(arg0, arg1, arg2 any) {
 	c.fn(arg0.(context.Context), arg1.(string), arg2.(func(string)))
-}
-
-type callerContext۰ContextStringEmitStringГError struct {
-	fn func(context.Context, string, func(string)) error
-}
-
-func funcMakerContext۰ContextStringEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, string, func(string)) error)
-	return &callerContext۰ContextStringEmitStringГError{fn: f}
-}
-
-func (c *callerContext۰ContextStringEmitStringГError) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerContext۰ContextStringEmitStringГError) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerContext۰ContextStringEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(string), args[2].(func(string)))
-	return []any{out0}
-}
-
-func (c *callerContext۰ContextStringEmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
-	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(string)))
 }
 
 type callerContext۰ContextStringIterDocFreqEntryEmitStringГError struct {
@@ -796,6 +866,22 @@ func (e *emitNative) Value() any {
 
 func (e *emitNative) AttachEstimator(est *sdf.WatermarkEstimator) {
 	e.est = est
+}
+
+func emitMakerCdxj۰Range(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeCdxj۰Range
+	return ret
+}
+
+func (e *emitNative) invokeCdxj۰Range(val cdxj.Range) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+		panic(err)
+	}
 }
 
 func emitMakerDocFreqEntry(n exec.ElementProcessor) exec.ReusableEmitter {

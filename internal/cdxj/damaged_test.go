@@ -1,0 +1,95 @@
+package cdxj
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/sharedtest"
+)
+
+// damagedInputs are the conformance archives whose damaged copies are
+// indexed.
+var damagedInputs = []string{
+	"conformance/pywb/example.warc.gz", "conformance/pywb/example.warc", "conformance/pywb/example.arc",
+	"conformance/pywb/example.arc.gz", "conformance/pywb/dupes.warc.gz", "conformance/pywb/example-extra.warc",
+	"conformance/pywb/example-url-agnostic-orig.warc.gz", "conformance/pywb/example-url-agnostic-revisit.warc.gz",
+	"conformance/pywb/example-wget-1-14.warc.gz", "conformance/pywb/example-wpull.warc.gz",
+	"conformance/pywb/example2.warc.gz", "conformance/pywb/httpbin-resource.warc.gz",
+	"conformance/pywb/missing-status-text.warc", "conformance/pywb/bad.arc",
+	"conformance/commoncrawl/whirlwind.warc.gz",
+}
+
+func indexLines(t *testing.T, data []byte, name string) (lines []string, skips []records.Skip) {
+	t.Helper()
+	_, err := IndexFile(bytes.NewReader(data), name, IndexOptions{OnSkip: func(s records.Skip) { skips = append(skips, s) }},
+		func(c Capture) error { lines = append(lines, c.Line()); return nil })
+	if err != nil && !errors.Is(err, records.ErrNoRecords) {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return lines, skips
+}
+
+// TestDamagedCopiesIndexOnlyCleanLines indexes byte-flipped and truncated
+// copies of every conformance archive: each line the index keeps must be a
+// line of the clean copy's index, identical (a damaged record is left out,
+// never indexed with a wrong length, mime or digest).
+func TestDamagedCopiesIndexOnlyCleanLines(t *testing.T) {
+	for _, rel := range damagedInputs {
+		data, err := os.ReadFile(sharedtest.Path(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(rel)
+		clean, _ := indexLines(t, data, name)
+		want := map[string]bool{}
+		for _, l := range clean {
+			want[l] = true
+		}
+		check := func(what string, copy []byte) {
+			got, _ := indexLines(t, copy, name)
+			for _, l := range got {
+				if !want[l] {
+					t.Errorf("%s %s: the index holds a line the clean copy does not have:\n%s", name, what, l)
+				}
+			}
+		}
+		// Flipped bytes are only detectable in gzip files (the member's
+		// CRC-32); a plain file has no checksum over its headers.
+		for _, pos := range spread(len(data), 97) {
+			if data[0] != 0x1f {
+				break
+			}
+			copy := bytes.Clone(data)
+			copy[pos] ^= 0x55
+			check(fmt.Sprintf("byte %d flipped", pos), copy)
+		}
+		for _, n := range spread(len(data), 61) {
+			check(fmt.Sprintf("cut at %d", n), data[:n])
+		}
+	}
+}
+
+// spread returns about n positions in [0, size): evenly spaced, plus the last
+// 16 (a gzip member's trailer, a record's last bytes).
+func spread(size, n int) []int {
+	seen := map[int]bool{}
+	var ps []int
+	add := func(p int) {
+		if p >= 0 && p < size && !seen[p] {
+			seen[p] = true
+			ps = append(ps, p)
+		}
+	}
+	for i := range n {
+		add(i * size / n)
+	}
+	for p := size - 16; p < size; p++ {
+		add(p)
+	}
+	return ps
+}

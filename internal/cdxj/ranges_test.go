@@ -1,0 +1,278 @@
+package cdxj
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/recrawl/recrawl/internal/archivegen"
+	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/sharedtest"
+)
+
+// indexed is what indexing produced: sorted index lines and skips
+// ("offset kind").
+type indexed struct {
+	lines, skips []string
+	err          error
+}
+
+func wholeFile(data []byte, name string) indexed {
+	var out indexed
+	_, out.err = IndexFile(bytes.NewReader(data), name, IndexOptions{OnSkip: func(s records.Skip) {
+		out.skips = append(out.skips, fmt.Sprintf("%d %s", s.Offset, s.Kind))
+	}}, func(c Capture) error { out.lines = append(out.lines, c.Line()); return nil })
+	slices.Sort(out.lines)
+	slices.Sort(out.skips)
+	return out
+}
+
+// inRanges indexes the ranges of Split(rangeBytes) last to first.
+func inRanges(t *testing.T, data []byte, name string, rangeBytes int64) (indexed, int) {
+	t.Helper()
+	var out indexed
+	rs := Split(name, int64(len(data)), rangeBytes)
+	nonEmpty := 0
+	for i := len(rs) - 1; i >= 0; i-- {
+		st, err := IndexRange(bytes.NewReader(data), name, rs[i], IndexOptions{OnSkip: func(s records.Skip) {
+			out.skips = append(out.skips, fmt.Sprintf("%d %s", s.Offset, s.Kind))
+		}}, func(c Capture) error { out.lines = append(out.lines, c.Line()); return nil })
+		if err != nil && out.err == nil {
+			out.err = err
+		}
+		if st.Records > 0 {
+			nonEmpty++
+		}
+	}
+	slices.Sort(out.lines)
+	slices.Sort(out.skips)
+	return out, nonEmpty
+}
+
+// sameForEverySplit checks that every split size gives the whole file's
+// index lines and skips, and returns the most ranges that held records.
+func sameForEverySplit(t *testing.T, data []byte, name string, sizes []int64) int {
+	t.Helper()
+	want := wholeFile(data, name)
+	most := 0
+	for _, size := range sizes {
+		got, parts := inRanges(t, data, name, size)
+		most = max(most, parts)
+		if (got.err == nil) != (want.err == nil) {
+			t.Errorf("%s, ranges of %d bytes: error %v, whole file: %v", name, size, got.err, want.err)
+		}
+		if !slices.Equal(got.lines, want.lines) {
+			t.Errorf("%s, ranges of %d bytes (%d with records): %d lines, whole file %d; first difference:\n%s",
+				name, size, parts, len(got.lines), len(want.lines), firstDiff(got.lines, want.lines))
+		}
+		if !slices.Equal(got.skips, want.skips) {
+			t.Errorf("%s, ranges of %d bytes: skips %v, whole file %v", name, size, got.skips, want.skips)
+		}
+	}
+	return most
+}
+
+func firstDiff(a, b []string) string {
+	for i := range max(len(a), len(b)) {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("  split: %s\n  whole: %s", x, y)
+		}
+	}
+	return ""
+}
+
+// splitSizes are tiny to large range sizes for a file of n bytes, down to
+// 1 byte, and at most 300 ranges (40 for files over 64 KB: each range
+// confirms two split points).
+func splitSizes(n int) []int64 {
+	most := int64(300)
+	if n > 64<<10 {
+		most = 40
+	}
+	var sizes []int64
+	for _, s := range []int64{1, 2, 3, 7, 64, 500, 1000, 4096} {
+		if int64(n)/s <= most {
+			sizes = append(sizes, s)
+		}
+	}
+	for _, d := range []int{int(most), 13, 5, 2} {
+		sizes = append(sizes, int64(n/d+1))
+	}
+	return append(sizes, int64(n), int64(n)+1)
+}
+
+// TestSplitConformance: every real file of ../shared (WARC, ARC, plain,
+// gzip per record, whole-file gzip, damaged, POST pairs) gives the same
+// index for every split.
+func TestSplitConformance(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
+		d := sharedtest.Path(t, dir)
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if strings.Contains(n, ".warc") || strings.Contains(n, ".arc") {
+				files = append(files, filepath.Join(d, n))
+			}
+		}
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d archive files in ../shared/conformance", len(files))
+	}
+	split := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parts := sameForEverySplit(t, data, filepath.Base(f), splitSizes(len(data))); parts > 1 {
+			split++
+		}
+	}
+	// Most of them are per-record gzip and must really be split.
+	if split < 10 {
+		t.Errorf("only %d of %d files were split into more than one range with records", split, len(files))
+	}
+}
+
+// generatedArchive writes a small synthetic archive (several MB, so that
+// confirming a split point stops after records.ConfirmBytes, not at the end
+// of the file) and returns its files.
+func generatedArchive(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	_, err := archivegen.Generate(context.Background(), archivegen.Config{OutDir: dir, Pages: 300, Seed: 3,
+		MaxFileSize: 3 << 20, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated files: %v", err)
+	}
+	return files
+}
+
+func TestSplitGenerated(t *testing.T) {
+	for _, f := range generatedArchive(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) < 2*records.ConfirmBytes {
+			continue
+		}
+		parts := sameForEverySplit(t, data, filepath.Base(f), []int64{100_000, 333_333, int64(len(data) / 3)})
+		if parts < 3 {
+			t.Errorf("%s (%d bytes) was split into %d ranges with records, want several", f, len(data), parts)
+		}
+	}
+}
+
+// TestSplitStoredInnerArchive: a record whose payload is a whole .warc.gz,
+// stored without compression, holds valid gzip members verbatim; none of
+// them may be taken for a split point.
+func TestSplitStoredInnerArchive(t *testing.T) {
+	files := generatedArchive(t)
+	inner, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf, err := os.ReadFile(sharedtest.Path(t, "conformance/pywb/example.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	file.Write(conf)
+	for i, level := range []int{gzip.NoCompression, gzip.HuffmanOnly, gzip.DefaultCompression} {
+		body := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/warc\r\n\r\n"), inner...)
+		rec := fmt.Sprintf("WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%08d-0000-0000-0000-000000000000>\r\n"+
+			"WARC-Target-URI: http://example.com/crawl-%d.warc.gz\r\nWARC-Date: 2020-01-02T03:04:05Z\r\n"+
+			"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n", i, i, len(body))
+		zw, err := gzip.NewWriterLevel(&file, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw.Write([]byte(rec))
+		zw.Write(body)
+		zw.Write([]byte("\r\n\r\n"))
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		file.Write(conf)
+	}
+	data := file.Bytes()
+	if !bytes.Contains(data, inner[:4096]) {
+		t.Fatal("the stored record does not hold the inner archive verbatim; the test tests nothing")
+	}
+	want := wholeFile(data, "outer.warc.gz")
+	if len(want.skips) != 0 {
+		t.Fatalf("the outer file has skips: %v", want.skips)
+	}
+	sameForEverySplit(t, data, "outer.warc.gz", []int64{400_000, 1_000_000})
+}
+
+func TestSplitRanges(t *testing.T) {
+	rs := Split("f", 10, 3)
+	if len(rs) != 4 || rs[0].Start != 0 || rs[3].End != 10 {
+		t.Fatalf("Split(10, 3) = %v", rs)
+	}
+	for i := 1; i < len(rs); i++ {
+		if rs[i].Start != rs[i-1].End {
+			t.Fatalf("Split(10, 3): gap or overlap: %v", rs)
+		}
+	}
+	if rs := Split("f", 10, 0); len(rs) != 1 || !rs[0].Whole() {
+		t.Fatalf("Split(10, 0) = %v", rs)
+	}
+}
+
+// TestFileLayout: the layouts of real files.
+func TestFileLayout(t *testing.T) {
+	for file, want := range map[string]records.Layout{
+		"conformance/pywb/example.warc.gz": records.LayoutGzipPerRecord,
+		"conformance/pywb/example.warc":    records.LayoutPlain,
+		"conformance/pywb/example.arc.gz":  records.LayoutGzipPerRecord,
+	} {
+		data, err := os.ReadFile(sharedtest.Path(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := records.FileLayout(bytes.NewReader(data), int64(len(data)))
+		if err != nil || got != want {
+			t.Errorf("FileLayout(%s) = %v, %v; want %v", file, got, err, want)
+		}
+	}
+	// Whole-file gzip: the plain file compressed as one member.
+	plain, err := os.ReadFile(sharedtest.Path(t, "conformance/pywb/example.warc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(plain)
+	zw.Close()
+	if got, err := records.FileLayout(bytes.NewReader(z.Bytes()), int64(z.Len())); err != nil || got != records.LayoutGzipWholeFile {
+		t.Errorf("FileLayout(whole-file gzip) = %v, %v", got, err)
+	}
+	sameForEverySplit(t, z.Bytes(), "whole.warc.gz", []int64{100, 1000})
+}
