@@ -10,6 +10,10 @@
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
 #                               # peak RSS, seconds per round and the fixed cost of a round
 #                               # (target: Beam at K=1000 at least as fast; peak RSS < 2 GB)
+#   scripts/bench.sh build      # cold build of the module: wall time of `go build ./...` of a copy of the
+#                               # module, its dependencies cached (target < 90 s on 2 cores), and the largest
+#                               # compiler memory of any of its packages (target < 2 GB); BENCH_BUILD_FRESH=1
+#                               # compiles the dependencies cold too (an empty GOCACHE), timed apart
 #   scripts/bench.sh replay     # ReplayWeb.page (headless Chromium): time from opening the viewer to the first
 #                               # replayed page and to the slowest of the checked pages, flat vs. ZipNum index,
 #                               # for a ~300- and a ~20,000-document collection (target: every checked page of
@@ -158,12 +162,12 @@ bench_extract() {
     touch "$index/.complete"
   fi
 
-  # run ENGINE K TARGET NAME: one extraction; prints "wall rss rounds collected mean_round_s".
+  # run ENGINE K TARGET NAME [FLAG...]: one extraction; prints "wall rss rounds collected mean_round_s".
   run() {
     local out="$dir/extract-$4"
     rm -rf "$out"
     read -r wall rss cpu < <(timed "$out.log" "$bin/extract" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
-      --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet)
+      --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}")
     local tot
     tot=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(t["rounds"], t["collected"], t["stop_reason"].replace(" ","_"))' "$out/run.json")
     local mean
@@ -199,6 +203,72 @@ bench_extract() {
   awk -v bf="$bfix" -v sf="$sfix" -v n="$brounds" -v bm="$bmed" 'BEGIN {
     printf "RESULT extract: fixed cost per round (median round at K=small): beam %.3f s, sequential %.3f s; beam at K=1000: %d rounds x %.3f s fixed = %.1f s of overhead, %.0f %% of its median round\n",
       bf, sf, n, bf, n*bf, 100*bf/bm }'
+  # Several rounds per job (--rounds_per_job): one job start per N rounds.
+  # The wall time per round of the whole run (job starts included), N = 1
+  # and N = 10, at K = 100 and K = 1000, on prism (BENCH_EXTRACT_RUNNER_FLAGS
+  # adds flags, e.g. --runner=flink --endpoint=...).
+  local jobs_target="${BENCH_EXTRACT_JOBS_TARGET:-10000}"
+  echo "== rounds per job: $jobs_target documents, wall time per round, N = 1 and N = 10 ${BENCH_EXTRACT_RUNNER_FLAGS:-(prism)}"
+  for jk in 100 1000; do
+    for n in 1 10; do
+      # shellcheck disable=SC2086
+      line=$(run beam "$jk" "$jobs_target" "beam-k$jk-n$n" --rounds_per_job="$n" ${BENCH_EXTRACT_RUNNER_FLAGS:-})
+      set -- $line
+      awk -v k="$jk" -v n="$n" -v w="$1" -v r="$3" -v c="$4" 'BEGIN {
+        printf "RESULT extract rounds_per_job=%-2d K=%-4d %.3f s per round (wall %.1f s, %d rounds, %d collected)\n", n, k, w/r, w, r, c }'
+    done
+  done
+}
+
+# bench_build: a cold build of the module's own packages. The module is
+# copied to a new directory: without -trimpath a package's directory is part
+# of its build cache key, so every package of the copy compiles cold, while
+# the dependencies (same module-cache paths) come from the cache, compiled
+# first if they are not there yet (timed apart). BENCH_BUILD_FRESH=1 uses an
+# empty GOCACHE instead, so the dependencies' cold compile time is measured
+# too. A -toolexec wrapper records each compile's peak RSS and wall time.
+bench_build() {
+  local wrap log copy cache=""
+  wrap="$dir/compile-rss.sh"
+  log="$dir/compile-rss.txt"
+  cat >"$wrap" <<'WRAP'
+#!/usr/bin/env bash
+# -toolexec wrapper: runs the tool; for compile, appends "package peak_rss_kb wall_s" to $COMPILE_RSS_LOG.
+tool="$1"; shift
+case "$(basename "$tool")" in
+  compile)
+    pkg=""; prev=""
+    for a in "$@"; do [ "$prev" = "-p" ] && pkg="$a"; prev="$a"; done
+    t="$(mktemp)"
+    /usr/bin/time -f '%M %e' -o "$t" "$tool" "$@"; rc=$?
+    [ -n "$pkg" ] && echo "$pkg $(cat "$t")" >>"$COMPILE_RSS_LOG"
+    rm -f "$t"; exit $rc ;;
+  *) exec "$tool" "$@" ;;
+esac
+WRAP
+  chmod +x "$wrap"
+  : >"$log"; : >"$log.deps"
+  if [ -n "${BENCH_BUILD_FRESH:-}" ]; then cache="$(mktemp -d)"; export GOCACHE="$cache"; fi
+  copy="$(mktemp -d)"
+  tar --exclude=./.git --exclude=./bench-out -cf - . | tar -xf - -C "$copy"
+  local mod deps a b dep_s mod_s
+  mod="$(go list -m)"
+  mapfile -t deps < <(cd "$copy" && go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./... | grep -v "^$mod\\(/\\|\$\\)")
+  echo "== cold build of the module ($(cd "$copy" && go list ./... | wc -l) packages, copied to $copy), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); ${#deps[@]} dependency packages${cache:+ in an empty GOCACHE}"
+  a=$(date +%s.%N)
+  (cd "$copy" && COMPILE_RSS_LOG="$log.deps" go build -toolexec "$wrap" "${deps[@]}")
+  b=$(date +%s.%N); dep_s=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b-a }')
+  a=$(date +%s.%N)
+  (cd "$copy" && COMPILE_RSS_LOG="$log" go build -toolexec "$wrap" ./...)
+  b=$(date +%s.%N); mod_s=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b-a }')
+  echo "the module's packages by compiler peak RSS (MB) and compile seconds:"
+  sort -k2,2nr "$log" | head -8 | awk '{ printf "  %-60s %6.0f MB %6.1f s\n", $1, $2/1024, $3 }'
+  local top
+  top=$(sort -k2,2nr "$log" | head -1)
+  awk -v d="$dep_s" -v m="$mod_s" -v t="$top" -v n="$(wc -l <"$log.deps")" 'BEGIN { split(t, f, " ")
+    printf "RESULT build: the module cold %.1f s wall (target < 90 s: %s); largest compiler peak RSS %.0f MB in %s (target < 2048 MB: %s); dependencies before it %.1f s (%d compiled, the rest cached)\n",
+      m, (m < 90 ? "met" : "NOT met"), f[2]/1024, f[1], (f[2]/1024 < 2048 ? "met" : "NOT met"), d, n }'
+  rm -rf "$copy" ${cache:+"$cache"}
 }
 
 bench_replay() {
@@ -220,12 +290,13 @@ bench_replay() {
 
 main() {
   case "$what" in
+    build) bench_build ;;
     index) bench_index ;;
     document) bench_document ;;
     extract) bench_extract ;;
     replay) bench_replay ;;
     all) bench_index; bench_document; bench_extract; bench_replay ;;
-    *) echo "unknown benchmark $what (known: index, document, extract, replay, all)"; exit 2 ;;
+    *) echo "unknown benchmark $what (known: build, index, document, extract, replay, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

@@ -25,6 +25,11 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	mustRun(t, nil, extractArgs(a, testEvent, seq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
 	mustRun(t, nil, extractArgs(a, testEvent, beam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
 	sameOutputs(t, seq, beam, true)
+	// Several rounds per job (--rounds_per_job): the same rounds, planned
+	// inside the pipeline instead of by the driver.
+	perJob := filepath.Join(dir, "beam-3-per-job")
+	mustRun(t, nil, extractArgs(a, testEvent, perJob, "--engine=beam", "--batch_size=1", "--target_size=70", "--rounds_per_job=3")...)
+	sameOutputs(t, seq, perJob, true)
 
 	// The comparison covers what it should: a full collection with
 	// revisits, missing URLs and redirects.
@@ -50,8 +55,8 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 
 // TestDeterministic: with any K the same command gives the same outputs
 // (timing fields aside), and the outputs do not depend on the runner (prism
-// or direct), the join (batched look-ups or CoGroupByKey) or the index
-// backend (CDXJ file, ZipNum, Bigtable).
+// or direct), the join (batched look-ups or CoGroupByKey), the index
+// backend (CDXJ file, ZipNum, Bigtable) or the rounds per job.
 func TestDeterministic(t *testing.T) {
 	a := fixture(t)
 	dir := t.TempDir()
@@ -72,6 +77,8 @@ func TestDeterministic(t *testing.T) {
 		{"runner prism", "--runner=prism"},
 		{"join cogroup", "--join=cogroup"},
 		{"zipnum", "--index=zipnum:" + a.ZipNumDir},
+		{"3 rounds per job", "--rounds_per_job=3"},
+		{"10 rounds per job", "--rounds_per_job=10"}, // more than the run has: the last ones do nothing
 	}
 	for i, v := range variants {
 		t.Run(v.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
-	"github.com/recrawl/recrawl/transforms"
+	"github.com/recrawl/recrawl/transforms/index"
 )
 
 var (
@@ -26,7 +26,7 @@ var (
 	format        = flag.String("format", "cdxj", "index format in --output: cdxj (one sorted index.cdxj) or zipnum (sharded gzip blocks + cluster.idx)")
 	shards        = flag.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
 	linesPerBlock = flag.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
-	rangeBytes    = flag.Int64("range_bytes", transforms.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
+	rangeBytes    = flag.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
 	parallelism   = flag.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
 	bigtableSpec  = flag.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
 
@@ -97,7 +97,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		defer release()
 	}
 	if cfg.Bigtable != "" {
-		if err := transforms.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
+		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
 			return nil, err
 		}
 	}
@@ -199,23 +199,23 @@ func (s Summary) SkippedTotal() int64 {
 func Summarize(m metrics.Results) Summary {
 	sum := Summary{Skipped: map[string]int64{}, DictionarySkipped: map[string]int64{}}
 	for _, c := range m.AllMetrics().Counters() {
-		if c.Namespace() == transforms.CounterNamespaceDictionary {
+		if c.Namespace() == index.CounterNamespaceDictionary {
 			sum.addDictionaryCounter(c.Name(), c.Result())
 			continue
 		}
-		if c.Namespace() != transforms.CounterNamespaceIndex {
+		if c.Namespace() != index.CounterNamespaceIndex {
 			continue
 		}
 		v := c.Result()
 		switch name := c.Name(); name {
-		case transforms.CounterFiles:
+		case index.CounterFiles:
 			sum.Files += v
-		case transforms.CounterFilesFailed:
+		case index.CounterFilesFailed:
 			sum.FilesUnreadable += v
-		case transforms.CounterCaptures:
+		case index.CounterCaptures:
 			sum.Captures += v
 		default:
-			if kind, ok := transforms.IsSkipCounter(name); ok {
+			if kind, ok := index.IsSkipCounter(name); ok {
 				sum.Skipped[kind] += v
 			}
 		}
@@ -225,16 +225,16 @@ func Summarize(m metrics.Results) Summary {
 
 func (s *Summary) addDictionaryCounter(name string, v int64) {
 	switch name {
-	case transforms.CounterDictionaryDocs:
+	case index.CounterDictionaryDocs:
 		s.DictionaryDocs += v
-	case transforms.CounterDictionarySampled:
+	case index.CounterDictionarySampled:
 		s.DictionarySampledOut += v
-	case transforms.CounterDictionaryTerms:
+	case index.CounterDictionaryTerms:
 		s.DictionaryTerms += v
-	case transforms.CounterDictionaryPruned:
+	case index.CounterDictionaryPruned:
 		s.DictionaryPruned += v
 	default:
-		if reason, ok := transforms.IsDictionarySkipCounter(name); ok {
+		if reason, ok := index.IsDictionarySkipCounter(name); ok {
 			s.DictionarySkipped[reason] += v
 		}
 	}
