@@ -66,6 +66,7 @@ type clusterFixture struct {
 var (
 	clusterOnce sync.Once
 	clusterFix  *clusterFixture
+	clusterRoot string // the fixture's directory, removed by TestClusters
 	clusterErr  error
 )
 
@@ -91,6 +92,7 @@ func clusterSetup(t *testing.T) *clusterFixture {
 			clusterErr = err
 			return
 		}
+		clusterRoot = root
 		f := &clusterFixture{warcs: warcs}
 		if f.index, err = extracttest.BuildBinary(root, "./pipelines/index"); err != nil {
 			clusterErr = err
@@ -232,6 +234,27 @@ func comparableBytes(t *testing.T, path string) []byte {
 	return data
 }
 
+// logRounds logs the wall time of each round of an extraction, from its
+// rounds.jsonl: what a round costs on the runner (docs/scaling.md).
+func logRounds(t *testing.T, runner, out string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "rounds.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secs []string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var r struct {
+			Seconds float64 `json:"seconds"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("%s/rounds.jsonl: %v", out, err)
+		}
+		secs = append(secs, fmt.Sprintf("%.1fs", r.Seconds))
+	}
+	t.Logf("extraction rounds on %s: %s", runner, strings.Join(secs, ", "))
+}
+
 // getJSON fetches a cluster's REST resource into v.
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()
@@ -284,6 +307,11 @@ func countWith(list []string, prefix string) int {
 }
 
 func TestClusters(t *testing.T) {
+	t.Cleanup(func() {
+		if clusterRoot != "" {
+			os.RemoveAll(clusterRoot)
+		}
+	})
 	f := clusterSetup(t)
 	t.Run("flink", func(t *testing.T) { testFlink(t, f) })
 	t.Run("spark", func(t *testing.T) { testSpark(t, f) })
@@ -303,6 +331,7 @@ func testFlink(t *testing.T, f *clusterFixture) {
 	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
 	runOn(t, f.extract, "flink", endpoint, "recrawl-flink-extract", f.extractArgs(filepath.Join(dir, "extract"))...)
 	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
+	logRounds(t, "flink", filepath.Join(dir, "extract"))
 
 	// One job with PROCESS workers through scripts/run-flink.sh: the
 	// TaskManager runs the Go SDK's boot program (built by the script),
@@ -358,10 +387,11 @@ func testSpark(t *testing.T, f *clusterFixture) {
 	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
 	runOn(t, f.extract, "spark", endpoint, "recrawl-spark-extract", f.extractArgs(filepath.Join(dir, "extract"))...)
 	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
+	logRounds(t, "spark", filepath.Join(dir, "extract"))
 
 	// The jobs ran on the cluster: the master lists one finished
-	// application per job (the job server's Spark driver registers each
-	// job as an application), and the job server's log names them.
+	// application per job, named after its --job_name (the job server's
+	// Spark driver registers each job as an application).
 	var status struct {
 		Completed []struct {
 			ID    string `json:"id"`
@@ -372,11 +402,18 @@ func testSpark(t *testing.T, f *clusterFixture) {
 	getJSON(t, cluster.Web+"/json/", &status)
 	var apps []string
 	for _, a := range status.Completed {
-		apps = append(apps, a.Name+" "+a.ID+" "+a.State)
+		if a.State == "FINISHED" {
+			apps = append(apps, a.Name+" "+a.ID)
+		}
 	}
-	t.Logf("Spark master's /json/ completed applications: %v", apps)
-	if len(apps) < 5 {
-		t.Errorf("the Spark master lists %d completed applications, want 5 (2 index jobs, 3 rounds): %v", len(apps), apps)
+	t.Logf("Spark master's /json/ finished applications: %v", apps)
+	for _, want := range []struct {
+		job string
+		n   int
+	}{{"recrawl-spark-cdxj", 1}, {"recrawl-spark-zipnum", 1}, {"recrawl-spark-extract", 3}} {
+		if got := countWith(apps, want.job+" "); got != want.n {
+			t.Errorf("the Spark master lists %d finished applications %s, want %d: %v", got, want.job, want.n, status.Completed)
+		}
 	}
 	for _, job := range []string{"recrawl-spark-cdxj", "recrawl-spark-zipnum", "recrawl-spark-extract"} {
 		if !strings.Contains(jsLog.String(), job) {

@@ -55,11 +55,13 @@ case "$runner" in
     main=org.apache.beam.runners.spark.SparkJobServerDriver
     case "$master" in --spark-master-url=*) ;; *) die "spark: --spark-master-url=spark://HOST:PORT (or local[N]) is required" ;; esac
     # Beam's Spark runner declares Spark as "provided": the cluster's own
-    # Spark jars come first, so the job server's driver is the cluster's
-    # version exactly; then the runner and its dependencies.
+    # Spark jars, so the job server's driver is the cluster's version
+    # exactly. The runner and its dependencies come first: Beam's GCS
+    # client needs a newer Guava than Spark's guava-14, and Beam's slf4j
+    # (with slf4j-simple) logs for both.
     spark_home="$cache/spark-$SPARK_VERSION"
     [ -e "$spark_home/.complete" ] || "$here/install-cluster-deps.sh" >&2
-    classpath="$spark_home/jars/*:$lib/*"
+    classpath="$lib/*:$spark_home/jars/*"
     ;;
   *) die "usage: $0 flink|spark --flink-master=HOST:PORT|--spark-master-url=spark://HOST:PORT [--job-port=N]" ;;
 esac

@@ -17,7 +17,9 @@
 #   --port N          REST port (default 8081; 0 picks a free one)
 #   --rpc-port N      JobManager RPC port (default 6123; 0 picks a free one)
 #   --slots N         TaskManager slots (default 2)
-#   --tm-memory SIZE  TaskManager process memory (default 1280m)
+#   --tm-memory SIZE  TaskManager process memory (default 2048m, of which
+#                     512m task off-heap: PROCESS workers fetch the Go worker
+#                     binary, 200+ MB, through the TaskManager's direct memory)
 #   --jm-memory SIZE  JobManager process memory (default 768m)
 #   --work DIR        configuration, logs and temporary files (default a new
 #                     directory under TMPDIR, removed on exit unless --keep)
@@ -30,7 +32,7 @@ cache="${RECRAWL_CACHE:-$HOME/.cache/recrawl}"
 me=flink-cluster
 die() { echo "$me: $*" >&2; exit 1; }
 
-port=8081 rpc_port=6123 slots=2 tm_memory=1280m jm_memory=768m work="" keep=""
+port=8081 rpc_port=6123 slots=2 tm_memory=2048m jm_memory=768m work="" keep=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="$2"; shift 2 ;;
@@ -80,6 +82,9 @@ taskmanager:
   memory:
     process:
       size: $tm_memory
+    task:
+      off-heap:
+        size: 512m
 parallelism:
   default: $slots
 rest:

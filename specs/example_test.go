@@ -75,6 +75,7 @@ func ExampleSpec_Write() {
 	// target_size: 100000
 	// batch_size: 100
 	// max_rounds: 0
+	// stop_after_empty_rounds: 100
 	// max_per_host: 0
 	// outlinks: all
 	// max_document_bytes: 5242880

@@ -56,6 +56,11 @@ type Spec struct {
 	BatchSize int `yaml:"batch_size" min:"1" max:"4194303"`
 	// max_rounds: stop after this many rounds; 0 means no limit.
 	MaxRounds int `yaml:"max_rounds" min:"0"`
+	// stop_after_empty_rounds: stop when this many rounds in a row
+	// collected no document (every URL they took was missing); 0 means
+	// never. A run whose frontier holds only URLs the archive lacks would
+	// otherwise go on until the frontier is empty.
+	StopAfterEmptyRounds int `yaml:"stop_after_empty_rounds" min:"0"`
 	// max_per_host: at most this many URLs of one host per round; 0 means
 	// no limit.
 	MaxPerHost int `yaml:"max_per_host" min:"0"`
@@ -124,6 +129,9 @@ type Spec struct {
 //     1000 rounds or more;
 //   - max_rounds 0 (no limit) and max_per_host 0 (no limit): the paper's
 //     loop stops only on target_size or an empty frontier;
+//   - stop_after_empty_rounds 100: with the default batch_size that is
+//     10,000 missing URLs in a row, which only a frontier the archive does
+//     not hold produces;
 //   - outlinks and the focus options (Focus) from PresetDefault (focus:
 //     default): every link of the page, each ranked by its own evidence
 //     (link_priority {parent: 0.1, anchor: 0.5, context: 0.4}), link_dates
@@ -144,17 +152,18 @@ type Spec struct {
 func Defaults() Spec {
 	outlinks, focus, _ := PresetValues(PresetDefault)
 	return Spec{
-		Strategy:            StrategyCTF,
-		Alpha:               0.5,
-		TargetSize:          100000,
-		BatchSize:           100,
-		MaxRounds:           0,
-		MaxPerHost:          0,
-		Outlinks:            outlinks,
-		MaxDocumentBytes:    5 << 20,
-		ReferenceVectorSize: 100,
-		Normalize:           true,
-		Focus:               focus,
+		Strategy:             StrategyCTF,
+		Alpha:                0.5,
+		TargetSize:           100000,
+		BatchSize:            100,
+		MaxRounds:            0,
+		StopAfterEmptyRounds: 100,
+		MaxPerHost:           0,
+		Outlinks:             outlinks,
+		MaxDocumentBytes:     5 << 20,
+		ReferenceVectorSize:  100,
+		Normalize:            true,
+		Focus:                focus,
 	}
 }
 

@@ -238,3 +238,41 @@ func TestFetcherRefusesSymlinkOut(t *testing.T) {
 		t.Errorf("a link inside the archive: %q %v", p, err)
 	}
 }
+
+// TestFetcherCountMissingFiles: with CountMissingFiles a capture whose file
+// is in no location is a record error naming the file (the URL goes to
+// missing.jsonl and the run goes on); without it, an error that stops.
+func TestFetcherCountMissingFiles(t *testing.T) {
+	ctx := context.Background()
+	c := cdxj.Capture{Filename: "gone.warc.gz", URL: "http://x/"}
+	f := NewFetcher([]string{t.TempDir()})
+	defer f.Close()
+	_, err := f.Read(ctx, c)
+	var re *RecordError
+	if !errors.Is(err, ErrArchiveFileMissing) || errors.As(err, &re) {
+		t.Errorf("default: %v; want ErrArchiveFileMissing, not a record error", err)
+	}
+	f.CountMissingFiles = true
+	_, err = f.Read(ctx, c)
+	if !errors.As(err, &re) || re.Kind != ReasonArchiveFileGone || !strings.Contains(err.Error(), "gone.warc.gz") {
+		t.Errorf("counted: %v; want a %s record error naming gone.warc.gz", err, ReasonArchiveFileGone)
+	}
+	j := &Job{Archives: []string{t.TempDir()}, OnMissingFile: OnMissingFileCount}
+	if !j.NewFetcher().CountMissingFiles {
+		t.Error("Job.OnMissingFile=count does not reach the fetcher")
+	}
+}
+
+// TestRawRecordHostileLength: an index length the file cannot hold is an
+// error, not an allocation of that many bytes.
+func TestRawRecordHostileLength(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"a.warc": []byte("WARC/1.0\r\n\r\n"), "b.warc.gz": {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0}} {
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		f := NewFetcher([]string{dir})
+		if _, err := f.RawRecord(context.Background(), "", name, 0, 1<<50); err == nil || !strings.Contains(err.Error(), "outside the file") {
+			t.Errorf("%s with a length of 2^50: %v", name, err)
+		}
+		f.Close()
+	}
+}

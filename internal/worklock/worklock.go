@@ -286,6 +286,44 @@ func Hold(ctx context.Context, w io.Writer, dirs ...string) (release func(), err
 		if o := l.TakenOver; o != nil {
 			fmt.Fprintf(w, "took over the lock of %s from %s: that run is no longer running\n", d, o)
 		}
+		if n, err := RemoveOrphans(d); err != nil {
+			release()
+			return func() {}, err
+		} else if n > 0 {
+			fmt.Fprintf(w, "removed %d temporary files a killed run left in %s\n", n, d)
+		}
 	}
 	return release, nil
+}
+
+// RemoveOrphans deletes the temporary files (".NAME.tmp-*", written by
+// storage.Create and renamed when complete) below a local directory. Call it
+// only while holding the directory's lock: then no run is writing them, and
+// every one is a leftover of a run that was killed. gs:// has none (an
+// object appears only when its upload completes).
+func RemoveOrphans(dir string) (int, error) {
+	if storage.IsGCS(dir) {
+		return 0, nil
+	}
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		name := d.Name()
+		if !d.IsDir() && strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") {
+			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("remove leftover temporary files in %s: %w", dir, err)
+	}
+	return n, nil
 }

@@ -143,3 +143,35 @@ func TestOwnerFile(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestOrphansRemoved: temporary files a killed run left are removed when the
+// next run takes the lock; other files stay.
+func TestOrphansRemoved(t *testing.T) {
+	dir := t.TempDir()
+	keep := []string{"documents.jsonl", ".work/state-00001/DONE", ".work/job.json"}
+	orphans := []string{".documents.jsonl.tmp-123", ".work/state-00002/frontier/.part-0.gob.tmp-9"}
+	for _, f := range append(append([]string(nil), keep...), orphans...) {
+		p := filepath.Join(dir, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	var msg bytes.Buffer
+	release, err := Hold(context.Background(), &msg, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	for _, f := range orphans {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there", f)
+		}
+	}
+	for _, f := range keep {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(msg.String(), "removed 2 temporary files") {
+		t.Errorf("message %q", msg.String())
+	}
+}

@@ -90,12 +90,13 @@ func TestDeterministic(t *testing.T) {
 	})
 }
 
-// testBigtable loads the index into the Bigtable emulator and compares an
-// extraction through it with one through the CDXJ file. A Bigtable index has
-// no directory for df-LANG.tsv files: --dictionary names the directory the
-// index pipeline wrote them to, and the run must equal the CDXJ run, which
-// finds the same files next to its index (every language, not only the
-// default one).
+// testBigtable loads the index into the Bigtable emulator, captures and
+// document frequencies (internal/btindex, "Document frequencies"), and
+// compares an extraction through it, with no --dictionary flag, with one
+// through the CDXJ file, which finds the same frequencies as df-LANG.tsv
+// next to its index (every language, not only the default one); and with
+// one through the ZipNum index. --dictionary naming the directory still
+// gives the same run.
 func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) {
 	host := testservers.Bigtable(t)
 	t.Setenv("BIGTABLE_EMULATOR_HOST", host)
@@ -106,8 +107,14 @@ func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) 
 	dict := "--dictionary=" + filepath.Dir(a.Dictionary("en"))
 	cdxj, bt := filepath.Join(dir, "cdxj-dict"), filepath.Join(dir, "bigtable")
 	mustRun(t, nil, extractArgs(a, testEvent, cdxj, k...)...)
-	mustRun(t, env, extractArgs(a, testEvent, bt, append(k, dict, "--index=bigtable:proj/inst/captures")...)...)
+	mustRun(t, env, extractArgs(a, testEvent, bt, append(k, "--index=bigtable:proj/inst/captures")...)...)
 	sameOutputs(t, cdxj, bt, true)
+	zn := filepath.Join(dir, "zipnum-nodictflag")
+	mustRun(t, nil, extractArgs(a, testEvent, zn, append(k, "--index=zipnum:"+a.ZipNumDir)...)...)
+	sameOutputs(t, zn, bt, true)
+	btDict := filepath.Join(dir, "bigtable-dictflag")
+	mustRun(t, env, extractArgs(a, testEvent, btDict, append(k, dict, "--index=bigtable:proj/inst/captures")...)...)
+	sameOutputs(t, cdxj, btDict, true)
 	// A file is the default language's dictionary only: the German
 	// documents then score without IDF, and the outputs differ.
 	en := filepath.Join(dir, "bigtable-en")

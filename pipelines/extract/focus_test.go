@@ -219,14 +219,14 @@ func TestStarvation(t *testing.T) {
 		New         int            `json:"new"`
 		NotFollowed map[string]int `json:"not_followed"`
 	}
-	var run struct {
-		Totals struct {
-			StopReason string    `json:"stop_reason"`
-			Starvation string    `json:"starvation"`
-			Links      linkStats `json:"links"`
-		} `json:"totals"`
-	}
 	for _, out := range []string{seq, beam} {
+		var run struct {
+			Totals struct {
+				StopReason string    `json:"stop_reason"`
+				Starvation string    `json:"starvation"`
+				Links      linkStats `json:"links"`
+			} `json:"totals"`
+		}
 		data, _ := os.ReadFile(filepath.Join(out, "run.json"))
 		if err := json.Unmarshal(data, &run); err != nil {
 			t.Fatal(err)

@@ -39,6 +39,9 @@ import (
 //	    DONE                   written last: the state is complete
 //	FINISHED                 the outputs were written
 //
+// Once state N is complete, the frontiers of states before N are deleted
+// (pruneFrontiers): the work directory grows by one round's results and
+// seen keys per round, not by a whole frontier.
 // Only the files a manifest names are state: a part file of a bundle that
 // a runner retried is an orphan nobody reads. Nothing is rewritten after its
 // round: the seen set grows by one file per round (a round's cost does not
@@ -101,6 +104,9 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	} else {
 		slog.Info("resuming", "work", work, "completed_rounds", n)
 	}
+	if err := pruneFrontiers(ctx, work, n); err != nil {
+		return nil, err
+	}
 	st := newRunState()
 	seen := map[string]bool{}
 	for i := 1; i <= n; i++ {
@@ -119,7 +125,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	}
 	spec := job.Spec
 	for round := n; ; round++ {
-		if stop := st.stopReason(spec.TargetSize, spec.MaxRounds, round, frontierSize); stop != "" {
+		if stop := st.stopReason(spec, round, frontierSize); stop != "" {
 			st.stop = stop
 			break
 		}
@@ -166,6 +172,9 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		files, frontierSize = m.Frontier, m.FrontierSize
 		rs := st.endRound(round, prevSize, len(results), len(seen)+frontierSize, time.Since(start))
 		if err := commitState(ctx, out, rs, results); err != nil {
+			return nil, err
+		}
+		if err := pruneFrontiers(ctx, work, round+1); err != nil {
 			return nil, err
 		}
 		seenFiles = append(seenFiles, storage.Join(out, seenFile))

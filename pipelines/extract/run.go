@@ -38,6 +38,7 @@ var (
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
+	missingFlag  = flag.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -55,6 +56,7 @@ type options struct {
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
 	focus                              string // --focus: a preset
+	onMissingFile                      string // extract.OnMissingFile*
 	targetSize, batchSize, maxRounds   int
 	alpha                              float64
 	quiet                              bool
@@ -68,7 +70,8 @@ func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
-		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
+		onMissingFile: *missingFlag,
+		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
@@ -192,6 +195,9 @@ func extractRun(ctx context.Context, o options) error {
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
+		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
+	}
 	// One run per output and work directory (the lock also refuses a file).
 	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
 	if err != nil {
@@ -206,7 +212,7 @@ func extractRun(ctx context.Context, o options) error {
 	if err := applyOverrides(spec, o); err != nil {
 		return err
 	}
-	job := &extract.Job{Spec: spec, JoinMode: o.join}
+	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}

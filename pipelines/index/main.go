@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
@@ -122,7 +124,39 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if sum.Captures == 0 && sum.Files > 0 {
 		return &sum, fmt.Errorf("nothing could be indexed from %d files (%d unreadable, %d records skipped)", sum.Files, sum.FilesUnreadable, sum.SkippedTotal())
 	}
+	if cfg.Bigtable != "" && cfg.Dictionary {
+		if err := storeDictionaries(ctx, cfg.Bigtable, cfg.OutputDir); err != nil {
+			return &sum, err
+		}
+	}
 	return &sum, nil
+}
+
+// storeDictionaries copies the df-LANG.tsv files the pipeline wrote to dir
+// into the Bigtable index (internal/btindex, "Document frequencies"), so
+// that the extraction finds them with the index.
+func storeDictionaries(ctx context.Context, spec, dir string) error {
+	files, err := storage.Glob(ctx, storage.Join(dir, "df-*.tsv"))
+	if err != nil {
+		return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
+	}
+	client, tbl, err := btindex.Open(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	for _, f := range files {
+		data, err := storage.ReadFile(ctx, f)
+		if err != nil {
+			return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
+		}
+		lang := strings.TrimSuffix(strings.TrimPrefix(storage.Base(f), "df-"), ".tsv")
+		if err := btindex.WriteDictionary(ctx, tbl, lang, data); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	slog.Info("document frequencies stored in the bigtable index", "table", spec, "languages", len(files))
+	return nil
 }
 
 // checkUniqueNames rejects inputs whose base names collide: the index

@@ -20,6 +20,11 @@ const DefaultMaxBytes = 5 << 20
 // not HTML.
 var ErrNotHTML = errors.New("not an HTML document")
 
+// ErrTooDeep is returned (wrapped) by Parse for pages nested deeper than the
+// HTML parser accepts (golang.org/x/net/html refuses more than 512 open
+// elements).
+var ErrTooDeep = errors.New("elements nested deeper than 512")
+
 // Reasons given in Document.Reason when a parsed page has no usable text.
 const (
 	ReasonEmpty    = "empty body"
@@ -136,6 +141,9 @@ func Parse(body []byte, contentType string, pageURL string, opts Options) (*Docu
 	text, cs := Decode(body, contentType)
 	doc.Charset = cs
 	root, err := html.Parse(bytes.NewReader(text))
+	if err != nil && strings.Contains(err.Error(), "exceeds 512") {
+		return nil, fmt.Errorf("parse %s: %w (%v)", pageURL, ErrTooDeep, err)
+	}
 	if err != nil {
 		// html.Parse only fails on reader errors; keep the context anyway.
 		return nil, fmt.Errorf("parse %s: html: %w", pageURL, err)
