@@ -5,6 +5,10 @@
 #   scripts/bench.sh index      # indexer MB/s per core vs. the decompress+scan ceiling (target >= 70 %);
 #                               # wall time of the index pipeline on prism; look-ups/s per backend
 #                               # (100,000 random URLs in batches of 1000; target >= 20,000/s)
+#   scripts/bench.sh machine    # (part of index) the whole index pipeline on all cores vs. the all-cores
+#                               # inflate+scan ceiling, 4 files and 1 file, 1 and 2 workers, CDXJ and ZipNum,
+#                               # peak RSS; the peers (jwarc, warcio, cdxj-indexer, pywb) on the same file:
+#                               # MB per CPU-second, ratio to recrawl, line counts and lines equal to pywb's
 #   scripts/bench.sh document   # documents/s per core of the whole per-document step vs. the bare
 #                               # html.Parse of the same pages (target: step within 3x the parse)
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
@@ -25,6 +29,9 @@
 #   BENCH_ARCHIVE_BYTES  size of the generated archive (default 1GB; e.g. 200MB for a quick run).
 #                        It is generated once per size (marker file .complete) and reused.
 #   BENCH_REPS           repetitions of the interleaved measurements (default 3; medians are printed)
+#   BENCH_CORPUS         directory of the archive for `machine` (default: the generated one); its files
+#                        are also concatenated once into BENCH_DIR/one-file/all.warc.gz (the 1-file case)
+#   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
 #   BENCH_EXTRACT_TARGET documents to extract (default 20000), BENCH_EXTRACT_K batch size (default 1000),
 #   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 5400": 348 and
 #                        11,724 documents; 9200 gives 19,045); needs scripts/install-test-deps.sh
@@ -124,6 +131,85 @@ bench_index() {
   awk '/^BenchmarkLookup/ { name=$1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkLookup\//, "", name)
          for (i=2; i<=NF; i++) if ($i=="lookups/s") v=$(i-1)
          printf "RESULT lookup %-24s %9.0f look-ups/s  %s\n", name, v, (v >= 20000 ? "(target met)" : "(below 20,000/s)") }' "$dir/lookup.txt"
+}
+
+# bench_machine: the whole index pipeline at the machine's speed, with the
+# ceiling and the peers measured in the same run.
+bench_machine() {
+  local corpus="${BENCH_CORPUS:-}"
+  if [ -z "$corpus" ]; then ensure_archive; corpus="$archive"; fi
+  local one="$dir/one-file"
+  if [ ! -f "$one/.complete" ]; then
+    mkdir -p "$one"; cat "$corpus"/*.warc.gz >"$one/all.warc.gz"; touch "$one/.complete"
+  fi
+  go test -c -o "$bin/cdxj.test" ./internal/cdxj
+  go build -o "$bin/index" ./pipelines/index
+  local deps; deps="$(scripts/install-bench-deps.sh)"
+  local four_mb one_mb
+  four_mb=$(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
+  one_mb=$(du -b "$one/all.warc.gz" | awk '{ printf "%.1f", $1/1e6 }')
+  local table="$dir/machine.tsv"
+  printf 'what\tcorpus\tworkers\twall_s\tcpu_s\tMB/s\tMB/cpu-s\tpeak_rss_MB\n' >"$table"
+  row() { # WHAT CORPUS WORKERS MB "wall rss cpu"
+    local w r c; read -r w r c <<<"$5"
+    awk -v a="$1" -v b="$2" -v k="$3" -v mb="$4" -v w="$w" -v r="$r" -v c="$c" 'BEGIN {
+      printf "%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\n", a, b, k, w, c, mb/w, mb/c, r }' | tee -a "$table"
+  }
+  echo "== the whole index pipeline (prism, in process) vs. the inflate+scan ceiling, same files, same workers"
+  for workers in ${BENCH_WORKERS:-1 2}; do
+    for case in "four-files:$corpus:$four_mb" "one-file:$one:$one_mb"; do
+      IFS=: read -r name cdir mb <<<"$case"
+      row ceiling "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+        "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+      for format in cdxj zipnum; do
+        rm -rf "$dir/machine-index.tmp"
+        row "recrawl-$format" "$name" "$workers" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
+          "$bin/index" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
+        [ "$format" = cdxj ] && [ "$name" = four-files ] && cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
+        rm -rf "$dir/machine-index.tmp"
+      done
+    done
+  done
+  # The peers are single-threaded: one file, one core each (MB per CPU-second).
+  local pf; pf=$(ls "$corpus"/*.warc.gz | head -1)
+  local pmb; pmb=$(du -b "$pf" | awk '{ printf "%.1f", $1/1e6 }')
+  echo "== the peers on $(basename "$pf") ($pmb MB), one core each"
+  row "recrawl-cdxj" one-of-four 1 "$pmb" "$(GOMAXPROCS=1 timed "$dir/peer-recrawl.log" \
+    "$bin/index" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
+  cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
+  # Inflate alone, as far as the peers' and faster decompressors go: Go's
+  # (klauspost, the ceiling on one core), zlib (gzip; what jwarc and Python
+  # use), ISA-L's igzip and libdeflate, to /dev/null.
+  mkdir -p "$dir/peer-file"; ln -sf "$pf" "$dir/peer-file/"
+  row ceiling-go one-of-four 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
+    "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+  row inflate-zlib one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
+  row inflate-igzip one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
+  row inflate-libdeflate one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
+  row jwarc one-of-four 1 "$pmb" "$(timed "$dir/peer-jwarc.cdxj" java -XX:ActiveProcessorCount=1 -jar "$deps/jwarc.jar" cdxj "$pf")"
+  row warcio one-of-four 1 "$pmb" "$(timed "$dir/peer-warcio.cdxj" "$deps/py/bin/warcio" index "$pf")"
+  row cdxj-indexer one-of-four 1 "$pmb" "$(timed "$dir/peer-cdxj-indexer.cdxj" "$deps/py/bin/cdxj-indexer" "$pf")"
+  row pywb one-of-four 1 "$pmb" "$(timed "$dir/peer-pywb.log" "$deps/py/bin/cdx-indexer" --cdxj -o "$dir/peer-pywb.cdxj" "$pf")"
+  echo
+  echo "== outputs: lines, and the share of pywb's lines each output has (same line, any order; warcio's index is not CDXJ)"
+  local ref="$dir/peer-pywb.cdxj"
+  grep -v '^ CDX' "$ref" | sort >"$ref.sorted"
+  for p in recrawl jwarc cdxj-indexer pywb warcio; do
+    local f="$dir/peer-$p.cdxj"
+    sort "$f" >"$f.sorted"
+    awk -v p="$p" -v n="$(wc -l <"$f.sorted")" -v ref="$(wc -l <"$ref.sorted")" -v same="$(comm -12 "$ref.sorted" "$f.sorted" | wc -l)" 'BEGIN {
+      printf "RESULT output %-13s %7d lines (pywb %d); lines equal to pywb: %d (%.1f %%)\n", p, n, ref, same, 100*same/ref }'
+  done
+  echo
+  echo "== RESULT table ($table)"
+  column -t -s $'\t' "$table"
+  awk -F'\t' 'NR>1 { key=$2 FS $3; if ($1=="ceiling") ceil[key]=$6; else if ($1 ~ /^recrawl-(cdxj|zipnum)$/ && $2 != "one-of-four") { run[$1 FS key]=$6; mem[$1 FS key]=$8 }
+               if ($2=="one-of-four") { core[$1]=$7; rss[$1]=$8 } }
+       END {
+         for (k in run) { split(k, a, FS); c=ceil[a[2] FS a[3]]
+           printf "RESULT machine %-14s %-10s %s worker(s): %.1f MB/s = %.2f of the ceiling %.1f MB/s (target >= 0.9: %s); peak RSS %s MB (target < 1024: %s)\n", a[1], a[2], a[3], run[k], run[k]/c, c, (run[k]/c >= 0.9 ? "met" : "NOT met"), mem[k], (mem[k] < 1024 ? "met" : "NOT met") }
+         for (p in core) if (p != "recrawl-cdxj")
+           printf "RESULT peer %-13s %.1f MB/cpu-s, recrawl %.1f: recrawl = %.2fx per core (peak RSS %s MB)\n", p, core[p], core["recrawl-cdxj"], core["recrawl-cdxj"]/core[p], rss[p] }' "$table" | sort
 }
 
 bench_document() {
@@ -291,12 +377,13 @@ bench_replay() {
 main() {
   case "$what" in
     build) bench_build ;;
-    index) bench_index ;;
+    index) bench_index; bench_machine ;;
+    machine) bench_machine ;;
     document) bench_document ;;
     extract) bench_extract ;;
     replay) bench_replay ;;
-    all) bench_index; bench_document; bench_extract; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, document, extract, replay, all)"; exit 2 ;;
+    all) bench_index; bench_machine; bench_document; bench_extract; bench_replay ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, replay, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

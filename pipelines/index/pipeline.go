@@ -17,7 +17,10 @@
 //	                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
 //
 // Inputs are local paths or gs:// URIs, a comma-separated list of files and
-// glob patterns; one archive file is one unit of work. Which records get a
+// glob patterns. A file is cut into parts of about --range_bytes at
+// confirmed record boundaries (gzip per record; other files are one part),
+// and a worker indexes --index_parallelism parts at once: the index does not
+// depend on either. Which records get a
 // line and every field follow pywb's indexer (internal/cdxj); a corrupt record
 // is counted by kind, logged with file and offset, and skipped. The run exits
 // with status 0 unless nothing at all could be read.
