@@ -7,15 +7,15 @@
 #     jwarc.jar the jwarc jar from Maven Central (java -jar jwarc.jar cdxj FILE)
 #     .complete-<versions>  marker: a second run with the same pins does nothing
 #
-# Optional (BENCH_ISAL=1): Debian's libisal-dev and libdeflate-dev, for the
-# cgo decompressor build (go build -tags isal) that bench.sh measures too.
+# Also Debian's isal (igzip) and libdeflate-tools (libdeflate-gunzip): the
+# faster inflaters whose speed on the same files bench.sh prints beside Go's.
 #
 # Needs python3 (venv), java and mvn. Prints the cache directory.
 set -euo pipefail
 deps="${BENCH_DEPS:-$HOME/.cache/recrawl-bench}"
 
-# Pins. pywb's is the one the replay tests use (scripts/install-test-deps.sh).
-PYWB_VERSION=2.10.0
+# Pins. pywb: the version the replay tests pin (scripts/replay-deps.env).
+PYWB_VERSION=2.9.1
 WARCIO_VERSION=1.8.1
 CDXJ_INDEXER_VERSION=1.5.0
 JWARC_VERSION=0.35.0
@@ -33,8 +33,9 @@ if [ ! -f "$marker" ]; then
   test -s "$deps/jwarc.jar"
   touch "$marker"
 fi
-if [ -n "${BENCH_ISAL:-}" ] && ! dpkg -s libisal-dev libdeflate-dev >/dev/null 2>&1; then
-  echo "== installing libisal-dev and libdeflate-dev (apt)" >&2
-  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libisal-dev libdeflate-dev >&2
+if ! command -v igzip >/dev/null 2>&1 || ! command -v libdeflate-gunzip >/dev/null 2>&1; then
+  echo "== installing isal and libdeflate-tools (apt)" >&2
+  if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
+  $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq isal libdeflate-tools >&2
 fi
 echo "$deps"

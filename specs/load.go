@@ -150,7 +150,31 @@ func formatOf(name string, data []byte) Format {
 // originalFields are top-level fields that only the original format has.
 var originalFields = []string{"seedUrls", "referenceDocuments", "referenceTime", "referenceVectors", "defaultLanguage", "correctionFactors"}
 
+// LoadToScore reads a specification to score single pages with (extract
+// explain) as Load does, but accepts one without seeds: scoring a page
+// needs nothing to start a crawl from.
+func LoadToScore(path string, allowDirs ...string) (*Spec, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parseFor(data, path, formatOf(path, data), false, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Path = path
+	if err := s.resolvePaths(allowDirs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func parse(data []byte, name string, syntax Format, original bool) (*Spec, error) {
+	return parseFor(data, name, syntax, original, true)
+}
+
+// parseFor is parse; with needSeeds false, the problem "no seeds" is not one.
+func parseFor(data []byte, name string, syntax Format, original, needSeeds bool) (*Spec, error) {
 	if name == "" {
 		name = "<input>"
 	}
@@ -202,6 +226,11 @@ func parse(data []byte, name string, syntax Format, original bool) (*Spec, error
 		s = &v
 		s.complete(d.given)
 		problems = s.Validate()
+	}
+	if !needSeeds {
+		problems = slices.DeleteFunc(problems, func(p Problem) bool {
+			return (p.Field == "seeds" || p.Field == "seedUrls") && strings.Contains(p.Msg, "none given")
+		})
 	}
 	if all := d.locate(problems); len(all) > 0 {
 		return nil, &Error{File: name, Problems: all}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -252,7 +253,11 @@ func LoadDocFreq(ctx context.Context, p string) (*scoring.DocFreq, error) {
 // readDictionaryFile reads a dictionary file and tells whether it holds
 // document frequencies.
 func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq bool, err error) {
-	data, err = storage.ReadFile(ctx, p)
+	if btindex.IsDictionaryPath(p) {
+		data, err = btindex.ReadDictionaryPath(ctx, p)
+	} else {
+		data, err = storage.ReadFile(ctx, p)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("dictionary: %w", err)
 	}
@@ -260,7 +265,8 @@ func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq b
 }
 
 // FindDictionaries returns the document-frequency files the index pipeline
-// wrote next to an index (df-LANG.tsv), by language.
+// wrote next to an index (df-LANG.tsv), by language; for a Bigtable index,
+// those stored in its table (btindex.DictionaryPaths).
 func FindDictionaries(ctx context.Context, index string) (map[string]string, error) {
 	kind, arg, _ := strings.Cut(index, ":")
 	var dir string
@@ -272,6 +278,8 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 		if strings.HasSuffix(arg, ".idx") {
 			dir = storage.Dir(arg)
 		}
+	case "bigtable":
+		return btindex.DictionaryPaths(ctx, arg)
 	default:
 		return nil, nil
 	}

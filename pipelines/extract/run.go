@@ -16,6 +16,7 @@ import (
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
 	"github.com/recrawl/recrawl/internal/worklock"
@@ -39,6 +40,7 @@ var (
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
 	missingFlag  = flag.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
+	perJobFlag   = flag.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -58,6 +60,7 @@ type options struct {
 	focus                              string // --focus: a preset
 	onMissingFile                      string // extract.OnMissingFile*
 	targetSize, batchSize, maxRounds   int
+	roundsPerJob                       int
 	alpha                              float64
 	quiet                              bool
 	flags                              map[string]string // recorded in run.json
@@ -71,7 +74,7 @@ func optionsFromFlags() options {
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		onMissingFile: *missingFlag,
-		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
+		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
@@ -189,6 +192,9 @@ func extractRun(ctx context.Context, o options) error {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
+	if o.roundsPerJob < 1 {
+		return fmt.Errorf("--rounds_per_job=%d: must be 1 or more", o.roundsPerJob)
+	}
 	if o.engine != "beam" && o.engine != "sequential" {
 		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
 	}
@@ -286,7 +292,7 @@ func extractRun(ctx context.Context, o options) error {
 		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
 			return err
 		}
-		st, err = runRounds(ctx, &rc, job, seeds, work, o.quiet, outputsInPlace)
+		st, err = runRounds(ctx, &rc, job, seeds, work, max(o.roundsPerJob, 1), o.quiet, outputsInPlace)
 		if errors.Is(err, errAlreadyFinished) {
 			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
 			return nil
@@ -311,7 +317,7 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	if work != "" {
-		if err := markFinished(ctx, work); err != nil {
+		if err := roundstate.MarkFinished(ctx, work); err != nil {
 			return err
 		}
 	}

@@ -74,14 +74,10 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 // and the spec's stop_after_empty_rounds), or "" to go on.
 func (s *runState) stopReason(spec *specs.Spec, round, frontier int) string {
 	s.target = spec.TargetSize
-	switch {
-	case spec.TargetSize > 0 && s.collected >= spec.TargetSize:
-		return "target size reached"
-	case frontier == 0:
-		return extract.StopFrontierEmpty
-	case spec.MaxRounds > 0 && round >= spec.MaxRounds:
-		return "max rounds reached"
-	case spec.StopAfterEmptyRounds > 0 && s.emptyRounds() >= spec.StopAfterEmptyRounds:
+	if stop := extract.StopReason(spec.TargetSize, spec.MaxRounds, round, s.collected, frontier); stop != "" {
+		return stop
+	}
+	if spec.StopAfterEmptyRounds > 0 && s.emptyRounds() >= spec.StopAfterEmptyRounds {
 		return fmt.Sprintf("no document collected in the last %d rounds (stop_after_empty_rounds)", spec.StopAfterEmptyRounds)
 	}
 	return ""

@@ -1,26 +1,18 @@
-package transforms
+package index
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"runtime"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
 )
-
-func init() {
-	register.DoFn3x1[context.Context, string, func(cdxj.Range), error](&planRangesFn{})
-	register.DoFn3x1[context.Context, cdxj.Range, func(string), error](&indexRangesFn{})
-	register.Emitter1[string]()
-	register.Emitter1[cdxj.Range]()
-}
 
 // Counter names of IndexArchives (namespace "index").
 const (
@@ -173,55 +165,11 @@ func (f *indexRangesFn) drainOldest(ctx context.Context, emit func(string)) {
 
 func (j *rangeJob) run(ctx context.Context) {
 	defer close(j.lines)
-	r, err := storage.OpenReaderAt(ctx, j.rng.File)
-	if err != nil {
-		j.err = fmt.Errorf("open archive file: %w", err)
-		return
-	}
-	defer r.Close()
-	path := j.rng.File
-	_, err = cdxj.IndexRange(r, storage.Base(path), j.rng, cdxj.IndexOptions{
-		OnSkip: func(skip records.Skip) {
-			slog.Warn("skipped archive record", "file", path, "offset", skip.Offset, "kind", skip.Kind, "err", skip.Err)
-			j.skips[skip.Kind]++
-		},
-	}, func(c cdxj.Capture) error {
-		j.captures++
+	j.captures, j.err = archive.IndexRange(ctx, j.rng, func(c cdxj.Capture) {
 		j.lines <- c.Line()
-		return nil
+	}, func(skip records.Skip) {
+		j.skips[skip.Kind]++
 	})
-	if err != nil {
-		j.err = fmt.Errorf("index %s: %w", path, err)
-	}
-}
-
-// IndexOneFile indexes one archive file, calling emit for each capture and
-// onSkip for each record it had to skip (after logging it with file and
-// offset). It returns the number of captures and an error only when the file
-// could not be read at all.
-func IndexOneFile(ctx context.Context, path string, emit func(cdxj.Capture), onSkip func(records.Skip)) (int, error) {
-	r, err := storage.Open(ctx, path)
-	if err != nil {
-		return 0, fmt.Errorf("open archive file: %w", err)
-	}
-	defer r.Close()
-	n := 0
-	_, err = cdxj.IndexFile(r, storage.Base(path), cdxj.IndexOptions{
-		OnSkip: func(skip records.Skip) {
-			slog.Warn("skipped archive record", "file", path, "offset", skip.Offset, "kind", skip.Kind, "err", skip.Err)
-			if onSkip != nil {
-				onSkip(skip)
-			}
-		},
-	}, func(c cdxj.Capture) error {
-		n++
-		emit(c)
-		return nil
-	})
-	if err != nil {
-		return n, fmt.Errorf("index %s: %w", path, err)
-	}
-	return n, nil
 }
 
 // IsSkipCounter reports whether a counter name of namespace "index" counts

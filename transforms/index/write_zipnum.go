@@ -1,4 +1,4 @@
-package transforms
+package index
 
 import (
 	"bufio"
@@ -8,16 +8,10 @@ import (
 	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
-
-func init() {
-	register.DoFn4x1[context.Context, int, func(*string) bool, func(int, string), error](&writeZipNumShardFn{})
-	register.DoFn4x1[context.Context, int, func(*KVShardPath) bool, func(string), error](&writeClusterIndexFn{})
-}
 
 // WriteZipNum writes sorted shards (the output of SortIntoShards) as a ZipNum
 // index in dir: one gzip-block shard file per shard (zipnum.ShardName), then

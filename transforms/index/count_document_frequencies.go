@@ -1,37 +1,20 @@
-package transforms
+package index
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
-	"reflect"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/docfreq"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
 )
-
-func init() {
-	register.DoFn3x0[context.Context, string, func(string)](&selectDictionaryCapturesFn{})
-	register.DoFn3x1[context.Context, string, func(string, int64), error](&documentTermsFn{})
-	register.Emitter2[string, int64]()
-	register.Function2x1(sumDocFreq)
-	register.Function3x0(toDocFreqEntry)
-	register.Emitter1[DocFreqEntry]()
-	register.DoFn3x0[context.Context, DocFreqEntry, func(string, DocFreqEntry)](&pruneDocFreqFn{})
-	register.Emitter2[string, DocFreqEntry]()
-	register.Iter1[DocFreqEntry]()
-	register.DoFn4x1[context.Context, string, func(*DocFreqEntry) bool, func(string), error](&writeDocFreqFn{})
-	beam.RegisterType(reflect.TypeOf((*DocFreqEntry)(nil)).Elem())
-}
 
 // Counters of CountDocumentFrequencies and WriteDocumentFrequencies
 // (namespace "dictionary"). Every capture of the index ends in exactly one
@@ -42,24 +25,9 @@ const (
 	CounterDictionarySampled   = "sampled_out" // usable captures left out by --dictionary_sample
 	CounterDictionaryPruned    = "terms_pruned"
 	CounterDictionaryTerms     = "terms_written"
-	// CounterDictionarySkipPrefix + a DictSkip* reason counts skipped captures.
+	// CounterDictionarySkipPrefix + a docfreq.Skip* reason counts skipped captures.
 	CounterDictionarySkipPrefix = "skipped_"
 )
-
-// Reasons a capture is not counted as a document of the dictionary.
-const (
-	DictSkipBadLine     = "bad-line"     // the CDXJ line does not parse
-	DictSkipRevisit     = "revisit"      // a revisit: its payload is counted at the record it revisits
-	DictSkipNotOK       = "not-200"      // HTTP status other than 200 (redirects, errors, none)
-	DictSkipNotHTML     = "not-html"     // media type, or the sniffed payload, is not HTML
-	DictSkipFetchFailed = "fetch-failed" // the record could not be read at its offset
-	DictSkipParseFailed = "parse-failed" // the payload could not be parsed
-	DictSkipNoText      = "no-text"      // an HTML page without main text or without terms
-)
-
-// DocFreqFileName is the name of the document-frequency file of a language
-// in INDEX_DIR: df-<lang>.tsv, in the format of scoring.DocFreq.
-func DocFreqFileName(lang string) string { return "df-" + lang + ".tsv" }
 
 // DocFreqEntry is one count of a per-language document-frequency table:
 // DF documents of language Lang contain Term. The entry with Term "" holds
@@ -90,7 +58,7 @@ type DocFreqEntry struct {
 // term) by a combiner, so only distinct terms are shuffled.
 //
 // Every capture not counted increments dictionary/skipped_<reason> (see the
-// DictSkip* reasons) or dictionary/sampled_out. The result is one
+// docfreq.Skip* reasons) or dictionary/sampled_out. The result is one
 // DocFreqEntry per (language, term), plus one per language with Term "" and
 // the document count.
 func CountDocumentFrequencies(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string) beam.PCollection {
@@ -104,54 +72,6 @@ func CountDocumentFrequencies(s beam.Scope, lines beam.PCollection, archiveLocat
 	// Sum per key with a combiner: partial sums before the shuffle.
 	sums := beam.CombinePerKey(s, sumDocFreq, terms)
 	return beam.ParDo(s, toDocFreqEntry, sums)
-}
-
-// WriteDocumentFrequencies writes the counts of CountDocumentFrequencies as
-// one file per language, dir/df-<lang>.tsv (scoring.DocFreq.WriteTo: a
-// "#docs<TAB>N" and a "#lang" header, then "term<TAB>df" sorted by term),
-// each written atomically. Terms found in fewer than minDF documents are
-// left out (dictionary/terms_pruned): most terms of a web archive, and most
-// bigrams, occur once, and a term missing from the dictionary gets its
-// largest idf, ln(N / minDF) at most, which is what a rare term should get.
-// Returns the paths written.
-//
-// All terms of one language meet on one worker, since they end up in one
-// sorted file; with pruning, that is the size of the file.
-func WriteDocumentFrequencies(s beam.Scope, entries beam.PCollection, dir string, minDF int64) beam.PCollection {
-	s = s.Scope("WriteDocumentFrequencies")
-	byLang := beam.ParDo(s, &pruneDocFreqFn{MinDF: minDF}, entries)
-	return beam.ParDo(s, &writeDocFreqFn{Dir: dir}, beam.GroupByKey(s, byLang))
-}
-
-// InDictionarySample reports whether the capture with this SURT key and
-// timestamp is in a sample of the given rate. The choice depends on nothing
-// else, so every run makes the same one.
-func InDictionarySample(key, timestamp string, rate float64) bool {
-	if rate >= 1 {
-		return true
-	}
-	if rate <= 0 {
-		return false
-	}
-	h := fnv.New64a()
-	h.Write([]byte(key))
-	h.Write([]byte{' '})
-	h.Write([]byte(timestamp))
-	return float64(h.Sum64()>>11)/(1<<53) < rate
-}
-
-// DictionaryCapture says whether a capture is a document the dictionary
-// counts, and if not, the DictSkip* reason.
-func DictionaryCapture(c cdxj.Capture) (ok bool, reason string) {
-	switch {
-	case c.IsRevisit():
-		return false, DictSkipRevisit
-	case c.Status != "200":
-		return false, DictSkipNotOK
-	case !extract.IsHTML(c.Mime):
-		return false, DictSkipNotHTML
-	}
-	return true, ""
 }
 
 func dictionarySkipCounter(reason string) beam.Counter {
@@ -174,7 +94,7 @@ type selectDictionaryCapturesFn struct {
 func (f *selectDictionaryCapturesFn) Setup() {
 	f.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
 	f.skipped = map[string]beam.Counter{}
-	for _, r := range []string{DictSkipBadLine, DictSkipRevisit, DictSkipNotOK, DictSkipNotHTML} {
+	for _, r := range []string{docfreq.SkipBadLine, docfreq.SkipRevisit, docfreq.SkipNotOK, docfreq.SkipNotHTML} {
 		f.skipped[r] = dictionarySkipCounter(r)
 	}
 }
@@ -182,15 +102,15 @@ func (f *selectDictionaryCapturesFn) Setup() {
 func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string)) {
 	c, err := cdxj.Parse(line)
 	if err != nil {
-		f.skipped[DictSkipBadLine].Inc(ctx, 1)
+		f.skipped[docfreq.SkipBadLine].Inc(ctx, 1)
 		slog.Warn("dictionary: skipped an index line", "err", err)
 		return
 	}
-	if ok, reason := DictionaryCapture(c); !ok {
+	if ok, reason := docfreq.Counted(c); !ok {
 		f.skipped[reason].Inc(ctx, 1)
 		return
 	}
-	if !InDictionarySample(c.Key, c.Timestamp, f.SampleRate) {
+	if !docfreq.InSample(c.Key, c.Timestamp, f.SampleRate) {
 		f.sampledOut.Inc(ctx, 1)
 		return
 	}
@@ -233,7 +153,7 @@ func (f *documentTermsFn) Setup() error {
 	f.bag = scoring.NewBag()
 	f.docs = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryDocs)
 	f.skipped = map[string]beam.Counter{}
-	for _, r := range []string{DictSkipBadLine, DictSkipNotHTML, DictSkipFetchFailed, DictSkipParseFailed, DictSkipNoText} {
+	for _, r := range []string{docfreq.SkipBadLine, docfreq.SkipNotHTML, docfreq.SkipFetchFailed, docfreq.SkipParseFailed, docfreq.SkipNoText} {
 		f.skipped[r] = dictionarySkipCounter(r)
 	}
 	return nil
@@ -242,7 +162,7 @@ func (f *documentTermsFn) Setup() error {
 func (f *documentTermsFn) ProcessElement(ctx context.Context, line string, emit func(string, int64)) error {
 	c, err := cdxj.Parse(line)
 	if err != nil {
-		f.skipped[DictSkipBadLine].Inc(ctx, 1)
+		f.skipped[docfreq.SkipBadLine].Inc(ctx, 1)
 		return nil
 	}
 	lang, reason, err := f.analyse(ctx, c)
@@ -298,7 +218,7 @@ func (f *documentTermsFn) flush(emit func(string, int64)) {
 func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, reason string, err error) {
 	rec, err := f.fetcher.Read(ctx, c)
 	if err != nil {
-		return "", DictSkipFetchFailed, err
+		return "", docfreq.SkipFetchFailed, err
 	}
 	contentType := ""
 	if rec.HTTP != nil {
@@ -311,19 +231,19 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 	doc, err := document.Parse(rec.Body, contentType, c.URL, opts)
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
-			return "", DictSkipNotHTML, nil
+			return "", docfreq.SkipNotHTML, nil
 		}
-		return "", DictSkipParseFailed, err
+		return "", docfreq.SkipParseFailed, err
 	}
 	if doc.Reason != "" {
-		return "", DictSkipNoText, nil
+		return "", docfreq.SkipNoText, nil
 	}
 	a := f.analyzers.For(doc.Language)
 	f.tokens = a.AppendTokens(f.tokens[:0], extract.DocumentText(doc)) // the text the scorer weighs
 	f.bag.Reset()
 	f.bag.AddTokens(f.tokens)
 	if f.bag.Len() == 0 {
-		return "", DictSkipNoText, nil
+		return "", docfreq.SkipNoText, nil
 	}
 	return a.Language(), "", nil
 }
@@ -340,62 +260,4 @@ func sumDocFreq(a, b int64) int64 { return a + b }
 func toDocFreqEntry(key string, n int64, emit func(DocFreqEntry)) {
 	lang, term, _ := strings.Cut(key, "\t")
 	emit(DocFreqEntry{Lang: lang, Term: term, DF: n})
-}
-
-// pruneDocFreqFn drops rare terms and keys the rest by language.
-type pruneDocFreqFn struct {
-	MinDF int64
-
-	pruned beam.Counter
-}
-
-func (f *pruneDocFreqFn) Setup() {
-	f.pruned = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryPruned)
-}
-
-func (f *pruneDocFreqFn) ProcessElement(ctx context.Context, e DocFreqEntry, emit func(string, DocFreqEntry)) {
-	if e.Term != "" && e.DF < f.MinDF {
-		f.pruned.Inc(ctx, 1)
-		return
-	}
-	emit(e.Lang, e)
-}
-
-// writeDocFreqFn writes the table of one language.
-type writeDocFreqFn struct {
-	Dir string
-
-	terms beam.Counter
-}
-
-func (f *writeDocFreqFn) Setup() {
-	f.terms = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryTerms)
-}
-
-func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entries func(*DocFreqEntry) bool, emit func(string)) error {
-	c := scoring.NewDocFreq(lang)
-	var e DocFreqEntry
-	for entries(&e) {
-		if e.Term == "" {
-			c.AddCounts("", 0, e.DF)
-		} else {
-			c.AddCounts(e.Term, e.DF, 0)
-		}
-	}
-	p := storage.Join(f.Dir, DocFreqFileName(lang))
-	w, err := storage.Create(ctx, p)
-	if err != nil {
-		return fmt.Errorf("dictionary of %q: %w", lang, err)
-	}
-	if _, err := c.WriteTo(w); err != nil {
-		w.Abort()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	f.terms.Inc(ctx, int64(c.Len()))
-	slog.Info("wrote document frequencies", "file", p, "lang", lang, "docs", c.Docs(), "terms", c.Len())
-	emit(p)
-	return nil
 }

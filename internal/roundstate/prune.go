@@ -1,24 +1,23 @@
-package main
+package roundstate
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/recrawl/recrawl/internal/storage"
-	"github.com/recrawl/recrawl/transforms"
 )
 
-// pruneFrontiers deletes the frontier of every state before state last, a
+// PruneFrontiers deletes the frontier of every state before state last, a
 // complete one: resuming needs the results, seen.txt and round.json of every
 // state but only the newest frontier, and the frontier is the big part (19
 // MB per round for a frontier of 136k URLs). A state's manifest keeps naming
 // its deleted frontier files; only the newest state's are ever read. Called
 // after each commit and when a run starts (a run killed between a commit and
 // the prune leaves one frontier too many, no more).
-func pruneFrontiers(ctx context.Context, work string, last int) error {
+func PruneFrontiers(ctx context.Context, work string, last int) error {
 	for n := last - 1; n >= 0; n-- {
-		dir := storage.Join(stateDir(work, n), transforms.FrontierDir)
-		ok, err := storage.Exists(ctx, storage.Join(stateDir(work, n), doneFile))
+		dir := storage.Join(StateDir(work, n), FrontierDir)
+		ok, err := storage.Exists(ctx, storage.Join(StateDir(work, n), DoneFile))
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package transforms
+package index
 
 import (
 	"context"
@@ -7,15 +7,10 @@ import (
 
 	"cloud.google.com/go/bigtable"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cdxj"
 )
-
-func init() {
-	register.DoFn2x1[context.Context, string, error](&writeBigtableFn{})
-}
 
 // ParseBigtableSpec splits PROJECT/INSTANCE/TABLE.
 func ParseBigtableSpec(spec string) (project, instance, table string, err error) {

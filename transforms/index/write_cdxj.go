@@ -1,4 +1,4 @@
-package transforms
+package index
 
 import (
 	"bufio"
@@ -8,17 +8,9 @@ import (
 	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/recrawl/recrawl/internal/storage"
 )
-
-func init() {
-	register.DoFn4x1[context.Context, int, func(*string) bool, func(int, string), error](&writeCDXJShardFn{})
-	register.DoFn4x1[context.Context, int, func(*KVShardPath) bool, func(string), error](&concatCDXJFn{})
-	register.Iter1[KVShardPath]()
-	register.Function2x1(toShardPath)
-}
 
 // CDXJFileName is the name of the single sorted index file in INDEX_DIR.
 const CDXJFileName = "index.cdxj"

@@ -1,35 +1,18 @@
-package transforms
+package round
 
 import (
 	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"reflect"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
-
-func init() {
-	beam.RegisterType(reflect.TypeOf(IndexRange{}))
-	beam.RegisterType(reflect.TypeOf(IndexLine{}))
-	register.DoFn2x0[[]Ranked, func(string, Ranked)](&rankedByKeyFn{})
-	register.Emitter2[string, Ranked]()
-	register.DoFn2x1[lookup.Source, func(IndexRange), error](&splitIndexFn{})
-	register.Emitter1[IndexRange]()
-	register.DoFn3x1[context.Context, IndexRange, func(string, IndexLine), error](&readIndexRangeFn{})
-	register.Emitter2[string, IndexLine]()
-	register.DoFn4x1[string, func(*Ranked) bool, func(*IndexLine) bool, func([]Resolved), error](&cogroupResolveFn{})
-	register.Iter1[Ranked]()
-	register.Iter1[IndexLine]()
-}
 
 // cdxjRangeBytes is the size of the pieces a CDXJ index is read in.
 const cdxjRangeBytes = 64 << 20
@@ -50,35 +33,12 @@ type IndexLine struct {
 	Line    string
 }
 
-// cogroupResolve joins the batch with every line of the indexes by SURT
-// key; the captures of a key from all archives are merged in the order of
-// lookup.SortCaptures, as the multi-index merges them.
-func cogroupResolve(s beam.Scope, chunks beam.PCollection, sources []lookup.Source) beam.PCollection {
-	entries := beam.ParDo(s, &rankedByKeyFn{}, chunks)
-	lines := ReadIndexLines(s, sources)
-	var archives []string
-	for _, src := range sources {
-		if src.Name != "" {
-			archives = append(archives, src.Name)
-		}
-	}
-	return beam.ParDo(s, &cogroupResolveFn{Archives: archives}, beam.CoGroupByKey(s, entries, lines))
-}
-
 // ReadIndexLines reads CDXJ files (in parallel byte ranges) and ZipNum
 // indexes, those of every source, as KV<SURT key, IndexLine>.
 func ReadIndexLines(s beam.Scope, sources []lookup.Source) beam.PCollection {
 	s = s.Scope("ReadIndexLines")
 	ranges := beam.ParDo(s, &splitIndexFn{}, beam.CreateList(s, sources))
 	return beam.ParDo(s, &readIndexRangeFn{}, beam.Reshuffle(s, ranges))
-}
-
-type rankedByKeyFn struct{}
-
-func (rankedByKeyFn) ProcessElement(chunk []Ranked, emit func(string, Ranked)) {
-	for _, r := range chunk {
-		emit(r.Entry.Key, r)
-	}
 }
 
 type splitIndexFn struct{}
@@ -109,7 +69,7 @@ func (splitIndexFn) ProcessElement(src lookup.Source, emit func(IndexRange)) err
 type readIndexRangeFn struct{}
 
 func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit func(string, IndexLine)) error {
-	skipped := beam.NewCounter(CounterNamespaceExtract, "index_lines_without_key")
+	skipped := beam.NewCounter(CounterNamespace, "index_lines_without_key")
 	emitLine := func(line string) {
 		if key, _, ok := strings.Cut(line, " "); ok {
 			emit(key, IndexLine{Archive: r.Archive, Line: line})
@@ -162,44 +122,5 @@ func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit f
 			return fmt.Errorf("index %s at %d: %w", r.Path, pos, err)
 		}
 	}
-	return nil
-}
-
-// cogroupResolveFn gives each batch URL the captures of its key; Archives
-// are the archive names in the order given (none for a single unnamed one).
-type cogroupResolveFn struct {
-	Archives []string
-}
-
-func (f *cogroupResolveFn) ProcessElement(key string, ranked func(*Ranked) bool, lines func(*IndexLine) bool, emit func([]Resolved)) error {
-	var rs []Ranked
-	var r Ranked
-	for ranked(&r) {
-		rs = append(rs, r)
-	}
-	if len(rs) == 0 {
-		return nil // an index key no batch URL asked for
-	}
-	var caps []cdxj.Capture
-	var l IndexLine
-	for lines(&l) {
-		c, err := cdxj.Parse(l.Line)
-		if err != nil {
-			if l.Archive != "" {
-				return fmt.Errorf("index line for %s in archive %q: %w", key, l.Archive, err)
-			}
-			return fmt.Errorf("index line for %s: %w", key, err)
-		}
-		c.Archive = l.Archive
-		caps = append(caps, c)
-	}
-	// The order of lookup.Index (and of its multi-index): timestamp,
-	// archive, file name, offset.
-	lookup.SortCaptures(caps, f.Archives)
-	out := make([]Resolved, len(rs))
-	for i, r := range rs {
-		out[i] = Resolved{Ranked: r, Captures: caps}
-	}
-	emit(out)
 	return nil
 }

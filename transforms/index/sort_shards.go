@@ -1,25 +1,12 @@
-package transforms
+package index
 
 import (
-	"reflect"
 	"sort"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/recrawl/recrawl/internal/shardsample"
 )
-
-func init() {
-	register.Combiner3[shardsample.Sample, string, []string](&sampleKeysFn{})
-	register.DoFn3x0[string, []string, func(int, string)](&assignShardFn{})
-	register.Emitter2[int, string]()
-	register.Iter1[string]()
-	register.DoFn2x0[[]string, func([]string)](&shardBoundariesFn{})
-	register.Emitter1[[]string]()
-	beam.RegisterType(reflect.TypeOf((*shardsample.Sample)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*shardsample.Item)(nil)).Elem())
-}
 
 // samplesPerShard is how many sampled keys back each shard boundary: with
 // 200 samples per shard, shard sizes vary by a few percent.
