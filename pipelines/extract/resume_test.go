@@ -169,7 +169,7 @@ func TestMissingWARCStopsRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range a.WARCs {
-		if err := os.Symlink(w, filepath.Join(loc, filepath.Base(w))); err != nil {
+		if err := linkFile(w, filepath.Join(loc, filepath.Base(w))); err != nil {
 			t.Fatal(err)
 		}
 	}

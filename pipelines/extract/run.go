@@ -204,12 +204,6 @@ func extractRun(ctx context.Context, o options) error {
 	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
 		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
 	}
-	// One run per output and work directory (the lock also refuses a file).
-	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
-	if err != nil {
-		return fmt.Errorf("--output/--work: %w", err)
-	}
-	defer release()
 	started := time.Now()
 	spec, err := specs.Load(o.spec, specRootFlag...)
 	if err != nil {
@@ -222,6 +216,14 @@ func extractRun(ctx context.Context, o options) error {
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}
+	// One run per output and work directory (the lock also refuses a file).
+	// Taken once the spec and the flags are known to be valid, so that a
+	// run refused for them writes nothing.
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
 		return err
 	}
