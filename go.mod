@@ -10,6 +10,7 @@ require (
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/klauspost/compress v1.19.2
 	github.com/kljensen/snowball v0.10.0
+	github.com/markusmobius/go-dateparser v1.4.7
 	github.com/markusmobius/go-htmldate v1.10.1
 	github.com/markusmobius/go-trafilatura v1.12.2
 	github.com/nlnwa/gowarc v1.6.0
@@ -76,7 +77,6 @@ require (
 	github.com/googleapis/gax-go/v2 v2.26.2 // indirect
 	github.com/gorilla/handlers v1.5.2 // indirect
 	github.com/gorilla/mux v1.8.1 // indirect
-	github.com/markusmobius/go-dateparser v1.4.7 // indirect
 	github.com/markusmobius/go-dateutil/v2 v2.9.1 // indirect
 	github.com/markusmobius/go-domdistiller v0.0.0-20240926050704-25b8d046ffb4 // indirect
 	github.com/mattn/go-colorable v0.1.15 // indirect

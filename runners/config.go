@@ -73,6 +73,13 @@ type Config struct {
 	StagingLocation   string // Dataflow, gs://
 	TempLocation      string // Dataflow, gs://; defaults to StagingLocation/tmp
 	DryRun            bool   // Dataflow: translate and print the job, do not submit
+	// WorkersShareFiles says that the workers of a portable runner see
+	// this machine's files at the same paths (a Flink or Spark cluster
+	// on this machine, or one that mounts the same file system), so
+	// local paths are allowed in PROCESS, DOCKER and EXTERNAL
+	// environments too. FromFlags sets it from the environment variable
+	// RECRAWL_WORKERS_SHARE_FILES=1 (scripts/run-flink.sh: LOCAL_FILES=1).
+	WorkersShareFiles bool
 
 	built    string // worker binary EnsureWorkerBinary built; removed by Close
 	builtDir string // its directory, if EnsureWorkerBinary created that too
@@ -94,6 +101,7 @@ func FromFlags() (Config, error) {
 		StagingLocation:   flagValue("staging_location"),
 		TempLocation:      flagValue("temp_location"),
 		DryRun:            flagValue("dry_run") == "true",
+		WorkersShareFiles: os.Getenv(WorkersShareFilesEnv) == "1",
 	}
 	if err := c.normalize(); err != nil {
 		return Config{}, err
@@ -103,6 +111,10 @@ func FromFlags() (Config, error) {
 	}
 	return c, nil
 }
+
+// WorkersShareFilesEnv is the environment variable that sets
+// Config.WorkersShareFiles in FromFlags.
+const WorkersShareFilesEnv = "RECRAWL_WORKERS_SHARE_FILES"
 
 // flagValue is the value of a flag another package defined, "" if there is
 // no such flag.
@@ -291,12 +303,12 @@ func (c Config) checkPath(name, value string) error {
 		if scheme, _, ok := strings.Cut(p, "://"); ok && !strings.ContainsAny(scheme, `/\`) {
 			return fmt.Errorf("%s=%s: unsupported scheme %s://; use a local path or gs://", flagName, p, scheme)
 		}
-		if !c.LocalFilesReachable() {
+		if !c.LocalFilesReachable() && !(c.WorkersShareFiles && c.Runner != Dataflow) {
 			where := fmt.Sprintf("in %s environments", c.Environment())
 			if c.Runner == Dataflow {
 				where = "on Google Cloud"
 			}
-			return fmt.Errorf("%s=%s is a local path, but --runner=%s runs workers %s that cannot see this machine's files; use a gs:// path",
+			return fmt.Errorf("%s=%s is a local path, but --runner=%s runs workers %s that cannot see this machine's files; use a gs:// path (or, if they share this machine's files, set "+WorkersShareFilesEnv+"=1)",
 				flagName, p, c.Runner, where)
 		}
 	}

@@ -14,10 +14,12 @@ import (
 
 // The tests below run scripts/run-flink.sh, run-spark.sh and run-dataflow.sh
 // with --print, which prints every command a script would run (job server,
-// builds, the pipeline) and runs none: no docker, no build, no cluster. They
-// check that the job server is Beam's published image for the SDK version
-// this program links, with the flags Beam's job servers take, and that the
-// pipeline gets the runner flags runners.FromFlags reads.
+// builds, the pipeline) and runs none: no build, no job server, no cluster.
+// They check that the job server is Beam's, started by scripts/beam-jobserver.sh
+// at the versions of scripts/versions.env with the flags Beam's job servers
+// take, that no docker is needed, and that the pipeline gets the runner flags
+// runners.FromFlags reads. cluster_test.go runs the scripts for real against
+// Flink and Spark clusters.
 
 // repoRoot is the repository's top directory.
 func repoRoot(t *testing.T) string {
@@ -29,23 +31,32 @@ func repoRoot(t *testing.T) string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// beamVersion is the version of the Beam SDK this module builds with, e.g.
-// "2.77.0", as the go command resolves it: the job server image must carry
-// the same.
-func beamVersion(t *testing.T) string {
+// versionsEnv returns the variables of scripts/versions.env, where the
+// scripts read the job servers' and clusters' versions.
+func versionsEnv(t *testing.T) map[string]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-m", "-f", "{{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}",
-		"github.com/apache/beam/sdks/v2")
-	cmd.Dir = repoRoot(t)
-	out, err := cmd.Output()
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "versions.env"))
 	if err != nil {
-		t.Fatalf("go list -m github.com/apache/beam/sdks/v2: %v", err)
+		t.Fatal(err)
 	}
-	v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
-	if v == "" {
-		t.Fatal("go list -m: no version of github.com/apache/beam/sdks/v2")
+	m := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Fatalf("scripts/versions.env: %q is no VAR=VALUE", line)
+		}
+		m[k] = v
 	}
-	return v
+	for _, k := range []string{"BEAM_JOB_SERVER_VERSION", "FLINK_MINOR", "FLINK_VERSION", "SPARK_VERSION"} {
+		if m[k] == "" {
+			t.Fatalf("scripts/versions.env sets no %s", k)
+		}
+	}
+	return m
 }
 
 // scriptEnv are the variables the scripts read; the caller's values are
@@ -53,7 +64,7 @@ func beamVersion(t *testing.T) string {
 var scriptEnv = []string{"FLINK_JOB_ENDPOINT", "FLINK_MASTER", "FLINK_VERSION", "SPARK_JOB_ENDPOINT",
 	"SPARK_MASTER_URL", "BEAM_VERSION", "JOB_SERVER_IMAGE", "JOB_PORT", "ARTIFACT_PORT", "EXPANSION_PORT",
 	"ARTIFACTS_DIR", "PIPELINE", "INPUT", "OUTPUT", "FORMAT", "SHARDS", "BIGTABLE", "SPEC", "INDEX", "ARCHIVE",
-	"WORK", "ENVIRONMENT_TYPE", "ENVIRONMENT_CONFIG", "WORKER_BINARY", "PARALLELISM", "JOB_NAME", "PRINT_ONLY",
+	"WORK", "ENVIRONMENT_TYPE", "BOOT_BINARY", "LOCAL_FILES", "ENVIRONMENT_CONFIG", "WORKER_BINARY", "PARALLELISM", "JOB_NAME", "PRINT_ONLY",
 	"DRY_RUN", "PROJECT", "REGION", "BUCKET", "STAGING_LOCATION", "TEMP_LOCATION", "BIGTABLE_INSTANCE",
 	"BIGTABLE_TABLE", "NUM_WORKERS", "MAX_NUM_WORKERS", "MACHINE_TYPE", "RECRAWL_BIN",
 	"RECRAWL_PORTABLE_RUNNER", "RECRAWL_SCRIPT"}
@@ -128,17 +139,31 @@ func pipelineCommand(t *testing.T, cmds [][]string) []string {
 		t.Fatal("the script printed no command")
 	}
 	for _, c := range cmds[:len(cmds)-1] {
-		if c[0] != "docker" && c[0] != "env" {
+		if c[0] != jobServerScript && c[0] != "env" {
 			t.Errorf("unexpected command before the pipeline: %q", c)
 		}
 	}
 	return cmds[len(cmds)-1]
 }
 
-// dockerCommand returns the printed docker command, or nil.
-func dockerCommand(cmds [][]string) []string {
+// jobServerScript starts Beam's Flink and Spark job servers.
+const jobServerScript = "scripts/beam-jobserver.sh"
+
+// jobServerCommand returns the printed command that starts a job server, or
+// nil.
+func jobServerCommand(cmds [][]string) []string {
 	for _, c := range cmds {
-		if c[0] == "docker" {
+		if c[0] == jobServerScript {
+			return c
+		}
+	}
+	return nil
+}
+
+// bootBuild returns the printed build of the Go SDK's boot program, or nil.
+func bootBuild(cmds [][]string) []string {
+	for _, c := range cmds {
+		if c[0] == "env" && slices.Contains(c, "github.com/apache/beam/sdks/v2/go/container") {
 			return c
 		}
 	}
@@ -189,7 +214,6 @@ func checkBeamFlags(t *testing.T, flags map[string]string) {
 }
 
 func TestRunFlinkScriptStartsJobServer(t *testing.T) {
-	version := beamVersion(t)
 	cmds, log, err := printScript(t, "run-flink.sh", map[string]string{
 		"FLINK_MASTER": "flink-jobmanager:8081", "INPUT": "gs://crawl/warc/*.warc.gz", "OUTPUT": "gs://crawl/index",
 		"WORKER_BINARY": "/opt/recrawl/index-linux-amd64", "JOB_NAME": "recrawl-index-test", "PARALLELISM": "8",
@@ -197,93 +221,110 @@ func TestRunFlinkScriptStartsJobServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run-flink.sh --print: %v\n%s", err, log)
 	}
-	docker := dockerCommand(cmds)
-	image := "apache/beam_flink1.20_job_server:" + version
-	i := slices.Index(docker, image)
-	if i < 0 {
-		t.Fatalf("no docker run of %s: %q\n%s", image, docker, log)
+	want := []string{jobServerScript, "flink", "--flink-master=flink-jobmanager:8081", "--job-port=8099", "--artifact-port=8098"}
+	if js := jobServerCommand(cmds); !slices.Equal(js, want) {
+		t.Errorf("job server %q, want %q\n%s", js, want, log)
 	}
-	if !slices.Equal(docker[:2], []string{"docker", "run"}) || !slices.Contains(docker[:i], "--net=host") || !slices.Contains(docker[:i], "--detach") {
-		t.Errorf("the job server is not started detached with host networking: %q", docker)
-	}
-	if want := []string{"--flink-master=flink-jobmanager:8081", "--job-port=8099", "--artifact-port=8098", "--expansion-port=8097"}; !slices.Equal(docker[i+1:], want) {
-		t.Errorf("job server arguments %q, want %q", docker[i+1:], want)
+	if strings.Contains(log, "docker") {
+		t.Errorf("run-flink.sh needs docker:\n%s", log)
 	}
 
+	// PROCESS workers by default: the TaskManagers start the Go SDK's
+	// boot program, built here from the SDK of go.mod.
+	boot := bootBuild(cmds)
+	if boot == nil || !slices.Contains(boot, "GOOS=linux") || !slices.Contains(boot, "CGO_ENABLED=0") {
+		t.Fatalf("no static linux build of the Go SDK's boot program: %q", cmds)
+	}
+	bootPath := boot[slices.Index(boot, "-o")+1]
 	p := pipelineCommand(t, cmds)
 	flags := flagValues(t, p)
 	wantFlags(t, flags, map[string]string{
-		"runner": "flink", "endpoint": "localhost:8099", "environment_type": "DOCKER",
-		"worker_binary": "/opt/recrawl/index-linux-amd64", "job_name": "recrawl-index-test", "parallelism": "8",
+		"runner": "flink", "endpoint": "localhost:8099", "environment_type": "PROCESS",
+		"environment_config": `{"command": "` + bootPath + `"}`,
+		"worker_binary":      "/opt/recrawl/index-linux-amd64", "job_name": "recrawl-index-test", "parallelism": "8",
 		"input": "gs://crawl/warc/*.warc.gz", "output": "gs://crawl/index", "format": "zipnum", "shards": "16",
 	})
 	checkBeamFlags(t, flags)
 	if runtime.GOOS+"/"+runtime.GOARCH == "linux/amd64" && p[0] != "/opt/recrawl/index-linux-amd64" {
 		t.Errorf("on linux/amd64 the worker binary is the driver too; the script runs %s", p[0])
 	}
+
+	// A boot program given: none is built.
+	cmds, log, err = printScript(t, "run-flink.sh", map[string]string{
+		"FLINK_MASTER": "jm:8081", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "gs://a/index", "WORKER_BINARY": "/w",
+		"BOOT_BINARY": "/opt/beam/boot",
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	if b := bootBuild(cmds); b != nil {
+		t.Errorf("BOOT_BINARY is set, yet the script builds one: %q", b)
+	}
+	if f := flagValues(t, pipelineCommand(t, cmds)); f["environment_config"] != `{"command": "/opt/beam/boot"}` {
+		t.Errorf("--environment_config=%s, want the BOOT_BINARY", f["environment_config"])
+	}
 }
 
 func TestRunFlinkScriptVersions(t *testing.T) {
-	version := beamVersion(t)
+	minor := versionsEnv(t)["FLINK_MINOR"]
 	base := map[string]string{"FLINK_MASTER": "jm:8081", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "gs://a/index", "WORKER_BINARY": "/w"}
-	for _, v := range []string{"1.19", "1.20", "2.0", "2.1", "2.2"} {
+	for _, v := range []string{minor, "1.18", "1.20", "2.0", "2"} {
 		env := map[string]string{"FLINK_VERSION": v}
 		for k, x := range base {
 			env[k] = x
 		}
 		cmds, log, err := printScript(t, "run-flink.sh", env)
-		if err != nil {
-			t.Fatalf("FLINK_VERSION=%s: %v\n%s", v, err, log)
-		}
-		if image := "apache/beam_flink" + v + "_job_server:" + version; !slices.Contains(dockerCommand(cmds), image) {
-			t.Errorf("FLINK_VERSION=%s: job server %q, want image %s", v, dockerCommand(cmds), image)
-		}
-	}
-	for _, v := range []string{"1.18", "1.21", "2"} {
-		env := map[string]string{"FLINK_VERSION": v}
-		for k, x := range base {
-			env[k] = x
-		}
-		if _, log, err := printScript(t, "run-flink.sh", env); err == nil || !strings.Contains(log, "FLINK_VERSION="+v) {
-			t.Errorf("FLINK_VERSION=%s (no job server image) was accepted: %v\n%s", v, err, log)
+		if v == minor {
+			if err != nil || jobServerCommand(cmds) == nil {
+				t.Errorf("FLINK_VERSION=%s (the job server's): %v %q\n%s", v, err, cmds, log)
+			}
+		} else if err == nil || !strings.Contains(log, "FLINK_VERSION="+v) {
+			t.Errorf("FLINK_VERSION=%s (no job server for it here) was accepted: %v\n%s", v, err, log)
 		}
 	}
 }
 
 func TestRunSparkScript(t *testing.T) {
-	version := beamVersion(t)
 	cmds, log, err := printScript(t, "run-spark.sh", map[string]string{
 		"SPARK_MASTER_URL": "spark://spark-master:7077", "ARTIFACTS_DIR": "/shared/beam-artifacts",
 		"PIPELINE": "extract", "SPEC": "specs/examples/election.yaml", "INDEX": "zipnum:gs://crawl/index",
 		"ARCHIVE": "gs://crawl/warc,gs://special/warc", "OUTPUT": "gs://crawl/out", "WORK": "gs://crawl/work",
 		"WORKER_BINARY": "/opt/recrawl/extract-linux-amd64", "JOB_NAME": "recrawl-extract-test",
+		"BOOT_BINARY": "/opt/beam/boot",
 	}, "--max_rounds=3")
 	if err != nil {
 		t.Fatalf("run-spark.sh --print: %v\n%s", err, log)
 	}
-	docker := dockerCommand(cmds)
-	image := "apache/beam_spark3_job_server:" + version
-	i := slices.Index(docker, image)
-	if i < 0 {
-		t.Fatalf("no docker run of %s: %q", image, docker)
-	}
-	if !slices.Contains(docker[:i], "/shared/beam-artifacts:/shared/beam-artifacts") {
-		t.Errorf("a local ARTIFACTS_DIR is not mounted into the job server: %q", docker)
-	}
-	if want := []string{"--spark-master-url=spark://spark-master:7077", "--job-port=8099", "--artifact-port=8098",
-		"--expansion-port=8097", "--artifacts-dir=/shared/beam-artifacts"}; !slices.Equal(docker[i+1:], want) {
-		t.Errorf("job server arguments %q, want %q", docker[i+1:], want)
+	want := []string{jobServerScript, "spark", "--spark-master-url=spark://spark-master:7077", "--job-port=8099",
+		"--artifact-port=8098", "--artifacts-dir=/shared/beam-artifacts"}
+	if js := jobServerCommand(cmds); !slices.Equal(js, want) {
+		t.Errorf("job server %q, want %q\n%s", js, want, log)
 	}
 	p := pipelineCommand(t, cmds)
 	flags := flagValues(t, p)
 	wantFlags(t, flags, map[string]string{
-		"runner": "spark", "endpoint": "localhost:8099", "environment_type": "DOCKER",
-		"worker_binary": "/opt/recrawl/extract-linux-amd64", "job_name": "recrawl-extract-test",
+		"runner": "spark", "endpoint": "localhost:8099", "environment_type": "PROCESS",
+		"environment_config": `{"command": "/opt/beam/boot"}`,
+		"worker_binary":      "/opt/recrawl/extract-linux-amd64", "job_name": "recrawl-extract-test",
 		"spec": "specs/examples/election.yaml", "index": "zipnum:gs://crawl/index",
 		"archive": "gs://crawl/warc,gs://special/warc", "output": "gs://crawl/out", "work": "gs://crawl/work",
 		"max_rounds": "3",
 	})
 	checkBeamFlags(t, flags)
+}
+
+func TestRunPortableScriptLocalFiles(t *testing.T) {
+	// A cluster on this machine (scripts/flink-cluster.sh): LOCAL_FILES=1
+	// lets PROCESS workers take local paths.
+	cmds, log, err := printScript(t, "run-flink.sh", map[string]string{
+		"FLINK_MASTER": "127.0.0.1:8081", "LOCAL_FILES": "1", "INPUT": "/data/a.warc.gz", "OUTPUT": "/data/index",
+		"WORKER_BINARY": "/w", "BOOT_BINARY": "/b",
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	wantFlags(t, flagValues(t, pipelineCommand(t, cmds)), map[string]string{"environment_type": "PROCESS",
+		"input": "/data/a.warc.gz", "output": "/data/index"})
 }
 
 func TestRunPortableScriptWithEndpoint(t *testing.T) {
@@ -301,7 +342,7 @@ func TestRunPortableScriptWithEndpoint(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, log)
 			}
-			if d := dockerCommand(cmds); d != nil {
+			if d := jobServerCommand(cmds); d != nil {
 				t.Errorf("a job server was started although %s is set: %q", tc.endpointVar, d)
 			}
 			flags := flagValues(t, pipelineCommand(t, cmds))
@@ -314,12 +355,12 @@ func TestRunPortableScriptWithEndpoint(t *testing.T) {
 
 			// Outside LOOPBACK, local paths are refused with the variable's name.
 			for v, env := range map[string]map[string]string{
-				"OUTPUT": {tc.endpointVar: "js:8099", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "/data/index", "WORKER_BINARY": "/w"},
+				"OUTPUT": {tc.endpointVar: "js:8099", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "/data/index", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
 				"INDEX": {tc.endpointVar: "js:8099", "PIPELINE": "extract", "SPEC": "s.yaml", "INDEX": "zipnum:/data/index",
-					"ARCHIVE": "gs://a/warc", "OUTPUT": "gs://a/out", "WORKER_BINARY": "/w"},
+					"ARCHIVE": "gs://a/warc", "OUTPUT": "gs://a/out", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
 			} {
 				if _, log, err := printScript(t, tc.script, env); err == nil || !strings.Contains(log, v+"=/data/index is a local path") {
-					t.Errorf("a local %s on DOCKER workers: %v\n%s", v, err, log)
+					t.Errorf("a local %s on PROCESS workers: %v\n%s", v, err, log)
 				}
 			}
 			// No job server at all.
@@ -341,7 +382,7 @@ func TestRunFlinkScriptBuildsWorker(t *testing.T) {
 	}
 	var build []string
 	for _, c := range cmds {
-		if c[0] == "env" && slices.Contains(c, "GOOS=linux") {
+		if c[0] == "env" && slices.Contains(c, "GOOS=linux") && slices.Contains(c, "./pipelines/index") {
 			build = c
 		}
 	}
@@ -364,7 +405,7 @@ func TestRunDataflowScript(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log)
 	}
-	if d := dockerCommand(cmds); d != nil {
+	if d := jobServerCommand(cmds); d != nil {
 		t.Errorf("Dataflow needs no job server: %q", d)
 	}
 	flags := flagValues(t, pipelineCommand(t, cmds))

@@ -14,6 +14,14 @@
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
 #                               # peak RSS, seconds per round and the fixed cost of a round
 #                               # (target: Beam at K=1000 at least as fast; peak RSS < 2 GB)
+#   scripts/bench.sh build      # cold build of the module: wall time of `go build ./...` of a copy of the
+#                               # module, its dependencies cached (target < 90 s on 2 cores), and the largest
+#                               # compiler memory of any of its packages (target < 2 GB); BENCH_BUILD_FRESH=1
+#                               # compiles the dependencies cold too (an empty GOCACHE), timed apart
+#   scripts/bench.sh replay     # ReplayWeb.page (headless Chromium): time from opening the viewer to the first
+#                               # replayed page and to the slowest of the checked pages, flat vs. ZipNum index,
+#                               # for collections of 348 and 11,724 documents (target: every checked page within
+#                               # 30 s with the default index form; 20,000 documents is the goal, BENCH_REPLAY_PAGES=9200)
 #   scripts/bench.sh all
 #
 # Environment:
@@ -25,6 +33,8 @@
 #                        are also concatenated once into BENCH_DIR/one-file/all.warc.gz (the 1-file case)
 #   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
 #   BENCH_EXTRACT_TARGET documents to extract (default 20000), BENCH_EXTRACT_K batch size (default 1000),
+#   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 5400": 348 and
+#                        11,724 documents; 9200 gives 19,045); needs scripts/install-test-deps.sh
 #   BENCH_EXTRACT_SPEC   event of the generated archive whose spec is used (default federal-election-2009)
 #
 # Binaries are built first (build time never counts), into BENCH_DIR/bin.
@@ -241,12 +251,12 @@ bench_extract() {
     touch "$index/.complete"
   fi
 
-  # run ENGINE K TARGET NAME: one extraction; prints "wall rss rounds collected mean_round_s".
+  # run ENGINE K TARGET NAME [FLAG...]: one extraction; prints "wall rss rounds collected mean_round_s".
   run() {
     local out="$dir/extract-$4"
     rm -rf "$out"
     read -r wall rss cpu < <(timed "$out.log" "$bin/extract" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
-      --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet)
+      --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}")
     local tot
     tot=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(t["rounds"], t["collected"], t["stop_reason"].replace(" ","_"))' "$out/run.json")
     local mean
@@ -282,16 +292,101 @@ bench_extract() {
   awk -v bf="$bfix" -v sf="$sfix" -v n="$brounds" -v bm="$bmed" 'BEGIN {
     printf "RESULT extract: fixed cost per round (median round at K=small): beam %.3f s, sequential %.3f s; beam at K=1000: %d rounds x %.3f s fixed = %.1f s of overhead, %.0f %% of its median round\n",
       bf, sf, n, bf, n*bf, 100*bf/bm }'
+  # Several rounds per job (--rounds_per_job): one job start per N rounds.
+  # The wall time per round of the whole run (job starts included), N = 1
+  # and N = 10, at K = 100 and K = 1000, on prism (BENCH_EXTRACT_RUNNER_FLAGS
+  # adds flags, e.g. --runner=flink --endpoint=...).
+  local jobs_target="${BENCH_EXTRACT_JOBS_TARGET:-10000}"
+  echo "== rounds per job: $jobs_target documents, wall time per round, N = 1 and N = 10 ${BENCH_EXTRACT_RUNNER_FLAGS:-(prism)}"
+  for jk in 100 1000; do
+    for n in 1 10; do
+      # shellcheck disable=SC2086
+      line=$(run beam "$jk" "$jobs_target" "beam-k$jk-n$n" --rounds_per_job="$n" ${BENCH_EXTRACT_RUNNER_FLAGS:-})
+      set -- $line
+      awk -v k="$jk" -v n="$n" -v w="$1" -v r="$3" -v c="$4" 'BEGIN {
+        printf "RESULT extract rounds_per_job=%-2d K=%-4d %.3f s per round (wall %.1f s, %d rounds, %d collected)\n", n, k, w/r, w, r, c }'
+    done
+  done
+}
+
+# bench_build: a cold build of the module's own packages. The module is
+# copied to a new directory: without -trimpath a package's directory is part
+# of its build cache key, so every package of the copy compiles cold, while
+# the dependencies (same module-cache paths) come from the cache, compiled
+# first if they are not there yet (timed apart). BENCH_BUILD_FRESH=1 uses an
+# empty GOCACHE instead, so the dependencies' cold compile time is measured
+# too. A -toolexec wrapper records each compile's peak RSS and wall time.
+bench_build() {
+  local wrap log copy cache=""
+  wrap="$dir/compile-rss.sh"
+  log="$dir/compile-rss.txt"
+  cat >"$wrap" <<'WRAP'
+#!/usr/bin/env bash
+# -toolexec wrapper: runs the tool; for compile, appends "package peak_rss_kb wall_s" to $COMPILE_RSS_LOG.
+tool="$1"; shift
+case "$(basename "$tool")" in
+  compile)
+    pkg=""; prev=""
+    for a in "$@"; do [ "$prev" = "-p" ] && pkg="$a"; prev="$a"; done
+    t="$(mktemp)"
+    /usr/bin/time -f '%M %e' -o "$t" "$tool" "$@"; rc=$?
+    [ -n "$pkg" ] && echo "$pkg $(cat "$t")" >>"$COMPILE_RSS_LOG"
+    rm -f "$t"; exit $rc ;;
+  *) exec "$tool" "$@" ;;
+esac
+WRAP
+  chmod +x "$wrap"
+  : >"$log"; : >"$log.deps"
+  if [ -n "${BENCH_BUILD_FRESH:-}" ]; then cache="$(mktemp -d)"; export GOCACHE="$cache"; fi
+  copy="$(mktemp -d)"
+  tar --exclude=./.git --exclude=./bench-out -cf - . | tar -xf - -C "$copy"
+  local mod deps a b dep_s mod_s
+  mod="$(go list -m)"
+  mapfile -t deps < <(cd "$copy" && go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./... | grep -v "^$mod\\(/\\|\$\\)")
+  echo "== cold build of the module ($(cd "$copy" && go list ./... | wc -l) packages, copied to $copy), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); ${#deps[@]} dependency packages${cache:+ in an empty GOCACHE}"
+  a=$(date +%s.%N)
+  (cd "$copy" && COMPILE_RSS_LOG="$log.deps" go build -toolexec "$wrap" "${deps[@]}")
+  b=$(date +%s.%N); dep_s=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b-a }')
+  a=$(date +%s.%N)
+  (cd "$copy" && COMPILE_RSS_LOG="$log" go build -toolexec "$wrap" ./...)
+  b=$(date +%s.%N); mod_s=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b-a }')
+  echo "the module's packages by compiler peak RSS (MB) and compile seconds:"
+  sort -k2,2nr "$log" | head -8 | awk '{ printf "  %-60s %6.0f MB %6.1f s\n", $1, $2/1024, $3 }'
+  local top
+  top=$(sort -k2,2nr "$log" | head -1)
+  awk -v d="$dep_s" -v m="$mod_s" -v t="$top" -v n="$(wc -l <"$log.deps")" 'BEGIN { split(t, f, " ")
+    printf "RESULT build: the module cold %.1f s wall (target < 90 s: %s); largest compiler peak RSS %.0f MB in %s (target < 2048 MB: %s); dependencies before it %.1f s (%d compiled, the rest cached)\n",
+      m, (m < 90 ? "met" : "NOT met"), f[2]/1024, f[1], (f[2]/1024 < 2048 ? "met" : "NOT met"), d, n }'
+  rm -rf "$copy" ${cache:+"$cache"}
+}
+
+bench_replay() {
+  echo "== replay: ReplayWeb.page, time to the first replayed page (internal/replaytest)"
+  local pages fail=0
+  for pages in ${BENCH_REPLAY_PAGES:-80 5400}; do
+    RECRAWL_REPLAY_BENCH_PAGES=$pages go test -count=1 -timeout 90m -run 'TestReplayTimeToFirstPage$' -v ./internal/replaytest \
+      >"$dir/replay-$pages.log" 2>&1 || { echo "FAILED: replay bench with $pages pages (see $dir/replay-$pages.log)"; tail -20 "$dir/replay-$pages.log"; return 1; }
+    grep '^replay-bench' "$dir/replay-$pages.log"
+    # The target: with the index form the package writes by default, every checked page within 30 s.
+    local form
+    form=$(sed -n 's/.*default index: \(flat\|ZipNum\).*/\1/p' "$dir/replay-$pages.log" | tr A-Z a-z | head -1)
+    awk -v f="$form" '/^replay-bench/ { delete v; for (i=1;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=kv[2] }
+         if (v["index"]==f) { ok = ("slowest_s" in v) && v["slowest_s"]+0 <= 30; printf "target (default index %s, %s documents): slowest page %.1f s <= 30 s: %s\n", f, v["docs"], v["slowest_s"], ok ? "met" : "MISSED"; exit !ok } }' \
+      "$dir/replay-$pages.log" || fail=1
+  done
+  return $fail
 }
 
 main() {
   case "$what" in
+    build) bench_build ;;
     index) bench_index; bench_machine ;;
     machine) bench_machine ;;
     document) bench_document ;;
     extract) bench_extract ;;
-    all) bench_index; bench_machine; bench_document; bench_extract ;;
-    *) echo "unknown benchmark $what (known: index, machine, document, extract, all)"; exit 2 ;;
+    replay) bench_replay ;;
+    all) bench_index; bench_machine; bench_document; bench_extract; bench_replay ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, replay, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

@@ -7,22 +7,30 @@
 #
 # The job server: either one that already runs next to the cluster
 # (FLINK_JOB_ENDPOINT=HOST:PORT), or, with FLINK_MASTER=HOST:PORT (the Flink
-# JobManager's REST address), this script starts Beam's job server image on
-# this machine and stops it when the pipeline ends:
-#   docker run --rm --detach --net=host apache/beam_flink<FLINK_VERSION>_job_server:<BEAM_VERSION> \
-#     --flink-master=HOST:PORT --job-port=8099 --artifact-port=8098 --expansion-port=8097
-# Where these names come from (Beam 2.77.0):
-#   - image name: apache/beam runners/flink/job-server-container/flink_job_server_container.gradle
-#     names it docker_image_default_repo_prefix ("beam_") + "flink${version}_job_server"
-#     under the "apache" root, tagged with the SDK version;
-#   - Flink versions with a job server: 1.19, 1.20, 2.0, 2.1, 2.2
-#     (PUBLISHED_FLINK_VERSIONS in sdks/python/apache_beam/options/pipeline_options.py
-#     of the Beam v2.77.0 module, "in sync with gradle.properties");
-#   - job server flags: --flink-master, --job-port, --artifact-port,
-#     --expansion-port, --artifacts-dir (FlinkJarJobServer.java_arguments in
-#     sdks/python/apache_beam/runners/portability/flink_runner.py of the same module);
-#   - the job server's version must be the Beam SDK's: BEAM_VERSION is read from go.mod.
-# The Flink cluster's minor version must be FLINK_VERSION.
+# JobManager's REST address), this script starts Beam's Flink job server on
+# this machine for the run and stops it when the pipeline ends:
+#   scripts/beam-jobserver.sh flink --flink-master=HOST:PORT --job-port=8099 --artifact-port=8098
+# (scripts/beam-jobserver.sh: a JVM with the jars scripts/install-cluster-deps.sh
+# fetched from Maven Central; versions in scripts/versions.env: Beam's job
+# server 2.62.0 for Flink 1.19, and Spark 3.5 for run-spark.sh). No docker.
+# The cluster's Flink minor version must be the job server's (FLINK_MINOR in
+# scripts/versions.env); scripts/flink-cluster.sh starts such a cluster on
+# this machine:
+#   scripts/flink-cluster.sh &    # prints FLINK_MASTER=127.0.0.1:8081
+#   FLINK_MASTER=127.0.0.1:8081 INPUT=... OUTPUT=... scripts/run-flink.sh
+#
+# Where the workers run (ENVIRONMENT_TYPE):
+#   PROCESS (default)  each TaskManager starts the Go SDK's boot program
+#                      (BOOT_BINARY, built here from the Beam SDK in go.mod),
+#                      which fetches the worker binary from the job server and
+#                      runs it. BOOT_BINARY must be at the same path on every
+#                      TaskManager host, and they must read the job server's
+#                      ARTIFACTS_DIR (on one machine: both are given).
+#   LOOPBACK           the workers run in the submitting process: local paths
+#                      work; for a cluster on this machine.
+#   DOCKER             Beam's Go SDK container image (ENVIRONMENT_CONFIG), on
+#                      TaskManagers that run docker.
+#   EXTERNAL           a worker pool at ENVIRONMENT_CONFIG=HOST:PORT.
 #
 # Any Beam job service takes the same submission, including prism
 # (scripts/prism-jobserver.sh) for a local try-out:
@@ -32,10 +40,9 @@
 #   FLINK_JOB_ENDPOINT  HOST:PORT of a running job server     (SPARK_JOB_ENDPOINT for run-spark.sh)
 #   FLINK_MASTER        HOST:PORT of the Flink REST endpoint: start the job server here
 #                       (SPARK_MASTER_URL=spark://HOST:7077 for run-spark.sh)
-#   FLINK_VERSION       Flink minor version of the cluster, default 1.20
-#   BEAM_VERSION        job server image tag, default the Beam SDK version in go.mod
-#   JOB_SERVER_IMAGE    another job server image (default apache/beam_flink${FLINK_VERSION}_job_server)
-#   JOB_PORT, ARTIFACT_PORT, EXPANSION_PORT   job server ports (8099, 8098, 8097)
+#   FLINK_VERSION       Flink minor version of the cluster, default and only
+#                       choice: FLINK_MINOR of scripts/versions.env
+#   JOB_PORT, ARTIFACT_PORT   ports of the job server started here (8099, 8098)
 #   ARTIFACTS_DIR       where the job server stages the worker binary; the cluster's
 #                       workers must read it too (a gs:// path or a shared volume)
 # Environment, the pipeline:
@@ -46,8 +53,11 @@
 #   extract: SPEC (the Collection Specification, read here), INDEX (cdxj:gs://…, zipnum:gs://…
 #            or bigtable:P/I/T), ARCHIVE (gs:// prefixes, comma-separated), OUTPUT (gs://),
 #            WORK (gs://, default OUTPUT/.work)
-#   ENVIRONMENT_TYPE    where workers run: DOCKER (default), PROCESS, EXTERNAL, LOOPBACK
-#   ENVIRONMENT_CONFIG  SDK container image (DOCKER), worker pool HOST:PORT (EXTERNAL), ...
+#   ENVIRONMENT_TYPE    PROCESS (default), LOOPBACK, DOCKER or EXTERNAL (above)
+#   ENVIRONMENT_CONFIG  PROCESS: default {"command": "BOOT_BINARY"}; DOCKER: the SDK
+#                       image; EXTERNAL: the worker pool's HOST:PORT
+#   BOOT_BINARY         PROCESS: the Go SDK's boot program; built into .cache/bin/boot
+#                       (GOOS=linux GOARCH=amd64 CGO_ENABLED=0) if unset
 #   WORKER_BINARY       linux/amd64 build of the pipeline for the workers; built
 #                       into .cache/bin with GOOS=linux GOARCH=amd64 CGO_ENABLED=0 if unset
 #   PARALLELISM         Flink parallelism (default: the cluster's)
@@ -56,7 +66,9 @@
 # Extra arguments are passed on to the pipeline (e.g. --lines_per_block=1000).
 #
 # Paths must be gs:// (every worker opens them itself) unless ENVIRONMENT_TYPE
-# is LOOPBACK, where the workers run inside the submitting process.
+# is LOOPBACK, where the workers run inside the submitting process, or
+# LOCAL_FILES=1 says that the cluster's workers run on this machine (a
+# cluster of scripts/flink-cluster.sh or spark-cluster.sh) and read its files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,25 +85,20 @@ need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of ${RECRAWL_SC
 # show CMD...: prints a command as it will run, quoted for the shell.
 show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
 
-beam_version="${BEAM_VERSION:-$(awk '$1 == "github.com/apache/beam/sdks/v2" { sub(/^v/, "", $2); print $2; exit }' go.mod)}"
-[ -n "$beam_version" ] || die "no github.com/apache/beam/sdks/v2 in go.mod: set BEAM_VERSION"
+cluster_flink_version="${FLINK_VERSION:-}" # versions.env sets FLINK_VERSION (the patch release)
+# shellcheck source=versions.env
+. scripts/versions.env
 job_port="${JOB_PORT:-8099}"
 case "$runner" in
   flink)
     endpoint_var=FLINK_JOB_ENDPOINT master_var=FLINK_MASTER master_flag=--flink-master
-    flink_version="${FLINK_VERSION:-1.20}"
-    case "$flink_version" in
-      1.19|1.20|2.0|2.1|2.2) ;;
-      *) die "FLINK_VERSION=$flink_version: Beam $beam_version has Flink job servers for 1.19, 1.20, 2.0, 2.1 and 2.2" ;;
-    esac
-    image="${JOB_SERVER_IMAGE:-apache/beam_flink${flink_version}_job_server:$beam_version}"
+    flink_version="${cluster_flink_version:-$FLINK_MINOR}"
+    [ "$flink_version" = "$FLINK_MINOR" ] ||
+      die "FLINK_VERSION=$flink_version: Beam's Flink job server here ($BEAM_JOB_SERVER_VERSION, scripts/versions.env) is for Flink $FLINK_MINOR"
     ;;
   spark)
-    # Beam 2.77.0 publishes one Spark job server, for Spark 3
-    # (runners/spark/3/job-server/container: spark_job_server_image = 'spark3_job_server';
-    # SparkRunnerOptions --spark_version choices ['3']).
+    # Beam's Spark job server is for Spark 3 (beam-runners-spark-3).
     endpoint_var=SPARK_JOB_ENDPOINT master_var=SPARK_MASTER_URL master_flag=--spark-master-url
-    image="${JOB_SERVER_IMAGE:-apache/beam_spark3_job_server:$beam_version}"
     ;;
   *) die "unknown runner $runner" ;;
 esac
@@ -102,32 +109,26 @@ if [ -n "${!endpoint_var:-}" ]; then
   endpoint="${!endpoint_var}"
 elif [ -n "${!master_var:-}" ]; then
   endpoint="localhost:$job_port"
-  container="recrawl-$runner-job-server-$$"
-  job_server=(docker run --rm --detach --name "$container" --net=host)
-  case "${ARTIFACTS_DIR:-}" in
-    "" | gs://*) ;;
-    *) job_server+=(--volume "$ARTIFACTS_DIR:$ARTIFACTS_DIR") ;;
-  esac
-  job_server+=("$image" "$master_flag=${!master_var}" --job-port="$job_port"
-    --artifact-port="${ARTIFACT_PORT:-8098}" --expansion-port="${EXPANSION_PORT:-8097}")
+  job_server=(scripts/beam-jobserver.sh "$runner" "$master_flag=${!master_var}" --job-port="$job_port"
+    --artifact-port="${ARTIFACT_PORT:-8098}")
   [ -z "${ARTIFACTS_DIR:-}" ] || job_server+=(--artifacts-dir="$ARTIFACTS_DIR")
 else
-  die "set $endpoint_var (HOST:PORT of a running Beam $runner job server) or $master_var (to start one here in docker; see the top of ${RECRAWL_SCRIPT:-$0})"
+  die "set $endpoint_var (HOST:PORT of a running Beam $runner job server) or $master_var (to start one here; see the top of ${RECRAWL_SCRIPT:-$0})"
 fi
 
 pipeline="${PIPELINE:-index}"
-env_type="${ENVIRONMENT_TYPE:-DOCKER}"
+env_type="${ENVIRONMENT_TYPE:-PROCESS}"
 env_type="${env_type^^}"
 case "$env_type" in DOCKER|PROCESS|EXTERNAL|LOOPBACK) ;; *) die "ENVIRONMENT_TYPE=$env_type: must be DOCKER, PROCESS, EXTERNAL or LOOPBACK" ;; esac
 
 # reachable VAR VALUE: every path must be gs:// unless the workers are here.
 reachable() {
   local p
-  [ "$env_type" != LOOPBACK ] || return 0
+  [ "$env_type" != LOOPBACK ] && [ "${LOCAL_FILES:-}" != 1 ] || return 0
   IFS=',' read -ra parts <<<"$2"
   for p in "${parts[@]}"; do
     p="${p# }"
-    case "$p" in gs://*) ;; *) die "$1=$p is a local path, but $runner workers ($env_type) cannot read this machine's files; use gs://" ;; esac
+    case "$p" in gs://*) ;; *) die "$1=$p is a local path, but $runner workers ($env_type) cannot read this machine's files; use gs:// (or LOCAL_FILES=1 for a cluster on this machine)" ;; esac
   done
 }
 
@@ -177,6 +178,15 @@ if [ "$env_type" != LOOPBACK ] && [ -z "$worker" ]; then
   worker="$bindir/$pipeline-linux-amd64"
   build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$worker" "./pipelines/$pipeline"
 fi
+env_config="${ENVIRONMENT_CONFIG:-}"
+if [ "$env_type" = PROCESS ] && [ -z "$env_config" ]; then
+  boot="${BOOT_BINARY:-}"
+  if [ -z "$boot" ]; then
+    boot="$bindir/boot"
+    build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$boot" github.com/apache/beam/sdks/v2/go/container
+  fi
+  env_config="{\"command\": \"$boot\"}"
+fi
 if [ -n "$worker" ] && [ "$(go env GOOS)/$(go env GOARCH)" = linux/amd64 ]; then
   driver="$worker"
 else
@@ -186,7 +196,7 @@ fi
 
 cmd=("$driver" --runner="$runner" --endpoint="$endpoint" --environment_type="$env_type"
   --job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}")
-[ -z "${ENVIRONMENT_CONFIG:-}" ] || cmd+=(--environment_config="$ENVIRONMENT_CONFIG")
+[ -z "$env_config" ] || cmd+=(--environment_config="$env_config")
 [ "$env_type" = LOOPBACK ] || cmd+=(--worker_binary="$worker")
 [ -z "${PARALLELISM:-}" ] || cmd+=(--parallelism="$PARALLELISM")
 cmd+=("${args[@]}" "$@")
@@ -194,18 +204,26 @@ cmd+=("${args[@]}" "$@")
 if [ ${#job_server[@]} -gt 0 ]; then
   show "${job_server[@]}"
   if ! print_only; then
-    "${job_server[@]}" >/dev/null
-    trap 'docker stop "$container" >/dev/null 2>&1 || true' EXIT
-    # Wait until the job server accepts connections (it starts a JVM).
-    for i in $(seq 120); do
-      if (exec 3<>"/dev/tcp/127.0.0.1/$job_port") 2>/dev/null; then break; fi
-      [ "$i" -lt 120 ] || die "the $runner job server ($image) accepts no connections on port $job_port after 120 s; see: docker logs $container"
-      sleep 1
+    js_log="$(mktemp "${TMPDIR:-/tmp}/recrawl-$runner-job-server-XXXXXX.log")"
+    "${job_server[@]}" >"$js_log" 2>&1 &
+    js_pid=$!
+    trap 'kill -TERM "$js_pid" 2>/dev/null; wait "$js_pid" 2>/dev/null; rm -f "$js_log"' EXIT
+    # Wait until it prints its endpoint (it starts a JVM).
+    for i in $(seq 240); do
+      if grep -q '^JOB_ENDPOINT=' "$js_log"; then break; fi
+      kill -0 "$js_pid" 2>/dev/null || die "the $runner job server exited:
+$(tail -n 30 "$js_log")"
+      [ "$i" -lt 240 ] || die "the $runner job server printed no endpoint within 120 s:
+$(tail -n 30 "$js_log")"
+      sleep 0.5
     done
   fi
 fi
 show "${cmd[@]}"
 print_only && exit 0
+# LOCAL_FILES=1: the pipeline's own path check (runners.Config.Validate) lets
+# non-LOOPBACK workers take local paths too.
+[ "${LOCAL_FILES:-}" != 1 ] || export RECRAWL_WORKERS_SHARE_FILES=1
 if [ ${#job_server[@]} -gt 0 ]; then
   "${cmd[@]}" # not exec: the trap stops the job server afterwards
 else

@@ -21,13 +21,17 @@
 // Load picks YAML or JSON by extension (else by content), and recognises the
 // original authors' JSON format (seedUrls, referenceTime, referenceVectors,
 // ...) by its camelCase fields; LoadOriginal documents its mapping. Both
-// syntaxes are parsed into one YAML node tree (JSON is YAML) and decoded
-// field by field, so that every problem is reported at once with the file
-// name, the line, the field path and the reason; unknown fields are errors
-// (with a "did you mean" for near misses), in both formats. Defaults are
-// written down once, in Defaults. Write and MarshalJSON produce the canonical
-// format with every default filled in, which Parse reads back unchanged, so
-// a run can record the specification it used.
+// syntaxes are parsed into one YAML node tree (JSON is YAML). Every field is
+// declared once, as a tagged field of Spec (schema.go lists the tags): the
+// decoder reads the tree into Spec after the tags (known fields only, every
+// value of its field's type), Validate checks every rule about values and
+// between fields, and the tree serves only to give each problem its line.
+// Every problem is reported at once with the file name, the line, the field
+// path and the reason; unknown fields are errors (with a "did you mean" for
+// near misses), in both formats. Defaults are written down once, in
+// Defaults. Write and MarshalJSON produce the canonical format with every
+// default filled in, which Parse reads back unchanged, so a run can record
+// the specification it used.
 //
 // # Choices
 //
@@ -53,7 +57,9 @@
 //     vectors (alphabetically), else "en".
 //   - Relative paths (reference document files, dictionary) are relative to
 //     the specification file; Load makes them absolute and checks that the
-//     files exist. Parse, which has no file, leaves them as they are.
+//     files exist and lie inside the specification's folder (or a folder
+//     the caller allows), symbolic links resolved. Parse, which has no
+//     file, leaves them as they are.
 //   - Reference vectors and correction factors may be given precomputed (the
 //     original format always has the former); scoring then uses them instead
 //     of computing them from the reference documents.

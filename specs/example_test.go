@@ -75,8 +75,9 @@ func ExampleSpec_Write() {
 	// target_size: 100000
 	// batch_size: 100
 	// max_rounds: 0
+	// stop_after_empty_rounds: 100
 	// max_per_host: 0
-	// outlinks: main
+	// outlinks: all
 	// max_document_bytes: 5242880
 	// default_language: en
 	// reference_vector_size: 100

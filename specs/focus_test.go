@@ -15,22 +15,78 @@ reference_documents: [{text: one}, {text: two}]
 seeds: ['http://a.example/']
 `
 
-func TestFocusDefaultsArePaper(t *testing.T) {
+func TestFocusPresets(t *testing.T) {
+	written := func(s *Spec) string {
+		t.Helper()
+		var buf strings.Builder
+		if err := s.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	focusFields := []string{"focus:", "link_priority", "combine", "follow_threshold", "count_listing_pages", "max_depth", "link_dates"}
+
+	// The default: every link, each ranked by its own evidence.
 	s, err := Parse([]byte(focusBase), "f.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Focus.IsPaper() || s.Focus.String() != "paper" {
-		t.Errorf("defaults are not the paper's method: %+v", s.Focus)
+	if s.Focus.Preset != PresetDefault || s.Outlinks != OutlinksAll || s.Focus.IsPaper() ||
+		s.Focus.LinkPriority != (LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}) || !s.Focus.CountListingPages {
+		t.Errorf("defaults: outlinks %s, %+v", s.Outlinks, s.Focus)
 	}
-	var buf strings.Builder
-	if err := s.Write(&buf); err != nil {
+	for _, field := range focusFields {
+		if w := written(s); strings.Contains(w, field) {
+			t.Errorf("a default spec writes %s:\n%s", field, w)
+		}
+	}
+	roundTrip(t, s)
+
+	// focus: paper is the paper's method, and writes only its name.
+	p, err := Parse([]byte(focusBase+"focus: paper\n"), "f.yaml")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, field := range []string{"link_priority", "combine", "follow_threshold", "count_listing_pages", "max_depth", "link_dates"} {
-		if strings.Contains(buf.String(), field) {
-			t.Errorf("paper-method spec writes %s:\n%s", field, buf.String())
+	if !p.Focus.IsPaper() || p.Focus.String() != "paper" || p.Outlinks != OutlinksMain || p.Focus.Preset != PresetPaper {
+		t.Errorf("focus: paper gives outlinks %s, %+v", p.Outlinks, p.Focus)
+	}
+	w := written(p)
+	for _, field := range focusFields[1:] {
+		if strings.Contains(w, field) {
+			t.Errorf("a paper spec writes %s:\n%s", field, w)
 		}
+	}
+	if !strings.Contains(w, "focus: paper") || !strings.Contains(w, "outlinks: main") {
+		t.Errorf("a paper spec does not say so:\n%s", w)
+	}
+	roundTrip(t, p)
+
+	// Fields given change the preset's values, before or after focus.
+	for _, doc := range []string{"link_dates: true\noutlinks: all\nfocus: paper\n", "focus: paper\nlink_dates: true\noutlinks: all\n"} {
+		q, err := Parse([]byte(focusBase+doc), "f.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !q.Focus.LinkDates || q.Outlinks != OutlinksAll || !q.Focus.LinkPriority.IsPaper() || q.Focus.Preset != PresetPaper {
+			t.Errorf("%q: outlinks %s, %+v", doc, q.Outlinks, q.Focus)
+		}
+		roundTrip(t, q)
+	}
+	// A default spec that sets a field back to the paper's value writes it.
+	r, err := Parse([]byte(focusBase+"outlinks: main\nlink_priority: {parent: 1}\n"), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := written(r); !strings.Contains(w, "outlinks: main") || !strings.Contains(w, "link_priority") {
+		t.Errorf("paper values under the default are not written:\n%s", w)
+	}
+	roundTrip(t, r)
+	// The unfocused strategy ignores the default link priority.
+	if _, err := Parse([]byte(focusBase+"strategy: unfocused\n"), "f.yaml"); err != nil {
+		t.Errorf("unfocused with the default focus: %v", err)
+	}
+	if _, err := Parse([]byte(focusBase+"focus: papers\n"), "f.yaml"); err == nil || !strings.Contains(err.Error(), `focus: "papers" is not one of default, paper`) {
+		t.Errorf("unknown preset: %v", err)
 	}
 }
 

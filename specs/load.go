@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -16,6 +19,9 @@ import (
 type Problem struct {
 	// Line is the 1-based line in the file, 0 if unknown.
 	Line int
+	// Field is the path of the field, e.g. "alpha", "event.start",
+	// "reference_documents[2].url" ("" for the whole specification).
+	Field string
 	// Msg names the field and says why, e.g. `alpha: 1.5 is outside [0, 1]`.
 	Msg string
 }
@@ -43,6 +49,10 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// MaxFileBytes is the largest specification file Load reads (the largest of
+// the original authors' is 0.1 MB).
+const MaxFileBytes = 16 << 20
+
 // Load reads the specification at path. The format is chosen by the
 // extension (.yaml/.yml or .json), else by the content (JSON starts with
 // '{'); a JSON or YAML document whose top level has the original's camelCase
@@ -50,10 +60,11 @@ func (e *Error) Error() string {
 // defaultLanguage, correctionFactors) is read as the original format (see
 // LoadOriginal). Relative paths in the specification (reference document
 // files, dictionary) are taken relative to the specification's directory
-// and made absolute, and those files must exist. All problems are reported
-// together in an *Error naming the file.
-func Load(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+// and made absolute; those files must exist and, symbolic links resolved,
+// lie inside the specification's directory or one of allowDirs. All
+// problems are reported together in an *Error naming the file.
+func Load(path string, allowDirs ...string) (*Spec, error) {
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +73,7 @@ func Load(path string) (*Spec, error) {
 		return nil, err
 	}
 	s.Path = path
-	if err := s.resolvePaths(); err != nil {
+	if err := s.resolvePaths(allowDirs); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -71,7 +82,7 @@ func Load(path string) (*Spec, error) {
 // LoadOriginal reads a specification in the original authors' JSON format,
 // whatever the file's extension; Load detects it on its own.
 func LoadOriginal(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -83,12 +94,43 @@ func LoadOriginal(path string) (*Spec, error) {
 	return s, nil
 }
 
+// readFile reads a specification file of at most MaxFileBytes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, &Error{File: path, Problems: []Problem{{Msg: fmt.Sprintf("larger than %d bytes; a specification is a few kilobytes", MaxFileBytes)}}}
+	}
+	return data, nil
+}
+
 // Parse parses a specification in this package's format, YAML or JSON
 // (JSON is YAML to the parser, so one schema serves both), or in the
 // original format, detected by its fields. name is used in errors. Relative
 // paths are left as they are.
 func Parse(data []byte, name string) (*Spec, error) {
 	return parse(data, name, formatOf(name, data), false)
+}
+
+// Check is Validate as an error: nil, or an *Error listing the problems
+// under the specification's file name.
+func (s *Spec) Check() error {
+	probs := s.Validate()
+	if len(probs) == 0 {
+		return nil
+	}
+	name := s.Path
+	if name == "" {
+		name = "<input>"
+	}
+	return &Error{File: name, Problems: probs}
 }
 
 // formatOf guesses the syntax from the name's extension, else the content.
@@ -108,7 +150,31 @@ func formatOf(name string, data []byte) Format {
 // originalFields are top-level fields that only the original format has.
 var originalFields = []string{"seedUrls", "referenceDocuments", "referenceTime", "referenceVectors", "defaultLanguage", "correctionFactors"}
 
+// LoadToScore reads a specification to score single pages with (extract
+// explain) as Load does, but accepts one without seeds: scoring a page
+// needs nothing to start a crawl from.
+func LoadToScore(path string, allowDirs ...string) (*Spec, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := parseFor(data, path, formatOf(path, data), false, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Path = path
+	if err := s.resolvePaths(allowDirs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func parse(data []byte, name string, syntax Format, original bool) (*Spec, error) {
+	return parseFor(data, name, syntax, original, true)
+}
+
+// parseFor is parse; with needSeeds false, the problem "no seeds" is not one.
+func parseFor(data []byte, name string, syntax Format, original, needSeeds bool) (*Spec, error) {
 	if name == "" {
 		name = "<input>"
 	}
@@ -147,43 +213,177 @@ func parse(data []byte, name string, syntax Format, original bool) (*Spec, error
 			}
 		}
 	}
-	d := &decoder{}
+	d := newDecoder(root)
 	var s *Spec
+	var problems []Problem
 	if original {
 		s = d.original(root)
+		problems = originalProblems(s.Validate())
 		syntax = FormatOriginal
 	} else {
-		s = d.spec(root)
+		v := Defaults()
+		d.decode(root, reflect.ValueOf(&v).Elem(), "")
+		s = &v
+		s.complete(d.given)
+		problems = s.Validate()
 	}
-	if len(d.problems) > 0 {
-		return nil, &Error{File: name, Problems: d.problems}
+	if !needSeeds {
+		problems = slices.DeleteFunc(problems, func(p Problem) bool {
+			return (p.Field == "seeds" || p.Field == "seedUrls") && strings.Contains(p.Msg, "none given")
+		})
+	}
+	if all := d.locate(problems); len(all) > 0 {
+		return nil, &Error{File: name, Problems: all}
 	}
 	s.Format = syntax
-	s.Warnings = d.warnings
 	return s, nil
 }
 
+// given reports whether field was written (not as null).
+func (d *decoder) given(field string) bool {
+	w, ok := d.at[field]
+	return ok && !isNull(w.value)
+}
+
+// complete fills in what is derived from other fields and normalises what
+// has several spellings, after decoding and before Validate: the focus
+// preset sets the fields it covers that are not given, event.end
+// defaults to event.start, default_language is derived when not given,
+// languages lose duplicates, allow/deny entries are lower-cased without a
+// trailing dot, and locale keys (de_DE) become language tags (de-DE).
+func (s *Spec) complete(given func(field string) bool) {
+	if s.Event.End.IsZero() {
+		s.Event.End = s.Event.Start
+	}
+	if len(s.Languages) > 0 {
+		var uniq []string
+		for _, l := range s.Languages {
+			if !slices.Contains(uniq, l) {
+				uniq = append(uniq, l)
+			}
+		}
+		s.Languages = uniq
+	}
+	for _, hosts := range [][]string{s.Allow, s.Deny} {
+		for i, h := range hosts {
+			if n, err := parseHostEntry(h); err == nil {
+				hosts[i] = n
+			}
+		}
+	}
+	s.ReferenceVectors = localeKeys(s.ReferenceVectors)
+	s.CorrectionFactors = localeKeys(s.CorrectionFactors)
+	if s.Focus.Preset != Defaults().Focus.Preset {
+		s.UsePreset(s.Focus.Preset, given)
+	}
+	if !given("default_language") {
+		s.DefaultLanguage = defaultLanguage(s)
+	}
+}
+
+// localeKeys turns Java locale keys (de_DE) into language tags (de-DE).
+func localeKeys[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[normalizeLocale(k)] = v
+	}
+	return out
+}
+
+// normalizeLocale turns a Java Locale string (de, de_DE) into a language tag
+// (de, de-DE).
+func normalizeLocale(s string) string {
+	return strings.ReplaceAll(s, "_", "-")
+}
+
+// defaultLanguage derives default_language when it is not given.
+func defaultLanguage(s *Spec) string {
+	if len(s.Languages) > 0 {
+		return s.Languages[0]
+	}
+	for _, r := range s.ReferenceDocuments {
+		if r.Language != "" {
+			return r.Language
+		}
+	}
+	var langs []string
+	for l := range s.Keywords {
+		if l != AllLanguages {
+			langs = append(langs, l)
+		}
+	}
+	for l := range s.ReferenceVectors {
+		langs = append(langs, l)
+	}
+	if len(langs) > 0 {
+		slices.Sort(langs)
+		return langs[0]
+	}
+	return FallbackLanguage
+}
+
 // resolvePaths makes relative file paths absolute against the directory of
-// s.Path and checks that the files exist.
-func (s *Spec) resolvePaths() error {
-	dir := filepath.Dir(s.Path)
+// s.Path and checks that each file exists and lies inside that directory
+// or one of allowDirs, symbolic links resolved: a specification cannot make
+// the extraction read (and explain print) a file elsewhere.
+func (s *Spec) resolvePaths(allowDirs []string) error {
+	dir, err := filepath.Abs(filepath.Dir(s.Path))
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.Path, err)
+	}
+	roots := []string{dir}
+	for _, a := range allowDirs {
+		if a == "" {
+			continue
+		}
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			return fmt.Errorf("allowed folder %s: %w", a, err)
+		}
+		roots = append(roots, abs)
+	}
+	// The roots as written and with links resolved: a path is checked as
+	// written first, so that nothing outside is even looked at.
+	var real []string
+	for _, r := range roots {
+		if rr, err := filepath.EvalSymlinks(r); err == nil {
+			real = append(real, rr)
+		}
+	}
 	var probs []Problem
 	fix := func(p *string, field string) {
 		if *p == "" {
 			return
 		}
-		if !filepath.IsAbs(*p) {
-			abs, err := filepath.Abs(filepath.Join(dir, *p))
-			if err != nil {
-				probs = append(probs, Problem{Msg: fmt.Sprintf("%s: %v", field, err)})
-				return
-			}
-			*p = abs
+		bad := func(format string, args ...any) {
+			probs = append(probs, Problem{Field: field, Msg: join(field, fmt.Sprintf(format, args...))})
 		}
-		if st, err := os.Stat(*p); err != nil {
-			probs = append(probs, Problem{Msg: fmt.Sprintf("%s: %v", field, err)})
-		} else if st.IsDir() {
-			probs = append(probs, Problem{Msg: fmt.Sprintf("%s: %s is a directory, not a file", field, *p)})
+		written, abs := *p, *p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, abs)
+		}
+		abs = filepath.Clean(abs)
+		if !insideAny(abs, roots) {
+			bad("%s is outside the specification's folder %s%s", written, dir, allowedHint(roots[1:]))
+			return
+		}
+		*p = abs
+		st, err := os.Stat(abs)
+		if err != nil {
+			bad("%v", err)
+			return
+		}
+		if st.IsDir() {
+			bad("%s is a directory, not a file", abs)
+			return
+		}
+		if r, err := filepath.EvalSymlinks(abs); err != nil {
+			bad("%v", err)
+		} else if !insideAny(r, real) {
+			bad("%s is a link to %s, outside the specification's folder %s%s", written, r, dir, allowedHint(roots[1:]))
 		}
 	}
 	for i := range s.ReferenceDocuments {
@@ -194,6 +394,24 @@ func (s *Spec) resolvePaths() error {
 		return &Error{File: s.Path, Problems: probs}
 	}
 	return nil
+}
+
+// insideAny reports whether the clean absolute path p is one of dirs or
+// below one of them.
+func insideAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if rel, err := filepath.Rel(d, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func allowedHint(extra []string) string {
+	if len(extra) == 0 {
+		return " (allow another folder with --spec_root)"
+	}
+	return " or the allowed folders " + strings.Join(extra, ", ")
 }
 
 // lineAt returns the 1-based line of byte offset off.

@@ -153,7 +153,7 @@ func TestParseDefaultsAndShapes(t *testing.T) {
 	}
 	want := Defaults()
 	if s.Strategy != want.Strategy || s.Alpha != 0.5 || s.BatchSize != 100 || s.TargetSize != 100000 ||
-		s.ReferenceVectorSize != 100 || s.Outlinks != OutlinksMain || s.MaxRounds != 0 {
+		s.ReferenceVectorSize != 100 || s.Outlinks != OutlinksAll || s.MaxRounds != 0 {
 		t.Errorf("defaults not applied: %+v", s)
 	}
 	if s.Normalize || s.MaxDocumentBytes != 1<<20 {

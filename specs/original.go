@@ -2,6 +2,9 @@ package specs
 
 import (
 	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -40,94 +43,100 @@ import (
 //
 // Everything else (strategy, alpha, sizes, ...) takes the Defaults.
 func (d *decoder) original(root *yaml.Node) *Spec {
+	var o originalSpec
+	d.decode(root, reflect.ValueOf(&o).Elem(), "")
 	s := Defaults()
-	var hasTime, hasVectors bool
-	var timeNode *yaml.Node
-	d.fields(root, "", map[string]func(v *yaml.Node){
-		"name":        func(v *yaml.Node) { s.Name = d.name(v, "name") },
-		"description": func(v *yaml.Node) { s.Description, _ = d.str(v, "description") },
-		"seedUrls": func(v *yaml.Node) {
-			s.Seeds = []string{}
-			d.list(v, "seedUrls", func(n *yaml.Node, path string) {
-				u, ok := d.str(n, path)
-				if !ok {
-					return
-				}
-				// The published files contain a few unusable seeds (e.g. a
-				// host with an escaped path, wolympics2010.json); the
-				// original passed them on and found no capture. They are
-				// dropped here, with a warning, so every Seeds entry parses.
-				if err := checkHTTPURL(u); err != nil {
-					d.warnings = append(d.warnings, fmt.Sprintf("line %d: %s: %v; seed dropped", n.Line, path, err))
-					return
-				}
-				s.Seeds = append(s.Seeds, u)
-			})
-		},
-		"referenceDocuments": func(v *yaml.Node) {
-			d.list(v, "referenceDocuments", func(n *yaml.Node, path string) {
-				if u, ok := d.str(n, path); ok {
-					s.ReferenceDocuments = append(s.ReferenceDocuments, ReferenceDocument{URL: d.httpURL(n, path, u)})
-				}
-			})
-		},
-		"referenceTime": func(v *yaml.Node) {
-			hasTime, timeNode = true, v
-			var has [4]bool
-			d.fields(v, "referenceTime", map[string]func(v *yaml.Node){
-				"start":           func(v *yaml.Node) { s.Event.Start, has[0] = d.bound(v, "referenceTime.start"), true },
-				"end":             func(v *yaml.Node) { s.Event.End, has[1] = d.bound(v, "referenceTime.end"), true },
-				"beforeFuzziness": func(v *yaml.Node) { s.LeadTime, has[2] = d.duration(v, "referenceTime.beforeFuzziness"), true },
-				"afterFuzziness":  func(v *yaml.Node) { s.CooldownTime, has[3] = d.duration(v, "referenceTime.afterFuzziness"), true },
-			})
-			for i, f := range []string{"start", "end", "beforeFuzziness", "afterFuzziness"} {
-				if !has[i] {
-					d.add(v, "referenceTime.%s: missing", f)
-				}
-			}
-		},
-		"referenceVectors": func(v *yaml.Node) {
-			hasVectors = true
-			s.ReferenceVectors = d.vectors(v, "referenceVectors", func(vn *yaml.Node, path string) *yaml.Node {
-				var elements *yaml.Node
-				d.fields(vn, path, map[string]func(v *yaml.Node){
-					"elements": func(v *yaml.Node) { elements = v },
-				})
-				if elements == nil && vn.Kind == yaml.MappingNode {
-					d.add(vn, "%s.elements: missing", path)
-				}
-				return elements
-			})
-		},
-		"keywords": func(v *yaml.Node) {
-			s.Keywords = Keywords{}
-			d.entries(v, "keywords", func(kn, vn *yaml.Node) {
-				lang := normalizeLocale(kn.Value)
-				d.language(kn, "keywords", lang)
-				if !isNull(vn) {
-					s.Keywords[lang] = d.strings(vn, "keywords."+kn.Value)
-				}
-			})
-		},
-		"defaultLanguage": func(v *yaml.Node) {
-			if l, ok := d.str(v, "defaultLanguage"); ok {
-				s.DefaultLanguage = d.language(v, "defaultLanguage", normalizeLocale(l))
-			}
-		},
-		"correctionFactors": func(v *yaml.Node) { s.CorrectionFactors = d.factors(v, "correctionFactors") },
-	})
-	if s.Name == "" {
-		d.add(root, "name: missing")
+	s.Name, s.Description = o.Name, o.Description
+	for i, u := range o.SeedURLs {
+		// The published files contain a few unusable seeds (e.g. a host
+		// with an escaped path, wolympics2010.json); the original passed
+		// them on and found no capture. They are dropped here, with a
+		// warning, so every Seeds entry parses.
+		if err := checkHTTPURL(u); err != nil {
+			path := fmt.Sprintf("seedUrls[%d]", i)
+			s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: %s: %v; seed dropped", d.at[path].value.Line, path, err))
+			continue
+		}
+		s.Seeds = append(s.Seeds, u)
 	}
-	if !hasTime {
-		d.add(root, "referenceTime: missing")
+	if o.SeedURLs != nil && s.Seeds == nil {
+		s.Seeds = []string{}
 	}
-	if !hasVectors {
-		// The Java constructor requires it (Objects.requireNonNull).
-		d.add(root, "referenceVectors: missing")
+	for _, u := range o.ReferenceDocuments {
+		s.ReferenceDocuments = append(s.ReferenceDocuments, ReferenceDocument{URL: u})
 	}
-	d.checkTemporal(&s, timeNode, "referenceTime.start", "referenceTime.end")
-	d.checkTopical(&s, root, nil, nil)
-	s.DefaultLanguage = defaultLanguage(&s)
+	t := o.ReferenceTime
+	s.Event = Event{Start: t.Start, End: t.End}
+	s.LeadTime, s.CooldownTime = t.BeforeFuzziness, t.AfterFuzziness
+	if o.ReferenceVectors != nil {
+		s.ReferenceVectors = map[string]map[string]float64{}
+		for lang, v := range o.ReferenceVectors {
+			s.ReferenceVectors[lang] = v.Elements
+		}
+	}
+	if o.Keywords != nil {
+		s.Keywords = Keywords{}
+		for lang, k := range o.Keywords {
+			s.Keywords[normalizeLocale(lang)] = k
+		}
+	}
+	s.DefaultLanguage = normalizeLocale(o.DefaultLanguage)
+	s.CorrectionFactors = o.CorrectionFactors
+	s.complete(func(string) bool { return o.DefaultLanguage != "" })
 	return &s
+}
+
+// originalSpec is the original format (ArchiveCrawlSpecification).
+type originalSpec struct {
+	Name               string                    `yaml:"name" required:""`
+	Description        string                    `yaml:"description"`
+	SeedURLs           []string                  `yaml:"seedUrls"`
+	ReferenceDocuments []string                  `yaml:"referenceDocuments"`
+	ReferenceTime      originalTime              `yaml:"referenceTime" required:""`
+	ReferenceVectors   map[string]originalVector `yaml:"referenceVectors" required:""` // the Java constructor requires it
+	Keywords           map[string][]string       `yaml:"keywords"`
+	DefaultLanguage    string                    `yaml:"defaultLanguage"`
+	CorrectionFactors  map[string]float64        `yaml:"correctionFactors"`
+}
+
+// originalTime is the original's referenceTime.
+type originalTime struct {
+	Start           Bound    `yaml:"start" required:""`
+	End             Bound    `yaml:"end" required:""`
+	BeforeFuzziness Duration `yaml:"beforeFuzziness" required:""`
+	AfterFuzziness  Duration `yaml:"afterFuzziness" required:""`
+}
+
+// originalVector is one of the original's referenceVectors.
+type originalVector struct {
+	Elements map[string]float64 `yaml:"elements" required:""`
+}
+
+// originalNames names the fields of Validate's problems as the original
+// format does.
+var (
+	originalNames = strings.NewReplacer(
+		"event.start", "referenceTime.start", "event.end", "referenceTime.end", "event", "referenceTime",
+		"lead_time", "referenceTime.beforeFuzziness", "cooldown_time", "referenceTime.afterFuzziness",
+		"reference_documents", "referenceDocuments", "reference_vectors", "referenceVectors",
+		"correction_factors", "correctionFactors", "default_language", "defaultLanguage", "seeds", "seedUrls")
+	originalURL     = regexp.MustCompile(`^referenceDocuments\[([0-9]+)\]\.url`)
+	originalWeights = regexp.MustCompile(`^referenceVectors\.([^.]+)\.`)
+)
+
+// originalProblems renames the fields of problems found in a Spec decoded
+// from the original format.
+func originalProblems(probs []Problem) []Problem {
+	for i, p := range probs {
+		field := originalURL.ReplaceAllString(originalNames.Replace(p.Field), "referenceDocuments[$1]")
+		if rest, ok := strings.CutPrefix(p.Msg, p.Field+": "); ok {
+			p.Msg = join(field, rest)
+		} else {
+			p.Msg = originalNames.Replace(p.Msg)
+		}
+		// The weights are below "elements" in the file.
+		p.Field = originalWeights.ReplaceAllString(field, "referenceVectors.$1.elements.")
+		probs[i] = p
+	}
+	return probs
 }

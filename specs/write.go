@@ -1,77 +1,83 @@
 package specs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 
 	"gopkg.in/yaml.v3"
 )
 
-// file is the canonical layout of a specification for output, in the order
-// a reader wants it: identity, temporal scope, topical scope, extraction,
-// analysis, precomputed data. Parse reads what this writes.
-type file struct {
-	Name                string              `json:"name" yaml:"name"`
-	Description         string              `json:"description,omitempty" yaml:"description,omitempty"`
-	Event               Event               `json:"event" yaml:"event"`
-	LeadTime            Duration            `json:"lead_time" yaml:"lead_time"`
-	CooldownTime        Duration            `json:"cooldown_time" yaml:"cooldown_time"`
-	ReferenceDocuments  []ReferenceDocument `json:"reference_documents,omitempty" yaml:"reference_documents,omitempty"`
-	Keywords            any                 `json:"keywords,omitempty" yaml:"keywords,omitempty"`
-	Seeds               []string            `json:"seeds,omitempty" yaml:"seeds,omitempty"`
-	Strategy            Strategy            `json:"strategy" yaml:"strategy"`
-	Alpha               float64             `json:"alpha" yaml:"alpha"`
-	TargetSize          int                 `json:"target_size" yaml:"target_size"`
-	BatchSize           int                 `json:"batch_size" yaml:"batch_size"`
-	MaxRounds           int                 `json:"max_rounds" yaml:"max_rounds"`
-	MaxPerHost          int                 `json:"max_per_host" yaml:"max_per_host"`
-	Allow               []string            `json:"allow,omitempty" yaml:"allow,omitempty"`
-	Deny                []string            `json:"deny,omitempty" yaml:"deny,omitempty"`
-	Outlinks            OutlinkScope        `json:"outlinks" yaml:"outlinks"`
-	focusFile           `yaml:",inline"`
-	MaxDocumentBytes    int64                         `json:"max_document_bytes" yaml:"max_document_bytes"`
-	Languages           []string                      `json:"languages,omitempty" yaml:"languages,omitempty"`
-	DefaultLanguage     string                        `json:"default_language" yaml:"default_language"`
-	ReferenceVectorSize int                           `json:"reference_vector_size" yaml:"reference_vector_size"`
-	Normalize           bool                          `json:"normalize" yaml:"normalize"`
-	Dictionary          string                        `json:"dictionary,omitempty" yaml:"dictionary,omitempty"`
-	ReferenceVectors    map[string]map[string]float64 `json:"reference_vectors,omitempty" yaml:"reference_vectors,omitempty"`
-	CorrectionFactors   map[string]float64            `json:"correction_factors,omitempty" yaml:"correction_factors,omitempty"`
+// entry is one field as written.
+type entry struct {
+	name  string
+	value any
 }
 
-func (s *Spec) toFile() file {
-	f := file{
-		Name: s.Name, Description: s.Description, Event: s.Event,
-		LeadTime: s.LeadTime, CooldownTime: s.CooldownTime,
-		ReferenceDocuments: s.ReferenceDocuments, Seeds: s.Seeds,
-		Strategy: s.Strategy, Alpha: s.Alpha, TargetSize: s.TargetSize,
-		BatchSize: s.BatchSize, MaxRounds: s.MaxRounds, MaxPerHost: s.MaxPerHost,
-		Allow: s.Allow, Deny: s.Deny, Outlinks: s.Outlinks, focusFile: s.Focus.toFile(),
-		MaxDocumentBytes: s.MaxDocumentBytes, Languages: s.Languages,
-		DefaultLanguage: s.DefaultLanguage, ReferenceVectorSize: s.ReferenceVectorSize,
-		Normalize: s.Normalize, Dictionary: s.Dictionary,
-		ReferenceVectors: s.ReferenceVectors, CorrectionFactors: s.CorrectionFactors,
+// entries returns the fields of the canonical format in Spec's order, after
+// the tags: an omitempty field is left out when empty, an omitdefault field
+// when it has its default under the spec's focus preset (the preset itself
+// when it is the default one). calibration_splits is written only with an
+// automatic follow_threshold, which is the only thing it affects. Parse
+// reads back what this writes.
+func (s *Spec) entries() []entry {
+	c := *s
+	if !c.Focus.FollowThreshold.Auto {
+		c.Focus.CalibrationSplits = DefaultCalibrationSplits
 	}
-	// Keywords for all languages only are written as a plain list.
-	if all, ok := s.Keywords[AllLanguages]; ok && len(s.Keywords) == 1 {
-		f.Keywords = all
-	} else if len(s.Keywords) > 0 {
-		f.Keywords = map[string][]string(s.Keywords)
+	ref := Defaults()
+	ref.UsePreset(c.Focus.Preset, nil)
+	ref.Focus.Preset = Defaults().Focus.Preset
+	v, def := reflect.ValueOf(c), reflect.ValueOf(ref)
+	var out []entry
+	for _, f := range fieldsOf(v.Type()) {
+		fv := v.FieldByIndex(f.index)
+		if f.omitEmpty && isEmpty(fv) || f.omitDefault && reflect.DeepEqual(fv.Interface(), def.FieldByIndex(f.index).Interface()) {
+			continue
+		}
+		out = append(out, entry{f.name, fv.Interface()})
 	}
-	return f
+	return out
 }
 
-// Write writes the specification as YAML in the canonical format, every
-// default filled in, so that a run's record shows exactly what was used.
-// Parse reads it back to an equal Spec (Path and Format aside).
+// isEmpty is the omitempty rule: the zero value, an empty list or mapping,
+// or a value whose IsZero method says so.
+func isEmpty(v reflect.Value) bool {
+	if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+		return z.IsZero()
+	}
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map:
+		return v.Len() == 0
+	}
+	return v.IsZero()
+}
+
+// MarshalYAML writes the canonical format (see Write).
+func (s Spec) MarshalYAML() (any, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	for _, e := range s.entries() {
+		var v yaml.Node
+		if err := v.Encode(e.value); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.name, err)
+		}
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: e.name}, &v)
+	}
+	return m, nil
+}
+
+// Write writes s in the canonical YAML format with every default filled in,
+// under a comment line naming it. Parse reads it back into an equal Spec
+// (Path and Format aside).
 func (s *Spec) Write(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "# Collection specification %q, resolved (defaults filled in).\n", s.Name); err != nil {
 		return err
 	}
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
-	if err := enc.Encode(s.toFile()); err != nil {
+	if err := enc.Encode(s); err != nil {
 		return fmt.Errorf("write specification %s: %w", s.Name, err)
 	}
 	return enc.Close()
@@ -79,7 +85,25 @@ func (s *Spec) Write(w io.Writer) error {
 
 // MarshalJSON writes the canonical format as JSON, so a Spec can be embedded
 // in run records.
-func (s Spec) MarshalJSON() ([]byte, error) { return json.Marshal(s.toFile()) }
+func (s Spec) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range s.entries() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		v, err := json.Marshal(e.value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.name, err)
+		}
+		k, _ := json.Marshal(e.name)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
 
 // UnmarshalJSON parses and validates a specification in JSON (this
 // package's format or the original one), as Parse does.

@@ -115,9 +115,11 @@ target_size: 7
 batch_size: 3
 max_rounds: 9
 max_per_host: 2
+stop_after_empty_rounds: 7
 allow: [a.example]
 deny: [b.a.example]
-outlinks: all
+focus: paper
+outlinks: main
 max_document_bytes: 1234
 languages: [en, de]
 default_language: de

@@ -48,6 +48,21 @@
 // cluster.idx gives good split points). Look-ups are random across the key
 // space, which is Bigtable's best case.
 //
+// # Document frequencies
+//
+// The index pipeline's document frequencies (`--dictionary`: one df-LANG.tsv
+// per language) are stored in the same table under the reserved row-key prefix
+// "~df " (DictionaryPrefix), so an index in Bigtable is one thing: the
+// extraction finds them by itself, as it finds df-LANG.tsv next to a CDXJ or
+// ZipNum index. Rows "~df LANG CHUNK" (CHUNK six digits) hold the file in
+// chunks of DictionaryChunkBytes in the capture cell Family:Column; chunk 0
+// also holds the chunk count in Family:"n". No SURT key starts with "~" (a
+// key starts with a host, an IP address or a scheme), and "~" sorts after
+// every SURT key, so the rows sit together at the end of the table and never
+// answer a capture look-up ([Reader.Lookup] drops keys starting with "~"). A
+// second table would have needed its own creation, permissions and name
+// passed around; a few rows in the same table need nothing.
+//
 // # Reading
 //
 // [Reader.Lookup] takes a batch of keys and sends ONE ReadRows request per
@@ -254,9 +269,9 @@ func (r *Reader) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.C
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	if len(sorted) > 0 && sorted[0] == "" {
-		sorted = sorted[1:]
-	}
+	// No SURT key is empty or starts with "~"; such keys would match the
+	// document-frequency rows (DictionaryPrefix).
+	sorted = slices.DeleteFunc(sorted, func(k string) bool { return k == "" || k[0] == '~' })
 	out := make(map[string][]cdxj.Capture)
 	// Only the latest version; no family filter: the table has one family, and
 	// parseRow picks its cell (the emulator compiles a regexp per cell for a

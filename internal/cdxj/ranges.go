@@ -55,8 +55,8 @@ func IndexRange(r io.ReaderAt, filename string, rng Range, opts IndexOptions, em
 			return IndexStats{}, err
 		}
 	}
-	if start >= end && rng.Size > 0 {
-		return IndexStats{}, nil // no record starts in this range
+	if start >= end && !rng.Whole() {
+		return IndexStats{}, nil // a part of a file that holds no record start
 	}
 	shifted := opts
 	if opts.OnSkip != nil {

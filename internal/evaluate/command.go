@@ -41,6 +41,9 @@ type Options struct {
 	Top           int // documents per run in the report
 	TopMissing    int // missing URLs per run in the report
 	Generated     string
+	// ReplayBase links each document of the report to its capture in a
+	// wayback service (pywb's BASE/TIMESTAMP/URL); "" for no links.
+	ReplayBase string
 	// Options runs the options comparison (FocusVariants; "all" or names)
 	// on the one spec of Specs; nil: not run.
 	Options []string
@@ -69,6 +72,7 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 	fixed := fs.String("fixed-half-life", defaultFixedDecay, "the fixed decay half-life for --table3 (ISO-8601, e.g. P30D)")
 	top := fs.Int("top", 20, "top documents per run in the report")
 	topMissing := fs.Int("top-missing", 50, "missing URLs per run in the report")
+	replayBase := fs.String("replay_base", "", "link each document in report.html to its capture in this wayback service (pywb URL scheme BASE/TIMESTAMP/URL, e.g. http://localhost:8080/coll/)")
 	generated := fs.String("generated", "", "generation time to print in the report (default: none, for reproducible output)")
 	options := fs.String("options", "", "run the focusing options comparison on --spec: all, or comma-separated variants ("+variantNames()+")")
 	if err := fs.Parse(args); err != nil {
@@ -81,7 +85,7 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 		return fmt.Errorf("eval: unexpected argument %q", fs.Arg(0))
 	}
 	o := Options{Labels: *labels, Event: *event, ReportDir: *reportDir, Table3: *table3,
-		Top: *top, TopMissing: *topMissing, Generated: *generated}
+		Top: *top, TopMissing: *topMissing, Generated: *generated, ReplayBase: *replayBase}
 	o.Runs = storage.SplitList(*runs)
 	o.Specs = storage.SplitList(*spec)
 	if *options != "" {
@@ -279,7 +283,7 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 		for _, doc := range TopDocuments(r.Documents, o.Top) {
 			row := report.Document{URL: doc.URL, Title: doc.Title, DocTime: doc.DocTime, DocTimeSource: doc.DocTimeSource,
 				Timestamp: doc.Timestamp, TopicR: doc.TopicR, TempR: doc.TempR, TTR: doc.TTR, Depth: doc.Depth,
-				Path: doc.Path, Round: doc.Round}
+				Path: doc.Path, Round: doc.Round, ReplayURL: report.WaybackURL(o.ReplayBase, doc.Timestamp, doc.URL)}
 			if ev.Labels != nil {
 				row.Grade = "–"
 				if idx, g := ev.Labels.Lookup(&doc); idx >= 0 {

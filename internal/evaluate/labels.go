@@ -17,6 +17,9 @@ type Label struct {
 	Event string // "" when the file has no event column
 	Grade float64
 	Alias string // another URL of the same page (a redirecting old URL), or ""
+	// Template is the site template of the page's host (the "template"
+	// column of a generated archive's labels; "" without one).
+	Template string
 }
 
 // Labels is a set of graded relevance judgements, keyed by SURT.
@@ -123,6 +126,7 @@ func ReadLabels(path, event string) (*Labels, error) {
 		if a, ok := get("alias"); ok && a != "" && a != "-" {
 			lab.Alias = a
 		}
+		lab.Template, _ = get("template")
 		l.add(lab)
 	}
 	if err := sc.Err(); err != nil {

@@ -34,8 +34,12 @@ type FocusVariant struct {
 }
 
 // The building blocks of the variants: each is one option of the seeds,
-// with the parameters their authors used.
+// with the parameters their authors used. The paper's rows and the rows of
+// one option start from the paper's preset (focus: paper), so that each
+// measures that option alone; "default" and its candidates start from the
+// specification as given (the default preset unless it names another).
 var (
+	paper       = func(s *specs.Spec) { s.UsePreset(specs.PresetPaper, nil) }
 	anchorLinks = func(s *specs.Spec) { s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.4, Anchor: 0.6} }
 	anchorCtx   = func(s *specs.Spec) {
 		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
@@ -52,6 +56,11 @@ var (
 	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
 )
 
+// onPaper applies fs to the paper's preset.
+func onPaper(fs ...func(*specs.Spec)) func(*specs.Spec) {
+	return apply(append([]func(*specs.Spec){paper}, fs...)...)
+}
+
 func apply(fs ...func(*specs.Spec)) func(*specs.Spec) {
 	return func(s *specs.Spec) {
 		for _, f := range fs {
@@ -65,31 +74,39 @@ func apply(fs ...func(*specs.Spec)) func(*specs.Spec) {
 // strategies and changes how outlinks are prioritised and what is counted.
 const BestCombination = "best"
 
+// DefaultVariant names the row of the specification as given (the default
+// focus unless the specification names another).
+const DefaultVariant = "default"
+
 // FocusVariants are the rows of the options comparison, in order. The first
 // is the paper's ctf; "unfocused" is the baseline of recall; the "best"
 // rows apply the best combination under ctf, cf and tf to check that the
 // paper's ordering of the strategies survives it; the last, the label
 // oracle, is the ceiling the others are judged against (oracle.go).
 var FocusVariants = []FocusVariant{
-	{Name: "ctf", Description: "the paper's CT-F (alpha from the spec)"},
-	{Name: "unfocused", Description: "breadth-first, no relevance", Strategy: "unfocused"},
-	{Name: "anchor", Description: "link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: anchorLinks},
-	{Name: "anchor+context", Description: "link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: anchorCtx},
-	{Name: "link-dates", Description: "link_dates: true (Wu & Hou)", Apply: linkDates},
-	{Name: "average", Description: "combine: average (ARCOMEM)", Apply: average},
-	{Name: "last", Description: "combine: last (ARCOMEM)", Apply: last},
-	{Name: "intent", Description: "temporal_intent from the event's temporal scope (Wu & Hou, δ = 0.4)", Apply: intent},
-	{Name: "gate", Description: "follow_threshold: auto (Klein et al., 10 splits 60/40)", Apply: gate},
-	{Name: "max-depth-3", Description: "max_depth: 3", Apply: depth3},
-	{Name: "per-host", Description: "max_per_host: batch_size/10 (ARCOMEM's bl)", Apply: perHost},
-	{Name: "no-listings", Description: "count_listing_pages: false", Apply: noListings},
-	{Name: "all-links", Description: "outlinks: all (the paper's priority for every link of the page)", Apply: allLinks},
-	{Name: "anchor+context+all-links", Description: "anchor+context with outlinks: all (Wu & Hou score every link by its anchor)", Apply: apply(anchorCtx, allLinks)},
-	{Name: BestCombination, Description: "anchor+context, link-dates, average, no-listings, outlinks: all", Apply: apply(combination...)},
-	{Name: BestCombination + "-cf", Description: "the best combination under cf", Strategy: "cf", Apply: apply(combination...)},
-	{Name: BestCombination + "-tf", Description: "the best combination under tf", Strategy: "tf", Apply: apply(combination...)},
-	{Name: "cf", Description: "the paper's C-F", Strategy: "cf"},
-	{Name: "tf", Description: "the paper's T-F", Strategy: "tf"},
+	{Name: "ctf", Description: "the paper's CT-F (focus: paper; alpha from the spec)", Apply: paper},
+	{Name: "unfocused", Description: "breadth-first over every link (outlinks: all), no relevance", Strategy: "unfocused", Apply: allLinks},
+	{Name: DefaultVariant, Description: "the specification as given: the default focus (every link, each ranked by link_priority {parent: 0.1, anchor: 0.5, context: 0.4}) unless it sets another"},
+	{Name: "default+link-dates", Description: "the default with link_dates: true", Apply: linkDates},
+	{Name: "default+no-listings", Description: "the default with count_listing_pages: false", Apply: noListings},
+	{Name: "default+average", Description: "the default with combine: average", Apply: average},
+	{Name: "anchor", Description: "the paper with link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: onPaper(anchorLinks)},
+	{Name: "anchor+context", Description: "the paper with link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: onPaper(anchorCtx)},
+	{Name: "link-dates", Description: "the paper with link_dates: true (Wu & Hou)", Apply: onPaper(linkDates)},
+	{Name: "average", Description: "the paper with combine: average (ARCOMEM)", Apply: onPaper(average)},
+	{Name: "last", Description: "the paper with combine: last (ARCOMEM)", Apply: onPaper(last)},
+	{Name: "intent", Description: "the paper with temporal_intent from the event's temporal scope (Wu & Hou, δ = 0.4)", Apply: onPaper(intent)},
+	{Name: "gate", Description: "the paper with follow_threshold: auto (Klein et al., 10 splits 60/40)", Apply: onPaper(gate)},
+	{Name: "max-depth-3", Description: "the paper with max_depth: 3", Apply: onPaper(depth3)},
+	{Name: "per-host", Description: "the paper with max_per_host: batch_size/10 (ARCOMEM's bl)", Apply: onPaper(perHost)},
+	{Name: "no-listings", Description: "the paper with count_listing_pages: false", Apply: onPaper(noListings)},
+	{Name: "all-links", Description: "the paper with outlinks: all (the paper's priority for every link of the page)", Apply: onPaper(allLinks)},
+	{Name: "anchor+context+all-links", Description: "anchor+context with outlinks: all (Wu & Hou score every link by its anchor): the default's options", Apply: onPaper(anchorCtx, allLinks)},
+	{Name: BestCombination, Description: "anchor+context, link-dates, average, no-listings, outlinks: all (best on the generator before its site templates)", Apply: onPaper(combination...)},
+	{Name: BestCombination + "-cf", Description: "the best combination under cf", Strategy: "cf", Apply: onPaper(combination...)},
+	{Name: BestCombination + "-tf", Description: "the best combination under tf", Strategy: "tf", Apply: onPaper(combination...)},
+	{Name: "cf", Description: "the paper's C-F", Strategy: "cf", Apply: paper},
+	{Name: "tf", Description: "the paper's T-F", Strategy: "tf", Apply: paper},
 	{Name: OracleVariant, Description: "the ceiling: a crawl that knows the labels, on the link graph of an unfocused crawl of every link", Strategy: "unfocused", Apply: oracleGraph, Oracle: true},
 }
 
@@ -148,6 +165,9 @@ type OptionRow struct {
 	Seconds                    float64
 	// Starvation explains a run whose frontier emptied before its target.
 	Starvation string
+	// ByTemplate breaks precision and recall down by site template (labels
+	// with a template column).
+	ByTemplate []TemplateScore
 }
 
 // OptionsTable is the options comparison of one specification.
@@ -215,6 +235,7 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		m := ScoreLabels(r.Documents, labels)
 		row.PrecisionAtR = m.Found.At(t.R) / float64(t.R)
 		row.RecallAtN = m.Found.At(t.N) / float64(t.R)
+		row.ByTemplate = ScoreTemplates(r.Documents, labels, t.N)
 	}
 	for i := range t.Rows {
 		t.Rows[i].PrecisionVsCTF = ratio(t.Rows[i].PrecisionAtR, t.Rows[0].PrecisionAtR)
@@ -267,9 +288,22 @@ func optionsSection(t *OptionsTable) *report.Options {
 		o.Rows = append(o.Rows, report.OptionRow{Name: r.Name, Description: r.Description, Documents: r.Documents,
 			Listings: r.Listings, Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon,
 			PrecisionAtR: r.PrecisionAtR, PrecisionVsCTF: r.PrecisionVsCTF, RecallAtN: r.RecallAtN, RecallVsUn: r.RecallVsUn,
-			Best: r.Name == BestCombination})
+			Best: r.Name == DefaultVariant, ByTemplate: templateCells(r.ByTemplate)})
+		if len(r.ByTemplate) > 0 && o.Templates == nil {
+			for _, ts := range r.ByTemplate {
+				o.Templates = append(o.Templates, ts.Template)
+			}
+		}
 	}
 	return o
+}
+
+func templateCells(ts []TemplateScore) []report.TemplateCell {
+	var out []report.TemplateCell
+	for _, t := range ts {
+		out = append(out, report.TemplateCell{PrecisionAtR: t.PrecisionAtR, RecallAtN: t.RecallAtN})
+	}
+	return out
 }
 
 // optSummary is the options comparison in evaluation.json.
@@ -294,6 +328,8 @@ type optRowJSON struct {
 	RecallVsUnfocused *float64 `json:"recall_at_n_vs_unfocused"`
 	Seconds           float64  `json:"seconds"`
 	Starvation        string   `json:"starvation,omitempty"`
+	// ByTemplate: precision and recall per site template.
+	ByTemplate []TemplateScore `json:"by_template,omitempty"`
 }
 
 func optionsSummary(t *OptionsTable) *optSummary {
@@ -305,7 +341,7 @@ func optionsSummary(t *OptionsTable) *optSummary {
 		s.Rows = append(s.Rows, optRowJSON{Name: r.Name, Description: r.Description, Documents: r.Documents, Listings: r.Listings,
 			Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon, PrecisionAtR: r.PrecisionAtR,
 			PrecisionVsCTF: finite(r.PrecisionVsCTF), RecallAtN: r.RecallAtN, RecallVsUnfocused: finite(r.RecallVsUn), Seconds: r.Seconds,
-			Starvation: r.Starvation})
+			Starvation: r.Starvation, ByTemplate: r.ByTemplate})
 	}
 	return s
 }

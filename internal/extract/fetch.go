@@ -21,6 +21,12 @@ import (
 // the run resumes once the file is back.
 var ErrArchiveFileMissing = errors.New("archive file not found in any --archive location")
 
+// What a missing archive file does (--on_missing_archive_file).
+const (
+	OnMissingFileStop  = "stop"  // the run stops (a wrong --archive shows at once)
+	OnMissingFileCount = "count" // the URL is missing (archive-file-missing) and the run goes on
+)
+
 // Fetcher reads records named by index captures from the archive locations
 // (local directories or gs:// prefixes, searched in order). With several
 // named archives, a capture's file is looked for in the locations of its
@@ -31,6 +37,10 @@ type Fetcher struct {
 	// max_document_bytes); 0 means document.DefaultMaxBytes. The record is
 	// read through this limit at every layer (records.ReadRecordAtLimit).
 	MaxBodyBytes int64
+	// CountMissingFiles makes a missing archive file a *RecordError of kind
+	// ReasonArchiveFileGone (the URL is missing, naming the file) instead of
+	// an error that stops the run.
+	CountMissingFiles bool
 
 	locations map[string][]string // archive name ("" if unnamed) → its locations
 
@@ -106,6 +116,10 @@ func (f *Fetcher) ResolveIn(ctx context.Context, archive, name string) (string, 
 			return "", fmt.Errorf("look for %s: %w", candidate, err)
 		}
 		if ok {
+			// A symbolic link out of the location is refused like "../".
+			if err := storage.CheckInside(loc, candidate); err != nil {
+				return "", &RecordError{Kind: ReasonUnsafeFilename, Err: fmt.Errorf("filename %q: %w", name, err)}
+			}
 			f.mu.Lock()
 			f.resolved[key] = candidate
 			f.mu.Unlock()
@@ -204,6 +218,9 @@ func (f *Fetcher) BytesRead() int64 {
 func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, error) {
 	of, err := f.openNamed(ctx, c.Archive, c.Filename)
 	if err != nil {
+		if f.CountMissingFiles && errors.Is(err, ErrArchiveFileMissing) {
+			return nil, &RecordError{Kind: ReasonArchiveFileGone, Err: err}
+		}
 		return nil, err
 	}
 	defer f.release(of)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -38,6 +39,9 @@ type Job struct {
 	// (LoadDictionaries). A language in Dictionaries ignores them.
 	SummedDictionaries map[string][]string `json:"summed_dictionaries,omitempty"`
 	JoinMode           string              `json:"join_mode"` // lookup or cogroup
+	// OnMissingFile is what a capture whose archive file is in no location
+	// does: OnMissingFileStop (also "") or OnMissingFileCount.
+	OnMissingFile string `json:"on_missing_archive_file,omitempty"`
 	// Gate is the calibrated follow_threshold (specs follow_threshold:
 	// auto), computed once by the driver (CalibrateGate).
 	Gate *scoring.Calibration `json:"gate,omitempty"`
@@ -249,7 +253,11 @@ func LoadDocFreq(ctx context.Context, p string) (*scoring.DocFreq, error) {
 // readDictionaryFile reads a dictionary file and tells whether it holds
 // document frequencies.
 func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq bool, err error) {
-	data, err = storage.ReadFile(ctx, p)
+	if btindex.IsDictionaryPath(p) {
+		data, err = btindex.ReadDictionaryPath(ctx, p)
+	} else {
+		data, err = storage.ReadFile(ctx, p)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("dictionary: %w", err)
 	}
@@ -257,7 +265,8 @@ func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq b
 }
 
 // FindDictionaries returns the document-frequency files the index pipeline
-// wrote next to an index (df-LANG.tsv), by language.
+// wrote next to an index (df-LANG.tsv), by language; for a Bigtable index,
+// those stored in its table (btindex.DictionaryPaths).
 func FindDictionaries(ctx context.Context, index string) (map[string]string, error) {
 	kind, arg, _ := strings.Cut(index, ":")
 	var dir string
@@ -269,6 +278,8 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 		if strings.HasSuffix(arg, ".idx") {
 			dir = storage.Dir(arg)
 		}
+	case "bigtable":
+		return btindex.DictionaryPaths(ctx, arg)
 	default:
 		return nil, nil
 	}

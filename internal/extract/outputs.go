@@ -324,9 +324,18 @@ func (f *Fetcher) RawRecord(ctx context.Context, archive, name string, offset, l
 	}
 	defer f.release(of)
 	r := of.r
+	if offset < 0 || length < 0 {
+		return nil, fmt.Errorf("%s: negative offset %d or length %d in the index", name, offset, length)
+	}
+	// outside: a length from a damaged or hostile index line that the file
+	// cannot hold, never to be allocated.
+	outside := offset > r.Size() || length > r.Size()-offset
 	var magic [2]byte
 	r.ReadAt(magic[:], offset)
 	if magic == [2]byte{0x1f, 0x8b} && length > 0 {
+		if outside {
+			return nil, fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
+		}
 		buf := make([]byte, length)
 		if _, err := r.ReadAt(buf, offset); err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
@@ -344,11 +353,17 @@ func (f *Fetcher) RawRecord(ctx context.Context, archive, name string, offset, l
 		if _, err := io.CopyN(io.Discard, zr, offset); err != nil {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
 		}
-		plain = make([]byte, length)
-		if _, err := io.ReadFull(zr, plain); err != nil {
+		// Read, not allocated up front: the decompressed size is unknown.
+		if plain, err = io.ReadAll(io.LimitReader(zr, length)); err == nil && int64(len(plain)) < length {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
 		}
 	} else {
+		if outside {
+			return nil, fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
+		}
 		plain = make([]byte, length)
 		if _, err := r.ReadAt(plain, offset); err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)

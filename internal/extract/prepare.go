@@ -117,7 +117,8 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fet
 		if rec.HTTP != nil {
 			ct = rec.HTTP.Header.Get("Content-Type")
 		}
-		doc, err := document.Parse(rec.Body, ct, u, document.Options{DefaultLanguage: s.DefaultLanguage, MaxBytes: int(s.MaxDocumentBytes)})
+		captured, _ := CaptureTime(choice.Capture.Timestamp)
+		doc, err := document.Parse(rec.Body, ct, u, document.Options{DefaultLanguage: s.DefaultLanguage, MaxBytes: int(s.MaxDocumentBytes), CaptureTime: captured})
 		if err != nil {
 			return Reference{}, fmt.Errorf("url %s: %w", u, err)
 		}
@@ -125,10 +126,7 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fet
 		if a := choice.Payload.Archive; a != "" {
 			where = a + ":" + where
 		}
-		docTime := doc.Published
-		if docTime.IsZero() {
-			docTime, _ = CaptureTime(choice.Capture.Timestamp)
-		}
+		docTime, _, _ := DocumentTime(doc, captured)
 		return Reference{
 			Time:     docTime,
 			Text:     scoring.ReferenceText{Text: DocumentText(doc), Language: firstNonEmpty(lang, doc.Language)},

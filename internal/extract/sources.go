@@ -225,6 +225,7 @@ func (j *Job) NewFetcher() *Fetcher {
 	if j.Spec != nil {
 		f.MaxBodyBytes = j.Spec.MaxDocumentBytes
 	}
+	f.CountMissingFiles = j.OnMissingFile == OnMissingFileCount
 	return f
 }
 

@@ -24,6 +24,8 @@ const (
 	ReasonCorruptRecord   = "corrupt-record"
 	ReasonUnsafeFilename  = "filename-outside-archive"
 	ReasonNotHTML         = "not-html"
+	ReasonTooDeep         = "nested-too-deep"
+	ReasonArchiveFileGone = "archive-file-missing"
 	ReasonBadRedirect     = "redirect-without-target"
 	ReasonRedirected      = "redirected"
 	ReasonDisallowedRedir = "redirect-target-not-allowed"
@@ -104,7 +106,8 @@ type Document struct {
 	PayloadOffset int64   `json:"payload_offset,omitempty"`
 	PayloadLength int64   `json:"payload_length,omitempty"`
 	Title         string  `json:"title"`
-	DocTime       string  `json:"doc_time"`
+	DocTime       string  `json:"doc_time"` // the instant (UTC) TempR is computed from
+	DocDate       string  `json:"doc_date"` // its day as the page shows it (YYYY-MM-DD, the page's time zone)
 	DocTimeSource string  `json:"doc_time_source"`
 	Language      string  `json:"language"`
 	TopicR        float64 `json:"topic_r"`
@@ -281,12 +284,12 @@ func (p *Processor) Score(f Fetched) Result {
 		if errors.Is(err, document.ErrNotHTML) {
 			return *missingResult(e, round, rank, ReasonNotHTML, err.Error())
 		}
+		if errors.Is(err, document.ErrTooDeep) {
+			return *missingResult(e, round, rank, ReasonTooDeep, err.Error())
+		}
 		return *missingResult(e, round, rank, ReasonCorruptRecord, err.Error())
 	}
-	docTime, source := doc.Published, doc.PublishedSource
-	if docTime.IsZero() {
-		docTime, source = captureTime, "capture"
-	}
+	docTime, docDay, source := DocumentTime(doc, captureTime)
 	score := p.Scorer.Score(DocumentText(doc), doc.Language, docTime)
 	reason := score.Reason
 	if doc.Reason != "" {
@@ -296,7 +299,7 @@ func (p *Processor) Score(f Fetched) Result {
 		URL: e.URL, SURT: e.Key, Timestamp: choice.Capture.Timestamp, Archive: choice.Capture.Archive,
 		Filename: choice.Capture.Filename, Offset: choice.Capture.Offset, Length: choice.Capture.Length,
 		Revisit: choice.Capture.IsRevisit(),
-		Title:   doc.Title, DocTime: docTime.UTC().Format(time.RFC3339), DocTimeSource: source,
+		Title:   doc.Title, DocTime: docTime.Format(time.RFC3339), DocDate: docDay, DocTimeSource: source,
 		Language: doc.Language, TopicR: score.TopicR, TempR: score.TempR, TTR: score.TTR,
 		Relevance: score.Priority, Priority: e.Priority,
 		Round: round, Rank: rank, Depth: e.Depth, Path: e.Path, Parent: e.Parent,

@@ -7,10 +7,14 @@ import (
 
 // TopK collects the K entries that a round takes from the frontier: the
 // first K in Ranking order, with at most MaxPerHost entries of any one host
-// when MaxPerHost > 0. It is the accumulator of the Beam combiner that
-// selects a round's batch (heap-like: it never keeps more than 2K entries, so
-// a frontier of millions costs O(log K) per entry), and it is mergeable: the
-// TopK of the union of two inputs is the TopK of the merge of their TopKs.
+// when MaxPerHost > 0. It is, as it is, the accumulator of the Beam combiner
+// that selects a round's batch (transforms/round.SelectBatch): it never keeps
+// more than 2K+16 entries, sorting and capping them to K when it reaches
+// that, and once compacted it rejects at once any entry ranked below its
+// K-th, so a frontier of millions costs little more than one comparison per
+// entry. It is mergeable: the TopK of the union of two inputs is the TopK of
+// the merge of their TopKs. Every field is exported, so a runner can encode
+// it between workers.
 //
 // Why merging is exact with a per-host cap: an entry dropped by a partial
 // TopK has K entries ranked above it that are each either kept in the final
@@ -24,7 +28,7 @@ type TopK struct {
 	MaxPerHost int
 	Ranking    Ranking
 	Entries    []Entry // kept entries; sorted and capped after Result
-	compacted  bool    // Entries is sorted, capped, at most K long
+	Compacted  bool    // Entries is sorted, capped, at most K long
 }
 
 // NewTopK starts an empty accumulator.
@@ -37,11 +41,11 @@ func (t *TopK) Add(e Entry) {
 	if t.K <= 0 {
 		return
 	}
-	if t.compacted && len(t.Entries) >= t.K && !t.Ranking.Before(e, t.Entries[t.K-1]) {
+	if t.Compacted && len(t.Entries) >= t.K && !t.Ranking.Before(e, t.Entries[t.K-1]) {
 		return // worse than the K-th kept entry: can never be taken
 	}
 	t.Entries = append(t.Entries, e)
-	t.compacted = false
+	t.Compacted = false
 	if len(t.Entries) >= 2*t.K+16 {
 		t.compact()
 	}
@@ -61,7 +65,7 @@ func (t *TopK) Result() []Entry {
 }
 
 func (t *TopK) compact() {
-	if t.compacted {
+	if t.Compacted {
 		return
 	}
 	sort.Slice(t.Entries, func(i, j int) bool { return t.Ranking.Before(t.Entries[i], t.Entries[j]) })
@@ -88,5 +92,5 @@ func (t *TopK) compact() {
 		t.Entries[i] = Entry{}
 	}
 	t.Entries = kept
-	t.compacted = true
+	t.Compacted = true
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 
 	"cloud.google.com/go/bigtable"
 
@@ -186,7 +187,9 @@ func writeDictionaries(ctx context.Context, a *Archive, dirs []string) error {
 }
 
 // LoadBigtable creates table in the Bigtable instance (the emulator, with
-// BIGTABLE_EMULATOR_HOST set) and loads the archive's captures into it.
+// BIGTABLE_EMULATOR_HOST set) and loads the archive's captures and its
+// document frequencies (the df-LANG.tsv files next to the CDXJ index) into
+// it, as pipelines/index --bigtable --dictionary does.
 func (a *Archive) LoadBigtable(ctx context.Context, project, instance, table string) error {
 	admin, err := bigtable.NewAdminClient(ctx, project, instance)
 	if err != nil {
@@ -211,7 +214,24 @@ func (a *Archive) LoadBigtable(ctx context.Context, project, instance, table str
 			return err
 		}
 	}
-	return w.Close(ctx)
+	if err := w.Close(ctx); err != nil {
+		return err
+	}
+	dfs, err := filepath.Glob(filepath.Join(filepath.Dir(a.CDXJ), "df-*.tsv"))
+	if err != nil {
+		return err
+	}
+	for _, f := range dfs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		lang := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "df-"), ".tsv")
+		if err := btindex.WriteDictionary(ctx, client.Open(table), lang, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RepoRoot returns the root of the module (the directory holding go.mod),

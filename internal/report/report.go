@@ -26,6 +26,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Page is everything report.html shows.
@@ -57,6 +58,9 @@ type Options struct {
 	R, N    int
 	CommonN int
 	Rows    []OptionRow
+	// Templates name the site templates of the per-template table (none:
+	// no table); each row's ByTemplate is parallel to it.
+	Templates []string
 }
 
 // OptionRow is one variant.
@@ -67,7 +71,11 @@ type OptionRow struct {
 	PrecisionAtR, PrecisionVsCTF   float64
 	RecallAtN, RecallVsUn          float64
 	Best                           bool
+	ByTemplate                     []TemplateCell
 }
+
+// TemplateCell is a variant's precision at R and recall on one template's hosts.
+type TemplateCell struct{ PrecisionAtR, RecallAtN float64 }
 
 // Spec is the collection specification as shown.
 type Spec struct {
@@ -154,6 +162,23 @@ type Document struct {
 	Path                   string
 	Round                  int
 	Grade                  string // label grade, "" without labels
+	// ReplayURL opens the archived page in a replay service ("": no
+	// link); see WaybackURL.
+	ReplayURL string
+}
+
+// WaybackURL is the address of one capture in a wayback service under
+// base (pywb's scheme: BASE/TIMESTAMP/URL, e.g.
+// http://localhost:8080/coll/20130601000000/http://example.com/). An
+// empty base or timestamp gives "".
+func WaybackURL(base, timestamp, url string) string {
+	if base == "" || timestamp == "" {
+		return ""
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base + timestamp + "/" + url
 }
 
 // Missing is one row of a missing-URLs table.

@@ -234,3 +234,33 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestReplayLinks: with a replay base, each top document links to its
+// capture in pywb's URL scheme; without, no link.
+func TestReplayLinks(t *testing.T) {
+	for _, c := range []struct{ base, ts, url, want string }{
+		{"http://localhost:8080/coll/", "20130601120000", "http://example.com/a?b=1", "http://localhost:8080/coll/20130601120000/http://example.com/a?b=1"},
+		{"http://localhost:8080/coll", "20130601120000", "http://example.com/", "http://localhost:8080/coll/20130601120000/http://example.com/"},
+		{"", "20130601120000", "http://example.com/", ""},
+	} {
+		if got := report.WaybackURL(c.base, c.ts, c.url); got != c.want {
+			t.Errorf("WaybackURL(%q, %q, %q) = %q, want %q", c.base, c.ts, c.url, got, c.want)
+		}
+	}
+	p := &report.Page{Spec: report.Spec{Name: "n"}, Details: []report.Detail{{Name: "ctf", Top: []report.Document{
+		{URL: "http://example.com/a?b=1&c=2", Timestamp: "20130601120000",
+			ReplayURL: report.WaybackURL("http://localhost:8080/coll/", "20130601120000", "http://example.com/a?b=1&c=2")},
+		{URL: "http://example.com/nolink", Timestamp: "20130601120000"},
+	}}}}
+	var buf bytes.Buffer
+	if err := report.Render(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if !strings.Contains(s, `<a href="http://localhost:8080/coll/20130601120000/http://example.com/a?b=1&amp;c=2"`) {
+		t.Errorf("no replay link in:\n%s", s)
+	}
+	if strings.Contains(s, `<a href="http://localhost:8080/coll/20130601120000/http://example.com/nolink"`) || !strings.Contains(s, `<td class="url">http://example.com/nolink</td>`) {
+		t.Error("a document without a replay URL got a link")
+	}
+}

@@ -133,6 +133,17 @@ that knows the labels before it fetches a page.</p>
 {{range .Rows}}<tr{{if .Best}} class="best"{{end}}><td>{{.Name}}</td><td>{{.Description}}</td><td class="n">{{.Documents}}</td><td class="n">{{f3 .PrecisionAtR}}</td><td class="n">{{f2 .PrecisionVsCTF}}</td><td class="n">{{f3 .RecallAtN}}</td><td class="n">{{f2 .RecallVsUn}}</td><td class="n">{{f2 .Accumulated}} ({{f2 .AccumulatedCommon}})</td><td class="n">{{.Listings}}</td></tr>
 {{end}}</tbody>
 </table>
+{{if .Templates}}
+<h3 id="templates">By site template</h3>
+<p>Precision at R<sub>t</sub> over each run's documents from the hosts of template t (R<sub>t</sub> its relevant
+labels) · recall at {{.N}} of those labels. A method that cannot cross a template's layout scores 0 there.</p>
+<table class="options">
+<thead><tr><th>variant</th>{{range .Templates}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr{{if .Best}} class="best"{{end}}><td>{{.Name}}</td>{{range .ByTemplate}}<td class="n">{{f3 .PrecisionAtR}} · {{f3 .RecallAtN}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+{{end}}
 {{end}}
 
 <h2 id="details">Documents and missing URLs per run</h2>
@@ -141,7 +152,7 @@ that knows the labels before it fetches a page.</p>
 <table class="top">
 <thead><tr><th>#</th><th>URL</th><th>title</th><th>document time (source)</th><th>topic_r</th><th>temp_r</th><th>ttr</th><th>depth</th><th>path</th><th>round</th>{{if $.Labels}}<th>grade</th>{{end}}</tr></thead>
 <tbody>
-{{range $i, $t := .Top}}<tr><td class="n">{{inc $i}}</td><td class="url">{{.URL}}</td><td>{{.Title}}</td><td>{{.DocTime}} ({{.DocTimeSource}})</td><td class="n">{{f3 .TopicR}}</td><td class="n">{{f3 .TempR}}</td><td class="n">{{f3 .TTR}}</td><td class="n">{{.Depth}}</td><td>{{.Path}}</td><td class="n">{{.Round}}</td>{{if $.Labels}}<td class="n">{{.Grade}}</td>{{end}}</tr>
+{{range $i, $t := .Top}}<tr><td class="n">{{inc $i}}</td><td class="url">{{if .ReplayURL}}<a href="{{.ReplayURL}}" title="replay the archived page ({{.Timestamp}})">{{.URL}}</a>{{else}}{{.URL}}{{end}}</td><td>{{.Title}}</td><td>{{.DocTime}} ({{.DocTimeSource}})</td><td class="n">{{f3 .TopicR}}</td><td class="n">{{f3 .TempR}}</td><td class="n">{{f3 .TTR}}</td><td class="n">{{.Depth}}</td><td>{{.Path}}</td><td class="n">{{.Round}}</td>{{if $.Labels}}<td class="n">{{.Grade}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
 <h3>{{.Name}}: {{.MissingTotal}} missing URLs</h3>

@@ -500,3 +500,40 @@ func Remove(ctx context.Context, p string) error {
 	}
 	return nil
 }
+
+// GCSObject returns the handle of a gs:// object, for the conditional
+// (generation-matched) operations the API above does not offer.
+func GCSObject(ctx context.Context, p string) (*gcs.ObjectHandle, error) {
+	if !IsGCS(p) {
+		return nil, fmt.Errorf("%s is not a gs:// path", p)
+	}
+	return object(ctx, p)
+}
+
+// CheckInside checks that the local file p, with every symbolic link
+// followed, is inside the directory dir (its links followed too): a link in
+// dir that points outside it is refused like a "../" name. gs:// paths have
+// no links and are only checked to be below dir.
+func CheckInside(dir, p string) error {
+	if IsGCS(dir) || IsGCS(p) {
+		if !strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/") {
+			return fmt.Errorf("%s is not inside %s", p, dir)
+		}
+		return nil
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return fmt.Errorf("resolve %s: %w", p, err)
+	}
+	realDir, _ = filepath.Abs(realDir)
+	real, _ = filepath.Abs(real)
+	rel, err := filepath.Rel(realDir, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%s resolves to %s, outside %s (symbolic links are followed)", p, real, dir)
+	}
+	return nil
+}

@@ -368,9 +368,8 @@ func readIndex(path string, warcSize int64) ([]string, error) {
 		c.Filename = warcEntryBase
 		caps = append(caps, c)
 	}
-	if len(caps) == 0 {
-		return nil, fmt.Errorf("%s: no captures", path)
-	}
+	// No captures is an empty collection (an extraction that found 0
+	// documents): its WACZ is valid and empty.
 	if !slices.IsSortedFunc(caps, cdxj.Compare) {
 		cdxj.Sort(caps)
 	}

@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 		if filepath.Base(w) == corrupt.Filename {
 			continue
 		}
-		if err := os.Symlink(w, filepath.Join(loc, filepath.Base(w))); err != nil {
+		if err := linkFile(w, filepath.Join(loc, filepath.Base(w))); err != nil {
 			t.Fatal(err)
 		}
 	}

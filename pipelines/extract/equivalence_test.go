@@ -25,6 +25,11 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	mustRun(t, nil, extractArgs(a, testEvent, seq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
 	mustRun(t, nil, extractArgs(a, testEvent, beam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
 	sameOutputs(t, seq, beam, true)
+	// Several rounds per job (--rounds_per_job): the same rounds, planned
+	// inside the pipeline instead of by the driver.
+	perJob := filepath.Join(dir, "beam-3-per-job")
+	mustRun(t, nil, extractArgs(a, testEvent, perJob, "--engine=beam", "--batch_size=1", "--target_size=70", "--rounds_per_job=3")...)
+	sameOutputs(t, seq, perJob, true)
 
 	// The comparison covers what it should: a full collection with
 	// revisits, missing URLs and redirects.
@@ -50,8 +55,8 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 
 // TestDeterministic: with any K the same command gives the same outputs
 // (timing fields aside), and the outputs do not depend on the runner (prism
-// or direct), the join (batched look-ups or CoGroupByKey) or the index
-// backend (CDXJ file, ZipNum, Bigtable).
+// or direct), the join (batched look-ups or CoGroupByKey), the index
+// backend (CDXJ file, ZipNum, Bigtable) or the rounds per job.
 func TestDeterministic(t *testing.T) {
 	a := fixture(t)
 	dir := t.TempDir()
@@ -72,6 +77,8 @@ func TestDeterministic(t *testing.T) {
 		{"runner prism", "--runner=prism"},
 		{"join cogroup", "--join=cogroup"},
 		{"zipnum", "--index=zipnum:" + a.ZipNumDir},
+		{"3 rounds per job", "--rounds_per_job=3"},
+		{"10 rounds per job", "--rounds_per_job=10"}, // more than the run has: the last ones do nothing
 	}
 	for i, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
@@ -90,12 +97,13 @@ func TestDeterministic(t *testing.T) {
 	})
 }
 
-// testBigtable loads the index into the Bigtable emulator and compares an
-// extraction through it with one through the CDXJ file. A Bigtable index has
-// no directory for df-LANG.tsv files: --dictionary names the directory the
-// index pipeline wrote them to, and the run must equal the CDXJ run, which
-// finds the same files next to its index (every language, not only the
-// default one).
+// testBigtable loads the index into the Bigtable emulator, captures and
+// document frequencies (internal/btindex, "Document frequencies"), and
+// compares an extraction through it, with no --dictionary flag, with one
+// through the CDXJ file, which finds the same frequencies as df-LANG.tsv
+// next to its index (every language, not only the default one); and with
+// one through the ZipNum index. --dictionary naming the directory still
+// gives the same run.
 func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) {
 	host := testservers.Bigtable(t)
 	t.Setenv("BIGTABLE_EMULATOR_HOST", host)
@@ -106,8 +114,14 @@ func testBigtable(t *testing.T, a *extracttest.Archive, dir string, k []string) 
 	dict := "--dictionary=" + filepath.Dir(a.Dictionary("en"))
 	cdxj, bt := filepath.Join(dir, "cdxj-dict"), filepath.Join(dir, "bigtable")
 	mustRun(t, nil, extractArgs(a, testEvent, cdxj, k...)...)
-	mustRun(t, env, extractArgs(a, testEvent, bt, append(k, dict, "--index=bigtable:proj/inst/captures")...)...)
+	mustRun(t, env, extractArgs(a, testEvent, bt, append(k, "--index=bigtable:proj/inst/captures")...)...)
 	sameOutputs(t, cdxj, bt, true)
+	zn := filepath.Join(dir, "zipnum-nodictflag")
+	mustRun(t, nil, extractArgs(a, testEvent, zn, append(k, "--index=zipnum:"+a.ZipNumDir)...)...)
+	sameOutputs(t, zn, bt, true)
+	btDict := filepath.Join(dir, "bigtable-dictflag")
+	mustRun(t, env, extractArgs(a, testEvent, btDict, append(k, dict, "--index=bigtable:proj/inst/captures")...)...)
+	sameOutputs(t, cdxj, btDict, true)
 	// A file is the default language's dictionary only: the German
 	// documents then score without IDF, and the outputs differ.
 	en := filepath.Join(dir, "bigtable-en")

@@ -23,7 +23,8 @@ type Explanation struct {
 	URL              string                     `json:"url"`
 	Language         string                     `json:"language"`
 	LanguageSource   string                     `json:"language_source"`
-	DocumentTime     string                     `json:"document_time"`
+	DocumentTime     string                     `json:"document_time"` // the instant (UTC) TempR uses
+	DocumentDate     string                     `json:"document_date"` // its day as the page shows it, in the page's time zone
 	DocumentTimeFrom string                     `json:"document_time_source"`
 	TempR            float64                    `json:"temp_r"`
 	TopicR           float64                    `json:"topic_r"`
@@ -33,6 +34,7 @@ type Explanation struct {
 	Relevance        float64                    `json:"relevance"`
 	Cosine           float64                    `json:"cosine"`
 	Normalizer       float64                    `json:"normalizer"`
+	Normalization    string                     `json:"normalization"` // "on", or "off: why"
 	Reason           string                     `json:"reason,omitempty"`
 	Title            string                     `json:"title"`
 	MainTextChars    int                        `json:"main_text_chars"`
@@ -49,7 +51,8 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	pageURL := fs.String("url", "", "the URL the page was captured from (resolves links, may carry a date)")
 	captureTime := fs.String("capture-time", "", "capture time, RFC 3339 or 14-digit timestamp (the fallback document time)")
 	contentType := fs.String("content-type", "text/html", "the Content-Type header of the page (its charset is honoured)")
-	var indexes, archives listFlag
+	var indexes, archives, specRoots listFlag
+	fs.Var(&specRoots, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	fs.Var(&indexes, "index", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T); repeated as NAME=SPEC for several archives")
 	fs.Var(&archives, "archive", "archive locations, comma-separated, for reference documents given as URLs; repeated as NAME=LOCATIONS for several archives")
 	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file, or a directory of df-LANG.tsv files (default: the spec's, else df-*.tsv next to --index)")
@@ -66,7 +69,7 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("explain: --capture-time: %w", err)
 	}
-	spec, err := specs.Load(*specPath)
+	spec, err := specs.LoadToScore(*specPath, specRoots...)
 	if err != nil {
 		return err
 	}
@@ -78,6 +81,12 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if err != nil {
 		return fmt.Errorf("explain: --html: %w", err)
+	}
+	var unread string // why normalisation is off although the spec asks for it
+	if len(indexes) == 0 && len(archives) == 0 {
+		if spec, unread = withoutURLReferences(spec); unread != "" {
+			fmt.Fprintln(os.Stderr, "explain: normalisation off: "+unread)
+		}
 	}
 	job := &extract.Job{Spec: spec}
 	if err := job.SetArchives(indexes, archives); err != nil {
@@ -104,9 +113,36 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if unread != "" {
+		e.Normalization = "off: " + unread
+	}
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(e)
+}
+
+// withoutURLReferences is what explain scores with when there is no index
+// to read reference documents given by URL: the spec without them, TopicR
+// then the raw cosine to the spec's precomputed reference vectors (the
+// original specifications carry them) and to its other reference documents.
+// why says so in one line; it is "" when the spec has no URL references.
+// Normalisation is off because its divisor, the mean cosine of the reference
+// documents, needs all of them.
+func withoutURLReferences(spec *specs.Spec) (*specs.Spec, string) {
+	var kept []specs.ReferenceDocument
+	for _, rd := range spec.ReferenceDocuments {
+		if rd.URL == "" {
+			kept = append(kept, rd)
+		}
+	}
+	dropped := len(spec.ReferenceDocuments) - len(kept)
+	if dropped == 0 || len(kept) == 0 && len(spec.ReferenceVectors) == 0 {
+		return spec, "" // nothing to drop, or nothing left to score against
+	}
+	s := *spec
+	s.ReferenceDocuments = kept
+	s.Normalize = false
+	return &s, fmt.Sprintf("%d reference document(s) given by URL cannot be read without --index and --archive; TopicR is the raw cosine to the spec's reference vectors and text references", dropped)
 }
 
 // Explain scores one page exactly as an extraction step does and says why.
@@ -117,10 +153,7 @@ func Explain(scorer *scoring.Scorer, spec *specs.Spec, body []byte, contentType,
 	if err != nil {
 		return nil, err
 	}
-	docTime, source := doc.Published, doc.PublishedSource
-	if docTime.IsZero() {
-		docTime, source = captureTime, "capture"
-	}
+	docTime, docDay, source := extract.DocumentTime(doc, captureTime)
 	text := extract.DocumentText(doc)
 	sc := scorer.Score(text, doc.Language, docTime)
 	ex := scorer.Explain(text, doc.Language, n)
@@ -130,11 +163,18 @@ func Explain(scorer *scoring.Scorer, spec *specs.Spec, body []byte, contentType,
 	}
 	return &Explanation{
 		URL: pageURL, Language: sc.Language, LanguageSource: doc.LanguageSource,
-		DocumentTime: docTime.UTC().Format(time.RFC3339), DocumentTimeFrom: source,
+		DocumentTime: docTime.Format(time.RFC3339), DocumentDate: docDay, DocumentTimeFrom: source,
 		TempR: sc.TempR, TopicR: sc.TopicR, TTR: sc.TTR, Alpha: scorer.Alpha(), Strategy: scorer.Strategy().String(),
-		Relevance: sc.Priority, Cosine: sc.Cosine, Normalizer: ex.Normalizer, Reason: reason,
+		Relevance: sc.Priority, Cosine: sc.Cosine, Normalizer: ex.Normalizer, Normalization: normalization(spec), Reason: reason,
 		Title: doc.Title, MainTextChars: len(doc.MainText), Outlinks: len(doc.Outlinks), Terms: ex.Terms,
 	}, nil
+}
+
+func normalization(spec *specs.Spec) string {
+	if spec.Normalize {
+		return "on"
+	}
+	return "off: the spec sets normalize: false"
 }
 
 // parseTime reads RFC 3339 or a 4-14 digit archive timestamp.

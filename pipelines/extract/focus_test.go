@@ -172,3 +172,78 @@ func TestEvalOptions(t *testing.T) {
 		t.Errorf("unknown variant: %v\n%s", res.err, tail(res.stderr, 5))
 	}
 }
+
+// TestPaperPresetK1EqualsSequential: the paper's preset (focus: paper, the
+// default before it) keeps the guarantee of the default: Beam rounds with
+// K = 1 equal the sequential engine.
+func TestPaperPresetK1EqualsSequential(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
+	mustRun(t, nil, extractArgs(a, testEvent, seq, "--engine=sequential", "--focus=paper", "--batch_size=1", "--target_size=40")...)
+	mustRun(t, nil, extractArgs(a, testEvent, beam, "--engine=beam", "--focus=paper", "--batch_size=1", "--target_size=40")...)
+	sameOutputs(t, seq, beam, true)
+	var run struct {
+		Spec struct {
+			Focus    string `json:"focus"`
+			Outlinks string `json:"outlinks"`
+		} `json:"spec"`
+	}
+	data, _ := os.ReadFile(filepath.Join(beam, "run.json"))
+	if err := json.Unmarshal(data, &run); err != nil || run.Spec.Focus != "paper" || run.Spec.Outlinks != "main" {
+		t.Errorf("run.json does not record the paper's preset: %+v (%v)", run.Spec, err)
+	}
+	if res := runBin(t, nil, extractArgs(a, testEvent, filepath.Join(dir, "bad"), "--focus=papers")...); res.err == nil || !strings.Contains(res.stderr, "--focus=papers") {
+		t.Errorf("--focus=papers: %v\n%s", res.err, tail(res.stderr, 5))
+	}
+}
+
+// TestStarvation: a run whose frontier empties before target_size says so
+// in its log and run.json, and rounds.jsonl and run.json count its pages'
+// links and why they were not followed, in both engines.
+func TestStarvation(t *testing.T) {
+	a := fixture(t)
+	spec := focusSpec(t, a, "max_depth: 1\n")
+	dir := t.TempDir()
+	args := func(out string, extra ...string) []string {
+		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet", "--target_size=5000"}, extra...)
+	}
+	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
+	res := mustRun(t, nil, args(seq, "--engine=sequential", "--batch_size=10")...)
+	mustRun(t, nil, args(beam, "--engine=beam", "--batch_size=10")...)
+	if !strings.Contains(res.stderr, "starved") || !strings.Contains(res.stderr, "ran dry") {
+		t.Errorf("the log does not say the run starved:\n%s", tail(res.stderr, 5))
+	}
+	type linkStats struct {
+		Links       int            `json:"links"`
+		New         int            `json:"new"`
+		NotFollowed map[string]int `json:"not_followed"`
+	}
+	for _, out := range []string{seq, beam} {
+		var run struct {
+			Totals struct {
+				StopReason string    `json:"stop_reason"`
+				Starvation string    `json:"starvation"`
+				Links      linkStats `json:"links"`
+			} `json:"totals"`
+		}
+		data, _ := os.ReadFile(filepath.Join(out, "run.json"))
+		if err := json.Unmarshal(data, &run); err != nil {
+			t.Fatal(err)
+		}
+		tot := run.Totals
+		if tot.StopReason != "frontier empty" || !strings.Contains(tot.Starvation, "of 5000 documents") ||
+			tot.Links.NotFollowed["max-depth"] == 0 || tot.Links.New == 0 || tot.Links.Links <= tot.Links.New {
+			t.Errorf("%s: run.json totals %+v", out, tot)
+		}
+		sum := 0
+		for _, r := range readJSONL[struct {
+			Links linkStats `json:"links"`
+		}](t, filepath.Join(out, "rounds.jsonl")) {
+			sum += r.Links.Links
+		}
+		if sum != tot.Links.Links {
+			t.Errorf("%s: rounds.jsonl counts %d links, run.json %d", out, sum, tot.Links.Links)
+		}
+	}
+}

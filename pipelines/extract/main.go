@@ -10,7 +10,7 @@
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
 // the collection reaches target_size, the frontier is empty or max_rounds is
-// reached. Each round (rounds.go; composites in transforms/):
+// reached. Each round (rounds.go; composites in transforms/round):
 //
 //	SelectBatch       the K best frontier URLs (heap combiner)
 //	ResolveSnapshots  their captures: batched index look-ups, or a CoGroupByKey

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recrawl/recrawl/internal/roundstate"
 )
 
 // killAt starts the command and SIGKILLs it once path exists (plus delay,
@@ -51,7 +52,7 @@ func killAt(t *testing.T, args []string, path string, delay time.Duration) {
 }
 
 func doneFileOf(work string, n int) string {
-	return filepath.Join(work, fmt.Sprintf("state-%05d", n), doneFile)
+	return filepath.Join(roundstate.StateDir(work, n), roundstate.DoneFile)
 }
 
 // TestResumeAfterSIGKILL: a run killed with SIGKILL at several points, and
@@ -82,9 +83,37 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		}
 	}
 	sameOutputs(t, want, out, false)
-	if _, err := os.Stat(filepath.Join(work, finishedFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(work, roundstate.FinishedFile)); err != nil {
 		t.Errorf("no FINISHED after the run: %v", err)
 	}
+}
+
+// TestResumeRoundsPerJob: with several rounds per job, a run killed inside
+// a job (after its second round wrote its state, before the driver committed
+// any of them) resumes from the state before the job; one killed while the
+// driver commits a job's rounds resumes from the last committed one; and the
+// outputs are those of an uninterrupted run with one round per job, whatever
+// the rounds per job of the run that resumes.
+func TestResumeRoundsPerJob(t *testing.T) {
+	a := fixture(t)
+	want := referenceRun(t, a)
+	out := filepath.Join(t.TempDir(), "out")
+	work := filepath.Join(out, ".work")
+	args := extractArgs(a, testEvent, out, append(referenceFlags, "--rounds_per_job=3")...)
+	if rounds := readTotals(t, want).Rounds; rounds < 5 {
+		t.Fatalf("the reference run has %d rounds; the kill points need 5", rounds)
+	}
+	// Job 1 is rounds 0-2; job 2 rounds 3-5. Killed once round 4 of job 2
+	// wrote its state (state 5): states 4 and 5 are not committed.
+	killAt(t, args, filepath.Join(roundstate.StateDir(work, 5), roundstate.ManifestFile), 0)
+	if n, err := roundstate.LastComplete(t.Context(), work); err != nil || n < 3 {
+		t.Fatalf("killed inside job 2: last complete state %d (%v), want job 1's (3)", n, err)
+	}
+	// Resumed: job 2 again, killed as soon as the driver committed state 4.
+	killAt(t, args, doneFileOf(work, 4), 0)
+	// Finished with another number of rounds per job.
+	mustRun(t, nil, extractArgs(a, testEvent, out, append(referenceFlags, "--rounds_per_job=2")...)...)
+	sameOutputs(t, want, out, true)
 }
 
 // TestFinishedRunChangesNothing: a finished run started again with the same
@@ -97,8 +126,8 @@ func TestFinishedRunChangesNothing(t *testing.T) {
 	args := extractArgs(a, testEvent, out, referenceFlags...)
 	mustRun(t, nil, args...)
 	before := snapshotDir(t, out)
-	if _, ok := before[filepath.Join(".work", finishedFile)]; !ok {
-		t.Fatalf("no .work/%s after a finished run", finishedFile)
+	if _, ok := before[filepath.Join(".work", roundstate.FinishedFile)]; !ok {
+		t.Fatalf("no .work/%s after a finished run", roundstate.FinishedFile)
 	}
 	time.Sleep(20 * time.Millisecond) // a rewrite would get a later mtime
 	r := mustRun(t, nil, args...)
@@ -140,7 +169,7 @@ func TestMissingWARCStopsRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range a.WARCs {
-		if err := os.Symlink(w, filepath.Join(loc, filepath.Base(w))); err != nil {
+		if err := linkFile(w, filepath.Join(loc, filepath.Base(w))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -179,11 +208,11 @@ func TestMissingWARCStopsRound(t *testing.T) {
 	// New states are only complete rounds before the failing one: the
 	// highest state after the failure has DONE, and the next has none.
 	for p := range after {
-		if strings.HasSuffix(p, finishedFile) {
+		if strings.HasSuffix(p, roundstate.FinishedFile) {
 			t.Errorf("FINISHED after a failed run")
 		}
 	}
-	n, err := lastCompleteState(t.Context(), work)
+	n, err := roundstate.LastComplete(t.Context(), work)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,10 @@ import (
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -31,17 +33,21 @@ var (
 	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
 	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
 	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	focusFlag    = flag.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
 	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
 	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
 	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
 	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
 	quietFlag    = flag.Bool("quiet", false, "no progress lines")
+	missingFlag  = flag.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
+	perJobFlag   = flag.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 
-	indexFlag, archiveFlag listFlag
+	indexFlag, archiveFlag, specRootFlag listFlag
 )
 
 func init() {
 	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	flag.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
 }
 
@@ -51,7 +57,10 @@ type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
 	engine, join, dictionary, strategy string
+	focus                              string // --focus: a preset
+	onMissingFile                      string // extract.OnMissingFile*
 	targetSize, batchSize, maxRounds   int
+	roundsPerJob                       int
 	alpha                              float64
 	quiet                              bool
 	flags                              map[string]string // recorded in run.json
@@ -63,8 +72,9 @@ type options struct {
 func optionsFromFlags() options {
 	o := options{
 		spec: *specFlag, indexes: indexFlag, archives: archiveFlag, output: *outputFlag, work: *workFlag,
-		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag,
-		targetSize: *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, alpha: *alphaFlag, quiet: *quietFlag,
+		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
+		onMissingFile: *missingFlag,
+		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
 		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
@@ -78,6 +88,12 @@ func applyOverrides(s *specs.Spec, o options) error {
 			return fmt.Errorf("--strategy: %w", err)
 		}
 		s.Strategy = specs.Strategy(o.strategy)
+	}
+	if o.focus != "" {
+		if _, _, ok := specs.PresetValues(specs.Preset(o.focus)); !ok {
+			return fmt.Errorf("--focus=%s: not one of %s, %s", o.focus, specs.PresetDefault, specs.PresetPaper)
+		}
+		s.UsePreset(specs.Preset(o.focus), nil)
 	}
 	if o.targetSize < 0 || o.batchSize < 0 {
 		return errors.New("--target_size and --batch_size must be positive")
@@ -105,6 +121,9 @@ func applyOverrides(s *specs.Spec, o options) error {
 	}
 	if o.adjust != nil {
 		o.adjust(s)
+	}
+	if err := s.Check(); err != nil { // before any pipeline: one line per problem, naming the field
+		return fmt.Errorf("the specification with the command line's overrides: %w", err)
 	}
 	return nil
 }
@@ -173,24 +192,38 @@ func extractRun(ctx context.Context, o options) error {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
+	if o.roundsPerJob < 1 {
+		return fmt.Errorf("--rounds_per_job=%d: must be 1 or more", o.roundsPerJob)
+	}
 	if o.engine != "beam" && o.engine != "sequential" {
 		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
 	}
 	if o.join != "lookup" && o.join != "cogroup" {
 		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
 	}
+	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
+		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
+	}
 	started := time.Now()
-	spec, err := specs.Load(o.spec)
+	spec, err := specs.Load(o.spec, specRootFlag...)
 	if err != nil {
 		return err
 	}
 	if err := applyOverrides(spec, o); err != nil {
 		return err
 	}
-	job := &extract.Job{Spec: spec, JoinMode: o.join}
+	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}
+	// One run per output and work directory (the lock also refuses a file).
+	// Taken once the spec and the flags are known to be valid, so that a
+	// run refused for them writes nothing.
+	release, err := worklock.Hold(ctx, os.Stderr, o.output, o.work)
+	if err != nil {
+		return fmt.Errorf("--output/--work: %w", err)
+	}
+	defer release()
 	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
 		return err
 	}
@@ -261,7 +294,7 @@ func extractRun(ctx context.Context, o options) error {
 		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
 			return err
 		}
-		st, err = runRounds(ctx, &rc, job, seeds, work, o.quiet, outputsInPlace)
+		st, err = runRounds(ctx, &rc, job, seeds, work, max(o.roundsPerJob, 1), o.quiet, outputsInPlace)
 		if errors.Is(err, errAlreadyFinished) {
 			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
 			return nil
@@ -286,7 +319,7 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	if work != "" {
-		if err := markFinished(ctx, work); err != nil {
+		if err := roundstate.MarkFinished(ctx, work); err != nil {
 			return err
 		}
 	}

@@ -28,7 +28,7 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 	seen := map[string]bool{}
 	spec := job.Spec
 	for round := 0; ; round++ {
-		if stop := st.stopReason(spec.TargetSize, spec.MaxRounds, round, f.Len()); stop != "" {
+		if stop := st.stopReason(spec, round, f.Len()); stop != "" {
 			st.stop = stop
 			break
 		}

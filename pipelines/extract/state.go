@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/specs"
 )
 
 // runState accumulates what a run produced, in collection order: the
@@ -68,19 +70,26 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 	return rs
 }
 
-// stopReason says why the extraction stops before round (method.md §3.6),
-// or "" to go on.
-func (s *runState) stopReason(targetSize, maxRounds, round, frontier int) string {
-	s.target = targetSize
-	switch {
-	case targetSize > 0 && s.collected >= targetSize:
-		return "target size reached"
-	case frontier == 0:
-		return extract.StopFrontierEmpty
-	case maxRounds > 0 && round >= maxRounds:
-		return "max rounds reached"
+// stopReason says why the extraction stops before round (method.md §3.6,
+// and the spec's stop_after_empty_rounds), or "" to go on.
+func (s *runState) stopReason(spec *specs.Spec, round, frontier int) string {
+	s.target = spec.TargetSize
+	if stop := extract.StopReason(spec.TargetSize, spec.MaxRounds, round, s.collected, frontier); stop != "" {
+		return stop
+	}
+	if spec.StopAfterEmptyRounds > 0 && s.emptyRounds() >= spec.StopAfterEmptyRounds {
+		return fmt.Sprintf("no document collected in the last %d rounds (stop_after_empty_rounds)", spec.StopAfterEmptyRounds)
 	}
 	return ""
+}
+
+// emptyRounds is the number of rounds at the end that collected nothing.
+func (s *runState) emptyRounds() int {
+	n := 0
+	for i := len(s.rounds) - 1; i >= 0 && s.rounds[i].Collected == 0; i-- {
+		n++
+	}
+	return n
 }
 
 // source replays the results for extract.WriteOutputs.

@@ -11,14 +11,15 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/specs"
-	"github.com/recrawl/recrawl/transforms"
+	"github.com/recrawl/recrawl/transforms/round"
 )
 
 // vetRound builds one extraction round's pipeline as runRounds does
-// (transforms.ExtractRound with the RoundConfig runRounds fills in), for a job on a
+// (round.Extract with the round.Config runRounds fills in), for a job on a
 // gs:// ZipNum index with the given join, and runs it on --runner=vet through
 // runners.Config.Run, which runRounds runs every round with. extra
 // may add transforms to the round's scope. Vet runs nothing: it inspects the
@@ -43,19 +44,16 @@ func vetRound(t *testing.T, join string, extra func(beam.Scope)) error {
 	}
 	// Round 3 of a run whose state is on gs://, as runRounds configures it.
 	work := "gs://bucket/work"
-	var seenFiles []string
-	for i := 0; i <= 3; i++ {
-		seenFiles = append(seenFiles, storage.Join(stateDir(work, i), seenFile))
-	}
-	cfg := transforms.RoundConfig{
+	seenFiles := roundstate.SeenFiles(work, 3)
+	cfg := round.Config{
 		JobJSON: jobJSON, Round: 3, K: 10, MaxPerHost: 2, Strategy: int(strategy),
-		FrontierFiles: []string{storage.Join(stateDir(work, 3), "frontier", "part-00000.jsonl"),
-			storage.Join(stateDir(work, 3), "frontier", "part-00001.jsonl")},
-		SeenFiles: seenFiles, OutDir: stateDir(work, 4),
+		FrontierFiles: []string{storage.Join(roundstate.StateDir(work, 3), "frontier", "part-00000.jsonl"),
+			storage.Join(roundstate.StateDir(work, 3), "frontier", "part-00001.jsonl")},
+		SeenFiles: seenFiles, OutDir: roundstate.StateDir(work, 4),
 		JoinMode: job.JoinMode, IndexSpec: job.Index,
 	}
 	p, s := beam.NewPipelineWithRoot()
-	transforms.ExtractRound(s, cfg)
+	round.Extract(s, cfg)
 	if extra != nil {
 		extra(s)
 	}

@@ -16,12 +16,12 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archivegen"
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/docfreq"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
-	"github.com/recrawl/recrawl/transforms"
 )
 
 // dictionaryArchive generates a small synthetic archive (English and German
@@ -89,7 +89,7 @@ func dfDirectly(t *testing.T, files []string, sample float64) (map[string]*scori
 			case c.Mime != "text/html" && c.Mime != "application/xhtml+xml":
 				skipped["not-html"]++
 				continue
-			case !transforms.InDictionarySample(c.Key, c.Timestamp, sample):
+			case !docfreq.InSample(c.Key, c.Timestamp, sample):
 				sampledOut++
 				continue
 			}
@@ -136,7 +136,7 @@ func checkDocFreqFiles(t *testing.T, dir string, want map[string]*scoring.DocFre
 		t.Errorf("%d dictionary files %v, want one for each of %d languages", len(names), names, len(want))
 	}
 	for lang, w := range want {
-		got, err := scoring.LoadDocFreq(filepath.Join(dir, transforms.DocFreqFileName(lang)))
+		got, err := scoring.LoadDocFreq(filepath.Join(dir, docfreq.FileName(lang)))
 		if err != nil {
 			t.Error(err)
 			continue
@@ -262,7 +262,7 @@ func TestDictionarySample(t *testing.T) {
 		if ratio < 0.3 || ratio > 0.7 {
 			t.Errorf("%s: sample 0.5 counts %d of %d documents", lang, want[lang].Docs(), all[lang].Docs())
 		}
-		name := transforms.DocFreqFileName(lang)
+		name := docfreq.FileName(lang)
 		if !bytes.Equal(readFile(t, filepath.Join(outs[0], name)), readFile(t, filepath.Join(outs[1], name))) {
 			t.Errorf("%s differs between two runs", name)
 		}
@@ -277,9 +277,9 @@ func TestInDictionarySample(t *testing.T) {
 		in, nested := 0, true
 		for i := range n {
 			key, ts := fmt.Sprintf("com,host%d)/page/%d", i%97, i), fmt.Sprintf("2009%010d", i*7919)
-			if transforms.InDictionarySample(key, ts, rate) {
+			if docfreq.InSample(key, ts, rate) {
 				in++
-				nested = nested && transforms.InDictionarySample(key, ts, 2*rate)
+				nested = nested && docfreq.InSample(key, ts, 2*rate)
 			}
 		}
 		if got := float64(in) / n; math.Abs(got-rate) > 4*math.Sqrt(rate*(1-rate)/n) {
@@ -289,7 +289,7 @@ func TestInDictionarySample(t *testing.T) {
 			t.Errorf("rate %v: a key in the sample is not in the sample of rate %v", rate, 2*rate)
 		}
 	}
-	if transforms.InDictionarySample("a", "b", 0) || !transforms.InDictionarySample("a", "b", 1) {
+	if docfreq.InSample("a", "b", 0) || !docfreq.InSample("a", "b", 1) {
 		t.Error("rates 0 and 1 are not none and all")
 	}
 }

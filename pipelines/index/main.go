@@ -8,13 +8,16 @@ import (
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
-	"github.com/recrawl/recrawl/transforms"
+	"github.com/recrawl/recrawl/transforms/index"
 )
 
 var (
@@ -23,7 +26,7 @@ var (
 	format        = flag.String("format", "cdxj", "index format in --output: cdxj (one sorted index.cdxj) or zipnum (sharded gzip blocks + cluster.idx)")
 	shards        = flag.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
 	linesPerBlock = flag.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
-	rangeBytes    = flag.Int64("range_bytes", transforms.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
+	rangeBytes    = flag.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
 	parallelism   = flag.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
 	bigtableSpec  = flag.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
 
@@ -85,8 +88,16 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if cfg.OutputDir != "" {
+		// One run per output directory (the lock also refuses a file).
+		release, err := worklock.Hold(ctx, os.Stderr, cfg.OutputDir)
+		if err != nil {
+			return nil, fmt.Errorf("--output: %w", err)
+		}
+		defer release()
+	}
 	if cfg.Bigtable != "" {
-		if err := transforms.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
+		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
 			return nil, err
 		}
 	}
@@ -113,7 +124,39 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if sum.Captures == 0 && sum.Files > 0 {
 		return &sum, fmt.Errorf("nothing could be indexed from %d files (%d unreadable, %d records skipped)", sum.Files, sum.FilesUnreadable, sum.SkippedTotal())
 	}
+	if cfg.Bigtable != "" && cfg.Dictionary {
+		if err := storeDictionaries(ctx, cfg.Bigtable, cfg.OutputDir); err != nil {
+			return &sum, err
+		}
+	}
 	return &sum, nil
+}
+
+// storeDictionaries copies the df-LANG.tsv files the pipeline wrote to dir
+// into the Bigtable index (internal/btindex, "Document frequencies"), so
+// that the extraction finds them with the index.
+func storeDictionaries(ctx context.Context, spec, dir string) error {
+	files, err := storage.Glob(ctx, storage.Join(dir, "df-*.tsv"))
+	if err != nil {
+		return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
+	}
+	client, tbl, err := btindex.Open(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer client.Close()
+	for _, f := range files {
+		data, err := storage.ReadFile(ctx, f)
+		if err != nil {
+			return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
+		}
+		lang := strings.TrimSuffix(strings.TrimPrefix(storage.Base(f), "df-"), ".tsv")
+		if err := btindex.WriteDictionary(ctx, tbl, lang, data); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	slog.Info("document frequencies stored in the bigtable index", "table", spec, "languages", len(files))
+	return nil
 }
 
 // checkUniqueNames rejects inputs whose base names collide: the index
@@ -156,23 +199,23 @@ func (s Summary) SkippedTotal() int64 {
 func Summarize(m metrics.Results) Summary {
 	sum := Summary{Skipped: map[string]int64{}, DictionarySkipped: map[string]int64{}}
 	for _, c := range m.AllMetrics().Counters() {
-		if c.Namespace() == transforms.CounterNamespaceDictionary {
+		if c.Namespace() == index.CounterNamespaceDictionary {
 			sum.addDictionaryCounter(c.Name(), c.Result())
 			continue
 		}
-		if c.Namespace() != transforms.CounterNamespaceIndex {
+		if c.Namespace() != index.CounterNamespaceIndex {
 			continue
 		}
 		v := c.Result()
 		switch name := c.Name(); name {
-		case transforms.CounterFiles:
+		case index.CounterFiles:
 			sum.Files += v
-		case transforms.CounterFilesFailed:
+		case index.CounterFilesFailed:
 			sum.FilesUnreadable += v
-		case transforms.CounterCaptures:
+		case index.CounterCaptures:
 			sum.Captures += v
 		default:
-			if kind, ok := transforms.IsSkipCounter(name); ok {
+			if kind, ok := index.IsSkipCounter(name); ok {
 				sum.Skipped[kind] += v
 			}
 		}
@@ -182,16 +225,16 @@ func Summarize(m metrics.Results) Summary {
 
 func (s *Summary) addDictionaryCounter(name string, v int64) {
 	switch name {
-	case transforms.CounterDictionaryDocs:
+	case index.CounterDictionaryDocs:
 		s.DictionaryDocs += v
-	case transforms.CounterDictionarySampled:
+	case index.CounterDictionarySampled:
 		s.DictionarySampledOut += v
-	case transforms.CounterDictionaryTerms:
+	case index.CounterDictionaryTerms:
 		s.DictionaryTerms += v
-	case transforms.CounterDictionaryPruned:
+	case index.CounterDictionaryPruned:
 		s.DictionaryPruned += v
 	default:
-		if reason, ok := transforms.IsDictionarySkipCounter(name); ok {
+		if reason, ok := index.IsDictionarySkipCounter(name); ok {
 			s.DictionarySkipped[reason] += v
 		}
 	}

@@ -9,7 +9,7 @@
 //	go run ./pipelines/index --input=... --bigtable=PROJECT/INSTANCE/TABLE
 //	go run ./pipelines/index --input=... --output=INDEX_DIR --dictionary [--dictionary_sample=0.1]
 //
-// The pipeline, step by step (composites in package transforms):
+// The pipeline, step by step (composites in package transforms/index):
 //
 //	files ─ IndexArchives ─ CDXJ lines ─┬─ SortIntoShards ─ WriteCDXJ   → INDEX_DIR/index.cdxj
 //	                                    │                 └ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
@@ -54,7 +54,7 @@ import (
 
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
-	"github.com/recrawl/recrawl/transforms"
+	"github.com/recrawl/recrawl/transforms/index"
 )
 
 // Config is what one index run builds.
@@ -120,22 +120,22 @@ func (c Config) Validate() error {
 // Build adds the index pipeline to the scope.
 func Build(s beam.Scope, cfg Config) {
 	files := beam.CreateList(s, cfg.Files)
-	lines := transforms.IndexArchives(s, files, transforms.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism})
+	lines := index.IndexArchives(s, files, index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism})
 	if cfg.OutputDir != "" {
-		shards := transforms.SortIntoShards(s, lines, cfg.Shards)
+		shards := index.SortIntoShards(s, lines, cfg.Shards)
 		switch cfg.Format {
 		case "zipnum":
-			transforms.WriteZipNum(s, shards, cfg.OutputDir, cfg.LinesPerBlock)
+			index.WriteZipNum(s, shards, cfg.OutputDir, cfg.LinesPerBlock)
 		default:
-			transforms.WriteCDXJ(s, shards, cfg.OutputDir)
+			index.WriteCDXJ(s, shards, cfg.OutputDir)
 		}
 	}
 	if cfg.Bigtable != "" {
-		transforms.WriteBigtable(s, lines, cfg.Bigtable)
+		index.WriteBigtable(s, lines, cfg.Bigtable)
 	}
 	if cfg.Dictionary {
-		counts := transforms.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
-		transforms.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF)
+		counts := index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
+		index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF)
 	}
 }
 

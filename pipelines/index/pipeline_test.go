@@ -16,6 +16,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/vet"
 
+	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/testservers"
@@ -246,6 +248,34 @@ func TestBigtable(t *testing.T) {
 				break
 			}
 		}
+	}
+
+	// With --dictionary the document frequencies go into the table as well
+	// (rows under btindex.DictionaryPrefix), and the extraction finds them
+	// there by itself, byte for byte the files written to --output.
+	out := t.TempDir()
+	runIndex(t, Config{Files: files, Bigtable: spec, OutputDir: out, Dictionary: true,
+		DictionarySample: 1, DictionaryMinDF: 1, DefaultLanguage: "en"})
+	local, err := extract.DictionariesIn(ctx, out)
+	if err != nil || len(local) == 0 {
+		t.Fatalf("--dictionary wrote no df-LANG.tsv to --output: %v, %v", local, err)
+	}
+	stored, err := extract.FindDictionaries(ctx, "bigtable:"+spec)
+	if err != nil || len(stored) != len(local) {
+		t.Fatalf("dictionaries found in the table: %v, %v; want the languages of %v", stored, err, local)
+	}
+	for lang, f := range local {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := btindex.ReadDictionaryPath(ctx, stored[lang])
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes from the table (%v), want the %d bytes of %s", lang, len(got), err, len(want), f)
+		}
+	}
+	if got, err := idx.Lookup(ctx, keysOf(wantByKey)); err != nil || !reflect.DeepEqual(got, wantByKey) {
+		t.Errorf("look-up after the dictionary was stored: %d keys (%v), want %d", len(got), err, len(wantByKey))
 	}
 }
 

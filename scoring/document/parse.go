@@ -20,6 +20,11 @@ const DefaultMaxBytes = 5 << 20
 // not HTML.
 var ErrNotHTML = errors.New("not an HTML document")
 
+// ErrTooDeep is returned (wrapped) by Parse for pages nested deeper than the
+// HTML parser accepts (golang.org/x/net/html refuses more than 512 open
+// elements).
+var ErrTooDeep = errors.New("elements nested deeper than 512")
+
 // Reasons given in Document.Reason when a parsed page has no usable text.
 const (
 	ReasonEmpty    = "empty body"
@@ -81,10 +86,14 @@ type Document struct {
 	// Outlinks in document order, one per target URL.
 	Outlinks []Link
 
-	// Published is the publication date found in the page (UTC), zero if
-	// none; PublishedSource names the place it was found (see the Source*
+	// Published is the publication instant found in the page (UTC), zero if
+	// none; PublishedDay is its calendar day as the page shows it, in the
+	// page's own time zone (YYYY-MM-DD, "" if none): 2009-09-27T23:30-04:00
+	// is Published 2009-09-28T03:30Z and PublishedDay 2009-09-27.
+	// PublishedSource names the place it was found (see the Source*
 	// constants), "" if none.
 	Published       time.Time
+	PublishedDay    string
 	PublishedSource string
 
 	// Charset is the name of the character encoding the body was decoded from.
@@ -132,6 +141,9 @@ func Parse(body []byte, contentType string, pageURL string, opts Options) (*Docu
 	text, cs := Decode(body, contentType)
 	doc.Charset = cs
 	root, err := html.Parse(bytes.NewReader(text))
+	if err != nil && strings.Contains(err.Error(), "exceeds 512") {
+		return nil, fmt.Errorf("parse %s: %w (%v)", pageURL, ErrTooDeep, err)
+	}
 	if err != nil {
 		// html.Parse only fails on reader errors; keep the context anyway.
 		return nil, fmt.Errorf("parse %s: html: %w", pageURL, err)
@@ -161,7 +173,7 @@ func fromTree(doc *Document, root *html.Node, size int, pageURL *url.URL, opts O
 	if opts.LinkContext {
 		p.linkContexts(pageURL, doc.Outlinks)
 	}
-	doc.Published, doc.PublishedSource = p.published(pageURL, opts.CaptureTime, doc.MainText)
+	doc.Published, doc.PublishedDay, doc.PublishedSource = p.publication(pageURL, opts.CaptureTime, doc.MainText)
 	doc.Language, doc.LanguageSource, doc.LanguageConfidence = identifyLanguage(doc.Title, doc.MainText, p.languageHint(), opts)
 	if doc.MainText == "" {
 		doc.Reason = ReasonNoText

@@ -1,0 +1,75 @@
+// Package docfreq decides which captures of an archive the document-frequency
+// dictionary counts (the index pipeline's --dictionary step,
+// transforms/index.CountDocumentFrequencies) and names its files: plain Go,
+// the same choice on every runner and in every test.
+package docfreq
+
+import (
+	"hash/fnv"
+	"strings"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/extract"
+)
+
+// Reasons a capture is not counted as a document of the dictionary.
+const (
+	SkipBadLine     = "bad-line"     // the CDXJ line does not parse
+	SkipRevisit     = "revisit"      // a revisit: its payload is counted at the record it revisits
+	SkipNotOK       = "not-200"      // HTTP status other than 200 (redirects, errors, none)
+	SkipNotHTML     = "not-html"     // media type, or the sniffed payload, is not HTML
+	SkipFetchFailed = "fetch-failed" // the record could not be read at its offset
+	SkipParseFailed = "parse-failed" // the payload could not be parsed
+	SkipNoText      = "no-text"      // an HTML page without main text or without terms
+)
+
+// FileName is the name of the document-frequency file of a language in
+// INDEX_DIR: df-<lang>.tsv, in the format of scoring.DocFreq.
+func FileName(lang string) string { return filePrefix + lang + fileSuffix }
+
+// FileGlob matches every document-frequency file of a directory.
+const FileGlob = filePrefix + "*" + fileSuffix
+
+// LanguageOf returns the language of a document-frequency file's base name,
+// and whether the name is one.
+func LanguageOf(base string) (lang string, ok bool) {
+	rest, ok := strings.CutPrefix(base, filePrefix)
+	if !ok {
+		return "", false
+	}
+	lang, ok = strings.CutSuffix(rest, fileSuffix)
+	return lang, ok && lang != ""
+}
+
+const filePrefix, fileSuffix = "df-", ".tsv"
+
+// InSample reports whether the capture with this SURT key and timestamp is
+// in a sample of the given rate. The choice depends on nothing else, so
+// every run makes the same one.
+func InSample(key, timestamp string, rate float64) bool {
+	if rate >= 1 {
+		return true
+	}
+	if rate <= 0 {
+		return false
+	}
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	h.Write([]byte{' '})
+	h.Write([]byte(timestamp))
+	return float64(h.Sum64()>>11)/(1<<53) < rate
+}
+
+// Counted says whether a capture is a document the dictionary counts, and
+// if not, the Skip* reason.
+func Counted(c cdxj.Capture) (ok bool, reason string) {
+	switch {
+	case c.IsRevisit():
+		return false, SkipRevisit
+	case c.Status != "200":
+		return false, SkipNotOK
+	case !extract.IsHTML(c.Mime):
+		return false, SkipNotHTML
+	}
+	return true, ""
+}

@@ -1,0 +1,41 @@
+package hostile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/records"
+)
+
+// TestBombFile: a bomb file indexes as one capture per bomb, and reading a
+// record through a limit gives a cut, flagged body.
+func TestBombFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bombs.warc.gz")
+	date := time.Date(2010, 4, 14, 12, 0, 0, 0, time.UTC)
+	size, err := WriteBombFile(p, Bomb{URL: "http://bomb.example/block", Date: date, Kind: BlockBomb, Size: 64 << 20},
+		Bomb{URL: "http://bomb.example/body", Date: date, Kind: BodyBomb, Size: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size > 1<<20 {
+		t.Errorf("bomb file of %d bytes; want it small", size)
+	}
+	data, _ := os.ReadFile(p)
+	var caps []cdxj.Capture
+	if _, err := cdxj.IndexFile(bytes.NewReader(data), "bombs.warc.gz", cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+		caps = append(caps, c)
+		return nil
+	}); err != nil || len(caps) != 2 {
+		t.Fatalf("index: %d captures, %v", len(caps), err)
+	}
+	for _, c := range caps {
+		rec, err := records.ReadRecordAtLimit(bytes.NewReader(data), c.Offset, c.Length, "bombs.warc.gz", 1<<20)
+		if err != nil || !rec.BodyTruncated || len(rec.Body) != 1<<20 {
+			t.Errorf("%s: %v", c.URL, err)
+		}
+	}
+}

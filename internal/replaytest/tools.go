@@ -1,0 +1,98 @@
+package replaytest
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Versions reads scripts/replay-deps.env, where the viewer versions are
+// pinned.
+func Versions() (map[string]string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(file), "..", "..", "scripts", "replay-deps.env")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	v := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if k, val, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(line, "#") {
+			v[k] = val
+		}
+	}
+	return v, sc.Err()
+}
+
+// CacheDir is where scripts/install-replay-deps.sh installs the viewers.
+func CacheDir() string {
+	if d := os.Getenv("RECRAWL_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "recrawl")
+}
+
+// missing fails the test under CI and skips it elsewhere.
+func missing(t testing.TB, what string, err error) {
+	t.Helper()
+	msg := fmt.Sprintf("%s is missing: %v; run scripts/install-test-deps.sh", what, err)
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg + " (CI is set, so this fails instead of skipping)")
+	}
+	t.Skip(msg)
+}
+
+// ReplayWebPageDir returns the folder with ReplayWeb.page's ui.js and sw.js.
+func ReplayWebPageDir(t testing.TB) string {
+	t.Helper()
+	v, err := Versions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(CacheDir(), "replaywebpage-"+v["REPLAYWEBPAGE_VERSION"], "package")
+	if _, err := os.Stat(filepath.Join(dir, "sw.js")); err != nil {
+		missing(t, "ReplayWeb.page "+v["REPLAYWEBPAGE_VERSION"], err)
+	}
+	return dir
+}
+
+// PywbBin returns the path of a pywb command (wayback, wb-manager,
+// cdx-indexer) in the pinned virtualenv.
+func PywbBin(t testing.TB, name string) string {
+	t.Helper()
+	v, err := Versions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(CacheDir(), "pywb-"+v["PYWB_VERSION"], "bin", name)
+	if _, err := os.Stat(p); err != nil {
+		missing(t, "pywb "+v["PYWB_VERSION"], err)
+	}
+	return p
+}
+
+// Chromium returns the Chromium binary ($CHROMIUM, or chromium on PATH).
+func Chromium(t testing.TB) string {
+	t.Helper()
+	for _, c := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if c != "" {
+			if _, err := os.Stat(c); err == nil {
+				return c
+			}
+		}
+	}
+	p, err := exec.LookPath("chromium")
+	if err != nil {
+		missing(t, "chromium", err)
+	}
+	return p
+}

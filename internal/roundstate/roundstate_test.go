@@ -1,0 +1,172 @@
+package roundstate
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// TestStateRoundTrip: an initial state, then a round's part files written
+// by two bundles, its manifest and its commit, read back as the driver
+// reads them.
+func TestStateRoundTrip(t *testing.T) {
+	ctx := t.Context()
+	work := t.TempDir()
+	if n, err := LastComplete(ctx, work); err != nil || n != -1 {
+		t.Fatalf("empty work directory: last complete state %d, %v; want -1", n, err)
+	}
+	seeds := []extract.Entry{{Key: "a", URL: "https://a/"}, {Key: "b", URL: "https://b/"}}
+	if err := WriteInitial(ctx, work, seeds); err != nil {
+		t.Fatal(err)
+	}
+	m0, err := ReadManifest(ctx, StateDir(work, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []extract.Entry
+	for _, f := range m0.Frontier {
+		if err := ReadPart(ctx, f, func(e extract.Entry) error { got = append(got, e); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(got, seeds) || m0.FrontierSize != 2 {
+		t.Errorf("state 0: frontier %v (%d counted), want the seeds", got, m0.FrontierSize)
+	}
+
+	// Round 0: two bundles write results; one writes the frontier.
+	dir := StateDir(work, 1)
+	var lines []string
+	emit := func(l string) { lines = append(lines, l) }
+	b1 := NewPartWriter(storage.Join(dir, ResultsDir), KindResults)
+	b2 := NewPartWriter(storage.Join(dir, ResultsDir), KindResults)
+	fr := NewPartWriter(storage.Join(dir, FrontierDir), KindFrontier)
+	for _, w := range []struct {
+		pw *PartWriter
+		v  any
+	}{{&b1, &extract.Result{Rank: 1, Entry: seeds[1]}}, {&b2, &extract.Result{Rank: 0, Entry: seeds[0]}}, {&fr, &extract.Entry{Key: "c"}}} {
+		if err := w.pw.Write(ctx, w.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	orphan := NewPartWriter(storage.Join(dir, ResultsDir), KindResults) // a retried bundle's file
+	if err := orphan.Write(ctx, &extract.Result{Rank: 0, Entry: seeds[0]}); err != nil {
+		t.Fatal(err)
+	}
+	orphan.Abort()
+	for _, pw := range []*PartWriter{&b1, &b2, &fr} {
+		if err := pw.Finish(emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteManifest(ctx, dir, lines); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := ReadResults(ctx, dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 || results[0].Entry.Key != "a" || results[1].Entry.Key != "b" || m.FrontierSize != 1 {
+		t.Fatalf("round 0: results %v, frontier %d", results, m.FrontierSize)
+	}
+	if n, _ := LastComplete(ctx, work); n != 0 {
+		t.Errorf("state 1 has no DONE yet, but the last complete state is %d", n)
+	}
+	rs := extract.RoundStats{Round: 0, Selected: 2}
+	if err := Commit(ctx, dir, rs, results); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := LastComplete(ctx, work); n != 1 {
+		t.Errorf("after the commit the last complete state is %d, want 1", n)
+	}
+	if got, err := ReadRoundStats(ctx, dir); err != nil || !reflect.DeepEqual(got, rs) {
+		t.Errorf("round stats %+v, %v; want %+v", got, err, rs)
+	}
+	seen, err := LoadSeen(ctx, SeenFiles(work, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 {
+		t.Errorf("seen set after round 0: %v, want a and b", seen)
+	}
+	if err := Claim(ctx, work, `{"job":1}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := Claim(ctx, work, `{"job":1}`); err != nil {
+		t.Errorf("the same job again: %v", err)
+	}
+	if err := Claim(ctx, work, `{"job":2}`); err == nil || !strings.Contains(err.Error(), "another extraction") {
+		t.Errorf("another job: %v", err)
+	}
+}
+
+// TestReadResultsRejectsIncompleteRound: a result missing from the files
+// the manifest names is an error naming the state, not a shorter round.
+func TestReadResultsRejectsIncompleteRound(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	p := filepath.Join(dir, ResultsDir, "part-x.gob")
+	if err := WritePart(ctx, p, []extract.Result{{Rank: 0}, {Rank: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	m := Manifest{Results: []string{p}, ResultCount: 2}
+	if _, err := ReadResults(ctx, dir, m); err == nil || !strings.Contains(err.Error(), "rank 2 where 1 belongs") {
+		t.Errorf("ranks 0 and 2: %v", err)
+	}
+	m.ResultCount = 3
+	if _, err := ReadResults(ctx, dir, m); err == nil || !strings.Contains(err.Error(), "names 3 results") {
+		t.Errorf("a count the files do not hold: %v", err)
+	}
+}
+
+// TestReadManifestErrors: bad lines and the older format are named.
+func TestReadManifestErrors(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "frontier.manifest"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadManifest(ctx, dir); err == nil || !strings.Contains(err.Error(), "older recrawl") {
+		t.Errorf("old format: %v", err)
+	}
+	for _, bad := range []string{"results\tp\n", "results\tp\t-1\n", "other\tp\t1\n"} {
+		if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadManifest(ctx, dir); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// TestLoadSeenGrows: a later round's set adds only the new files, and the
+// earlier set is left as it was.
+func TestLoadSeenGrows(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	f1, f2 := filepath.Join(dir, "1"), filepath.Join(dir, "2")
+	os.WriteFile(f1, []byte("a\nb\n"), 0o644)
+	os.WriteFile(f2, []byte("c\n"), 0o644)
+	s1, err := LoadSeen(ctx, []string{f1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := LoadSeen(ctx, []string{f1, f2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s1) != 2 || len(s2) != 3 {
+		t.Errorf("seen sets: %v then %v", s1, s2)
+	}
+	if _, err := LoadSeen(ctx, []string{f1, f2, filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a missing seen file gave no error")
+	}
+}

@@ -1,0 +1,112 @@
+package testservers
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// clusterStartTimeout bounds a cluster's or a job server's start, JVMs on a
+// busy 2-core machine included (the downloads are install-cluster-deps.sh's,
+// done before the tests).
+const clusterStartTimeout = 4 * time.Minute
+
+// announcedVars runs a script that prints VAR=VALUE lines once its server is
+// ready and returns the values of vars, after the last of them appeared.
+// The script runs until the test ends (see Script).
+func announcedVars(t testing.TB, name string, vars []string, args ...string) (map[string]string, *Log) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	exited, log := Script(t, pw, name, args...)
+	all := make(chan map[string]string, 1)
+	go func() {
+		got := map[string]string{}
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			k, v, ok := strings.Cut(sc.Text(), "=")
+			if !ok {
+				continue
+			}
+			got[k] = v
+			done := true
+			for _, want := range vars {
+				_, has := got[want]
+				done = done && has
+			}
+			if done {
+				all <- got
+				break
+			}
+		}
+		io.Copy(io.Discard, pr) // never block the script
+	}()
+	t.Cleanup(func() { pw.Close() })
+	select {
+	case m := <-all:
+		return m, log
+	case err := <-exited:
+		CannotStart(t, "%s exited before it printed %v: %v\n%s", name, vars, err, log.String())
+	case <-time.After(clusterStartTimeout):
+		CannotStart(t, "%s printed no %v within %v\n%s", name, vars, clusterStartTimeout, log.String())
+	}
+	return nil, log
+}
+
+// Flink is a standalone Flink cluster started by scripts/flink-cluster.sh.
+type Flink struct {
+	Master string // the JobManager's REST address, HOST:PORT (--flink-master; GET /jobs lists the jobs)
+	LogDir string // the JobManager's and TaskManager's logs
+	Log    *Log   // the script's standard error
+}
+
+// FlinkCluster starts a standalone Flink cluster (a JobManager and a
+// TaskManager with 2 slots) on free loopback ports; it is stopped when the
+// test ends.
+func FlinkCluster(t testing.TB) *Flink {
+	t.Helper()
+	m, log := announcedVars(t, "flink-cluster.sh", []string{"FLINK_MASTER", "FLINK_LOG_DIR"},
+		"--port", "0", "--rpc-port", "0")
+	return &Flink{Master: m["FLINK_MASTER"], LogDir: m["FLINK_LOG_DIR"], Log: log}
+}
+
+// Spark is a standalone Spark cluster started by scripts/spark-cluster.sh.
+type Spark struct {
+	MasterURL string // spark://HOST:PORT (--spark-master-url)
+	Web       string // the master's web UI, http://HOST:PORT (GET /json/ lists the applications)
+	LogDir    string // the master's and worker's logs
+	Log       *Log   // the script's standard error
+}
+
+// SparkCluster starts a standalone Spark cluster (a master and a worker
+// with 2 cores) on free loopback ports; it is stopped when the test ends.
+func SparkCluster(t testing.TB) *Spark {
+	t.Helper()
+	m, log := announcedVars(t, "spark-cluster.sh", []string{"SPARK_MASTER_URL", "SPARK_MASTER_WEB", "SPARK_LOG_DIR"},
+		"--port", "0", "--web-port", "0")
+	return &Spark{MasterURL: m["SPARK_MASTER_URL"], Web: m["SPARK_MASTER_WEB"], LogDir: m["SPARK_LOG_DIR"], Log: log}
+}
+
+// JobServer starts Beam's job server for runner ("flink" or "spark",
+// scripts/beam-jobserver.sh) pointed at master (a --flink-master or
+// --spark-master-url value) on free ports, and returns its job endpoint
+// and its log, in which it names every job it runs. It is stopped when the
+// test ends.
+func JobServer(t testing.TB, runner, master string) (endpoint string, log *Log) {
+	t.Helper()
+	flag := "--flink-master="
+	if runner == "spark" {
+		flag = "--spark-master-url="
+	}
+	m, log := announcedVars(t, "beam-jobserver.sh", []string{"JOB_ENDPOINT"},
+		runner, flag+master, "--job-port=0", "--artifact-port=0")
+	return m["JOB_ENDPOINT"], log
+}
+
+// String describes a cluster for test messages.
+func (f *Flink) String() string { return fmt.Sprintf("Flink at %s (logs %s)", f.Master, f.LogDir) }
+
+// String describes a cluster for test messages.
+func (s *Spark) String() string { return fmt.Sprintf("Spark at %s (logs %s)", s.MasterURL, s.LogDir) }

@@ -1,0 +1,38 @@
+package wacz
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/evaluate"
+)
+
+// TestPackageEmptyCollection: an extraction that collected 0 documents
+// (empty documents.jsonl, WARC and index) still packages a valid WACZ.
+func TestPackageEmptyCollection(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{evaluate.DocumentsFile, evaluate.WARCFile, evaluate.CDXJFile} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Package(dir, Options{Title: "empty"}); err != nil {
+		t.Fatalf("0 documents: %v", err)
+	}
+	z, err := zip.OpenReader(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatalf("the WACZ of 0 documents is not a zip: %v", err)
+	}
+	defer z.Close()
+	names := map[string]bool{}
+	for _, f := range z.File {
+		names[f.Name] = true
+	}
+	for _, want := range []string{"datapackage.json", PagesEntry, WARCEntry} {
+		if !names[want] {
+			t.Errorf("the WACZ of 0 documents has no %s (has %v)", want, names)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Starts Beam's Flink or Spark job server (the portable runner's job
+# service, the same one Beam's job server jars and images run) on this
+# machine, in the foreground, pointed at a cluster:
+#   scripts/beam-jobserver.sh flink --flink-master=127.0.0.1:8081 [--job-port=8099]
+#   scripts/beam-jobserver.sh spark --spark-master-url=spark://127.0.0.1:7077 [--job-port=8099]
+# with the jars scripts/install-cluster-deps.sh fetched (versions in
+# scripts/versions.env; run it first, or this script runs it). Once the job
+# service accepts connections it prints
+#   JOB_ENDPOINT=localhost:PORT
+# for the pipelines' --endpoint. Other arguments go to the job server's
+# driver (FlinkJobServerDriver / SparkJobServerDriver), e.g. --artifacts-dir.
+# With --flink-master=[local] / --spark-master-url=local[2] the job server
+# runs an embedded Flink or Spark instead (faster to start, not a cluster).
+#
+# Ports: --job-port (default 8099), --artifact-port (default 8098); 0 picks a
+# free one. The expansion service (for cross-language transforms, which
+# recrawl does not use) gets a free port. JOBSERVER_HEAP caps the JVM's heap
+# (default 768m). Stops, leaving no process behind, on SIGTERM or SIGINT.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=versions.env
+. "$here/versions.env"
+cache="${RECRAWL_CACHE:-$HOME/.cache/recrawl}"
+me=beam-jobserver
+die() { echo "$me: $*" >&2; exit 1; }
+
+runner="${1:-}"
+shift || true
+job_port=8099 artifact_port=8098 master="" args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --job-port=*) job_port="${1#*=}" ;;
+    --job-port) job_port="$2"; shift ;;
+    --artifact-port=*) artifact_port="${1#*=}" ;;
+    --artifact-port) artifact_port="$2"; shift ;;
+    --flink-master=* | --spark-master-url=*) master="$1" ;;
+    *) args+=("$1") ;;
+  esac
+  shift
+done
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+[ "$job_port" != 0 ] || job_port="$(free_port)"
+[ "$artifact_port" != 0 ] || artifact_port="$(free_port)"
+
+case "$runner" in
+  flink)
+    lib="$cache/beam-flink-$FLINK_MINOR-job-server-$BEAM_JOB_SERVER_VERSION/lib"
+    main=org.apache.beam.runners.flink.FlinkJobServerDriver
+    case "$master" in --flink-master=*) ;; *) die "flink: --flink-master=HOST:REST_PORT (or [local]) is required" ;; esac
+    classpath="$lib/*"
+    ;;
+  spark)
+    lib="$cache/beam-spark-3-job-server-$BEAM_JOB_SERVER_VERSION/lib"
+    main=org.apache.beam.runners.spark.SparkJobServerDriver
+    case "$master" in --spark-master-url=*) ;; *) die "spark: --spark-master-url=spark://HOST:PORT (or local[N]) is required" ;; esac
+    # Beam's Spark runner declares Spark as "provided": the cluster's own
+    # Spark jars, so the job server's driver is the cluster's version
+    # exactly. The runner and its dependencies come first: Beam's GCS
+    # client needs a newer Guava than Spark's guava-14, and Beam's slf4j
+    # (with slf4j-simple) logs for both.
+    spark_home="$cache/spark-$SPARK_VERSION"
+    [ -e "$spark_home/.complete" ] || "$here/install-cluster-deps.sh" >&2
+    classpath="$lib/*:$spark_home/jars/*"
+    ;;
+  *) die "usage: $0 flink|spark --flink-master=HOST:PORT|--spark-master-url=spark://HOST:PORT [--job-port=N]" ;;
+esac
+[ -e "$lib/../.complete" ] || "$here/install-cluster-deps.sh" >&2
+[ -e "$lib/../.complete" ] || die "no Beam $runner job server in $lib"
+
+# Beam's job servers use the expansion port 8097 unless told: pick a free one.
+expansion_port="$(free_port)"
+java_opts=(-Xmx"${JOBSERVER_HEAP:-768m}" -XX:+UseSerialGC)
+if [ "$runner" = spark ]; then
+  # Spark 3.5 on Java 17 (what Spark's own launcher adds).
+  java_opts+=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
+    --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
+    --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+    --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+    --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+    --add-opens=java.base/sun.nio.cs=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
+    --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false
+    -Dspark.driver.host=127.0.0.1 -Dspark.driver.bindAddress=127.0.0.1)
+fi
+
+java "${java_opts[@]}" -cp "$classpath" "$main" "$master" \
+  --job-host=localhost --job-port="$job_port" --artifact-port="$artifact_port" \
+  --expansion-port="$expansion_port" "${args[@]}" &
+pid=$!
+cleanup() {
+  trap - EXIT INT TERM
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+for i in $(seq 240); do
+  kill -0 "$pid" 2>/dev/null || die "the $runner job server exited while starting"
+  if (exec 3<>"/dev/tcp/127.0.0.1/$job_port") 2>/dev/null; then break; fi
+  [ "$i" -lt 240 ] || die "the $runner job server accepts no connections on port $job_port after 120 s"
+  sleep 0.5
+done
+echo "JOB_ENDPOINT=localhost:$job_port"
+echo "$me: Beam $BEAM_JOB_SERVER_VERSION $runner job server on localhost:$job_port ($master)" >&2
+wait "$pid"

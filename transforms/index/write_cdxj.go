@@ -1,0 +1,111 @@
+package index
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// CDXJFileName is the name of the single sorted index file in INDEX_DIR.
+const CDXJFileName = "index.cdxj"
+
+// WriteCDXJ writes sorted shards (the output of SortIntoShards) as one sorted
+// file, dir/index.cdxj: each shard is sorted and written as a part file, then
+// the parts are concatenated in shard order, which is key order. It returns
+// the path of the file written (a PCollection with one element).
+func WriteCDXJ(s beam.Scope, shards beam.PCollection, dir string) beam.PCollection {
+	s = s.Scope("WriteCDXJ")
+	parts := beam.ParDo(s, &writeCDXJShardFn{Dir: dir}, shards)
+	keyed := beam.AddFixedKey(s, beam.ParDo(s, toShardPath, parts))
+	return beam.ParDo(s, &concatCDXJFn{Dir: dir}, beam.GroupByKey(s, keyed))
+}
+
+// KVShardPath names a written part file of a shard.
+type KVShardPath struct {
+	Shard int
+	Path  string
+}
+
+func toShardPath(shard int, path string) KVShardPath { return KVShardPath{shard, path} }
+
+type writeCDXJShardFn struct {
+	Dir string
+}
+
+func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, emit func(int, string)) error {
+	sorted := SortedShard(lines)
+	p := storage.Join(f.Dir, ".parts", fmt.Sprintf("index-%05d.cdxj", shard))
+	if err := writeLines(ctx, p, sorted); err != nil {
+		return err
+	}
+	emit(shard, p)
+	return nil
+}
+
+// writeLines writes lines, one per line, to p atomically.
+func writeLines(ctx context.Context, p string, lines []string) error {
+	w, err := storage.Create(ctx, p)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		w.Abort()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return w.Close()
+}
+
+type concatCDXJFn struct {
+	Dir string
+}
+
+func (f *concatCDXJFn) ProcessElement(ctx context.Context, _ int, parts func(*KVShardPath) bool, emit func(string)) error {
+	var all []KVShardPath
+	var p KVShardPath
+	for parts(&p) {
+		all = append(all, p)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Shard < all[j].Shard })
+	out := storage.Join(f.Dir, CDXJFileName)
+	w, err := storage.Create(ctx, out)
+	if err != nil {
+		return err
+	}
+	for _, part := range all {
+		if err := appendFile(ctx, w, part.Path); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := storage.RemoveAll(ctx, storage.Join(f.Dir, ".parts")); err != nil {
+		return err
+	}
+	emit(out)
+	return nil
+}
+
+func appendFile(ctx context.Context, w io.Writer, p string) error {
+	r, err := storage.Open(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if _, err := io.Copy(w, r); err != nil {
+		return fmt.Errorf("append %s: %w", p, err)
+	}
+	return nil
+}

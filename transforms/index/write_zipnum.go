@@ -1,0 +1,114 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/zipnum"
+)
+
+// WriteZipNum writes sorted shards (the output of SortIntoShards) as a ZipNum
+// index in dir: one gzip-block shard file per shard (zipnum.ShardName), then
+// cluster.idx (the first key of every block, in key order) and cluster.loc.
+// The secondary index is written last, so a reader never sees an index that
+// points at shards not yet written. Returns the path of cluster.idx.
+func WriteZipNum(s beam.Scope, shards beam.PCollection, dir string, linesPerBlock int) beam.PCollection {
+	s = s.Scope("WriteZipNum")
+	entries := beam.ParDo(s, &writeZipNumShardFn{Dir: dir, LinesPerBlock: linesPerBlock}, shards)
+	keyed := beam.AddFixedKey(s, beam.ParDo(s, toShardPath, entries))
+	return beam.ParDo(s, &writeClusterIndexFn{Dir: dir}, beam.GroupByKey(s, keyed))
+}
+
+type writeZipNumShardFn struct {
+	Dir           string
+	LinesPerBlock int
+}
+
+// ProcessElement writes one shard and emits (shard, its block entries as lines).
+func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, emit func(int, string)) error {
+	sorted := SortedShard(lines)
+	name := zipnum.ShardName(shard)
+	p := storage.Join(f.Dir, name)
+	w, err := storage.Create(ctx, p)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	sw := zipnum.NewShardWriter(bw, name, f.LinesPerBlock)
+	for _, l := range sorted {
+		if err := sw.WriteLine(l); err != nil {
+			w.Abort()
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	entries, err := sw.Close()
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		w.Abort()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	for _, e := range entries {
+		buf.WriteString(e.Line())
+		buf.WriteByte('\n')
+	}
+	emit(shard, buf.String())
+	return nil
+}
+
+type writeClusterIndexFn struct {
+	Dir string
+}
+
+func (f *writeClusterIndexFn) ProcessElement(ctx context.Context, _ int, shards func(*KVShardPath) bool, emit func(string)) error {
+	var all []KVShardPath // Path holds the shard's entry lines here
+	var sp KVShardPath
+	for shards(&sp) {
+		all = append(all, sp)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Shard < all[j].Shard })
+	var perShard [][]zipnum.Entry
+	var locs []zipnum.Location
+	for _, sh := range all {
+		var entries []zipnum.Entry
+		sc := bufio.NewScanner(bytes.NewReader([]byte(sh.Path)))
+		sc.Buffer(make([]byte, 1<<16), 1<<24)
+		for sc.Scan() {
+			e, err := zipnum.ParseEntry(sc.Text())
+			if err != nil {
+				return fmt.Errorf("shard %d: %w", sh.Shard, err)
+			}
+			entries = append(entries, e)
+		}
+		perShard = append(perShard, entries)
+		name := zipnum.ShardName(sh.Shard)
+		locs = append(locs, zipnum.Location{Shard: name, Paths: []string{name}})
+	}
+	var idx, loc bytes.Buffer
+	if err := zipnum.WriteClusterIndex(&idx, perShard...); err != nil {
+		return err
+	}
+	if err := zipnum.WriteLoc(&loc, locs); err != nil {
+		return err
+	}
+	if err := storage.WriteFile(ctx, storage.Join(f.Dir, "cluster.loc"), loc.Bytes()); err != nil {
+		return err
+	}
+	idxPath := storage.Join(f.Dir, "cluster.idx")
+	if err := storage.WriteFile(ctx, idxPath, idx.Bytes()); err != nil {
+		return err
+	}
+	emit(idxPath)
+	return nil
+}

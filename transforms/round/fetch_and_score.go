@@ -1,0 +1,107 @@
+package round
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/parallel"
+	"github.com/recrawl/recrawl/internal/roundstate"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// FetchAndScore reads each selected record (extract.Processor.FetchRecord)
+// and scores it (extract.Processor.Score), one URL after the other on each
+// of the worker's cores, and writes the results of every URL of each chunk,
+// the chunk's earlier ones included, to the results file of its bundle
+// (OutDir/results, internal/roundstate; in no particular order: the driver orders them by rank).
+// It returns
+//
+//   - discovered: KV<SURT key, Discovery>, the new entries of the results
+//     (seen before or not) and the URLs of the chunk (Taken), not merged
+//     per key;
+//   - parts: the manifest lines of the results files.
+//
+// Reading, scoring and writing are one DoFn so that neither a record's
+// bytes nor a result ever becomes an element: the SDK encodes the first
+// elements of every bundle to sample their size, and a chunk of records or
+// results is several MB. It takes no side input on purpose: prism's
+// scheduler re-checks a stage with side inputs in a busy loop for as long as
+// one of its bundles runs, which for this stage, the longest of a round,
+// would cost a core. A missing archive file fails the round.
+func FetchAndScore(s beam.Scope, selected beam.PCollection, cfg Config) (discovered, parts beam.PCollection) {
+	s = s.Scope("FetchAndScore")
+	return beam.ParDo2(s, &fetchAndScoreFn{JobJSON: cfg.JobJSON, Dir: storage.Join(cfg.OutDir, roundstate.ResultsDir)}, selected)
+}
+
+type fetchAndScoreFn struct {
+	JobJSON string
+	Dir     string // of the results files
+	proc    *extract.Processor
+	pw      roundstate.PartWriter
+}
+
+func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
+	f.pw = roundstate.NewPartWriter(f.Dir, roundstate.KindResults)
+	var err error
+	f.proc, err = processorFor(ctx, f.JobJSON, true)
+	return err
+}
+
+func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {
+	chunk := in.Selected
+	results := make([]extract.Result, len(in.Done)+len(chunk))
+	copy(results, in.Done)
+	finished := results[len(in.Done):]
+	errs := make([]error, len(chunk))
+	// Reading records and scoring them are independent per URL, and a
+	// round's chunk arrives as one element: without this, a worker would
+	// use one core for the whole round.
+	parallel.For(len(chunk), func(i int) {
+		fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
+		switch {
+		case err != nil:
+			errs[i] = err
+		case res != nil: // a record problem or a redirect
+			finished[i] = *res
+		default:
+			finished[i] = f.proc.Score(fetched)
+		}
+	})
+	for i, err := range errs {
+		if err != nil {
+			f.pw.Abort()
+			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
+		}
+	}
+	for i := range finished {
+		countResult(ctx, &finished[i])
+	}
+	for i := range results {
+		if err := f.pw.Write(ctx, &results[i]); err != nil {
+			f.pw.Abort()
+			return err
+		}
+		discovered(results[i].Entry.Key, Discovery{Taken: true})
+		for _, e := range results[i].NewEntries {
+			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
+		}
+	}
+	return nil
+}
+
+// FinishBundle commits the bundle's results file. (The Go SDK wants
+// ProcessElement's emitters here too.)
+func (f *fetchAndScoreFn) FinishBundle(_ func(string, Discovery), parts func(string)) error {
+	return f.pw.Finish(parts)
+}
+
+func (f *fetchAndScoreFn) Teardown() error {
+	f.pw.Abort()
+	if f.proc != nil {
+		return f.proc.Fetcher.Close()
+	}
+	return nil
+}
