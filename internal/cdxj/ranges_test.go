@@ -284,19 +284,3 @@ func TestFileLayout(t *testing.T) {
 	}
 	sameForEverySplit(t, z.Bytes(), "whole.warc.gz", []int64{100, 1000})
 }
-
-// TestIndexRangeEmptyFile: an empty file indexed as one range is what
-// IndexFile makes of it: an empty-file skip and ErrNoRecords, not a silent
-// success.
-func TestIndexRangeEmptyFile(t *testing.T) {
-	var skips []records.Skip
-	opts := IndexOptions{OnSkip: func(s records.Skip) { skips = append(skips, s) }}
-	rng := Split("empty.warc", 0, 1<<20)[0]
-	_, err := IndexRange(bytes.NewReader(nil), "empty.warc", rng, opts, func(Capture) error { return nil })
-	if !errors.Is(err, records.ErrNoRecords) {
-		t.Errorf("error %v, want records.ErrNoRecords", err)
-	}
-	if len(skips) != 1 || skips[0].Kind != records.KindEmptyFile {
-		t.Errorf("skips %+v, want one %s", skips, records.KindEmptyFile)
-	}
-}
