@@ -54,8 +54,9 @@ func (z *zeros) Read(p []byte) (int, error) {
 	return int(k), nil
 }
 
-// gzipMember writes head, n zero bytes and tail as one gzip member.
-func gzipMember(w io.Writer, head []byte, n int64, tail []byte) error {
+// GzipMember writes head, n zero bytes and tail as one gzip member: the
+// shape of every bomb (a few KB that inflate to n bytes).
+func GzipMember(w io.Writer, head []byte, n int64, tail []byte) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
 	if err != nil {
 		return err
@@ -81,7 +82,7 @@ func (b Bomb) WriteRecord(w io.Writer) error {
 	switch b.Kind {
 	case BodyBomb:
 		var buf bufferWriter
-		if err := gzipMember(&buf, []byte("<html><head><title>bomb</title></head><body><p>"), b.Size, nil); err != nil {
+		if err := GzipMember(&buf, []byte("<html><head><title>bomb</title></head><body><p>"), b.Size, nil); err != nil {
 			return err
 		}
 		body = buf.b
@@ -95,7 +96,7 @@ func (b Bomb) WriteRecord(w io.Writer) error {
 		"WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\nWARC-Payload-Digest: sha1:BOMB%028d\r\n"+
 		"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n",
 		b.URL, b.Date.UTC().Format(time.RFC3339), b.Size%1e12, b.Kind, blockLen)
-	return gzipMember(w, append([]byte(warcHead+httpHead), body...), zeroBytes, []byte("\r\n\r\n"))
+	return GzipMember(w, append([]byte(warcHead+httpHead), body...), zeroBytes, []byte("\r\n\r\n"))
 }
 
 type bufferWriter struct{ b []byte }

@@ -3,37 +3,19 @@ package records
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"runtime"
 	"testing"
 
-	"github.com/klauspost/compress/gzip"
+	"github.com/recrawl/recrawl/internal/hostile"
 )
-
-// zeros is a reader of n zero bytes.
-type zeros struct{ n int64 }
-
-func (z *zeros) Read(p []byte) (int, error) {
-	if z.n == 0 {
-		return 0, io.EOF
-	}
-	k := min(int64(len(p)), z.n)
-	clear(p[:k])
-	z.n -= k
-	return int(k), nil
-}
 
 // gzipOf compresses the head followed by n zero bytes and the tail.
 func gzipOf(t testing.TB, head []byte, n int64, tail []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	w.Write(head)
-	if _, err := io.Copy(w, &zeros{n}); err != nil {
+	if err := hostile.GzipMember(&buf, head, n, tail); err != nil {
 		t.Fatal(err)
 	}
-	w.Write(tail)
-	w.Close()
 	return buf.Bytes()
 }
 
