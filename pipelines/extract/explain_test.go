@@ -160,6 +160,8 @@ reference_documents:
 event:
   start: 2013-05-30
   end: 2013-06-20
+lead_time: P7D
+cooldown_time: P30D
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
