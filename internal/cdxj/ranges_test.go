@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -122,20 +121,7 @@ func splitSizes(n int) []int64 {
 // gzip per record, whole-file gzip, damaged, POST pairs) gives the same
 // index for every split.
 func TestSplitConformance(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
-		d := sharedtest.Path(t, dir)
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if strings.Contains(n, ".warc") || strings.Contains(n, ".arc") {
-				files = append(files, filepath.Join(d, n))
-			}
-		}
-	}
+	files := sharedtest.ConformanceArchives(t)
 	if len(files) < 20 {
 		t.Fatalf("only %d archive files in ../shared/conformance", len(files))
 	}

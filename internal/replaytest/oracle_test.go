@@ -136,20 +136,7 @@ func lastLine(s string) string {
 // same lines (see compare and deliberate).
 func TestIndexerAgainstPywb(t *testing.T) {
 	bin := PywbBin(t, "cdx-indexer")
-	var files []string
-	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
-		d := sharedtest.Path(t, dir)
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if strings.Contains(n, ".warc") || strings.Contains(n, ".arc") {
-				files = append(files, filepath.Join(d, n))
-			}
-		}
-	}
+	files := sharedtest.ConformanceArchives(t)
 	if len(files) < 20 {
 		t.Fatalf("only %d conformance archives", len(files))
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -38,4 +39,26 @@ func Path(t testing.TB, rel string) string {
 		t.Skipf("shared test material %s is missing: %v", p, err)
 	}
 	return p
+}
+
+// ConformanceArchives returns every WARC and ARC file (plain or gzipped, damaged
+// copies included) of the real crawls in conformance/pywb, conformance/ukwa and
+// conformance/commoncrawl, with the same rule as Path when they are missing.
+func ConformanceArchives(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
+		d := Path(t, dir)
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if strings.Contains(n, ".warc") || strings.Contains(n, ".arc") {
+				files = append(files, filepath.Join(d, n))
+			}
+		}
+	}
+	return files
 }
