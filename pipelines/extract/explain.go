@@ -96,7 +96,7 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	var idx lookup.Index
-	if job.Index != "" || len(job.Sources) > 0 {
+	if job.HasIndex() {
 		if idx, err = job.OpenIndex(ctx); err != nil {
 			return err
 		}

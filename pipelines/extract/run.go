@@ -140,13 +140,14 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 		job.Dictionaries = d
 	case job.Spec.Dictionary != "":
 		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: job.Spec.Dictionary}
-	case job.Index != "":
-		d, err := extract.FindDictionaries(ctx, job.Index)
+	case !job.Named() && job.HasIndex():
+		index := job.Sources[0].Index
+		d, err := extract.FindDictionaries(ctx, index)
 		if err != nil {
-			return fmt.Errorf("dictionaries next to %s: %w", job.Index, err)
+			return fmt.Errorf("dictionaries next to %s: %w", index, err)
 		}
 		job.Dictionaries = d
-	case len(job.Sources) > 0: // several archives: their counts summed
+	case job.Named(): // several archives: their counts summed
 		d, err := extract.FindSourceDictionaries(ctx, job.Sources)
 		if err != nil {
 			return err
@@ -350,14 +351,14 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	return nil
 }
 
-// indexPath is the storage path inside an index spec (cdxj:FILE, zipnum:DIR);
+// indexPath is the storage path of an index spec (cdxj:FILE, zipnum:DIR);
 // "" for Bigtable, which every worker reaches by its address.
-func indexPath(spec string) string {
-	kind, p, _ := strings.Cut(spec, ":")
-	if kind == "bigtable" {
+func indexPath(text string) string {
+	spec, err := lookup.ParseSpec(text)
+	if err != nil {
 		return ""
 	}
-	return p
+	return spec.Path()
 }
 
 // progressLine prints one round's progress on standard error.

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
@@ -17,6 +16,7 @@ import (
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
+	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/transforms/index"
 )
 
@@ -136,7 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 // into the Bigtable index (internal/btindex, "Document frequencies"), so
 // that the extraction finds them with the index.
 func storeDictionaries(ctx context.Context, spec, dir string) error {
-	files, err := storage.Glob(ctx, storage.Join(dir, "df-*.tsv"))
+	files, err := storage.Glob(ctx, storage.Join(dir, scoring.DocFreqFileGlob))
 	if err != nil {
 		return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
 	}
@@ -150,7 +150,7 @@ func storeDictionaries(ctx context.Context, spec, dir string) error {
 		if err != nil {
 			return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
 		}
-		lang := strings.TrimSuffix(strings.TrimPrefix(storage.Base(f), "df-"), ".tsv")
+		lang, _ := scoring.DocFreqLanguage(storage.Base(f))
 		if err := btindex.WriteDictionary(ctx, tbl, lang, data); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
