@@ -38,6 +38,7 @@ package lookup
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"cloud.google.com/go/bigtable"
@@ -58,9 +59,9 @@ type Index interface {
 // Open opens the index named by spec: "cdxj:FILE", "zipnum:DIR" (or
 // "zipnum:FILE.idx") or "bigtable:PROJECT/INSTANCE/TABLE".
 func Open(ctx context.Context, spec string) (Index, error) {
-	scheme, arg, ok := strings.Cut(spec, ":")
-	if !ok || arg == "" {
-		return nil, fmt.Errorf("index %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec)
+	scheme, arg, err := parseSpec(spec)
+	if err != nil {
+		return nil, err
 	}
 	switch scheme {
 	case "cdxj":
@@ -73,17 +74,51 @@ func Open(ctx context.Context, spec string) (Index, error) {
 		return NewZipNum(r), nil
 	case "bigtable":
 		parts := strings.Split(arg, "/")
-		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
-			return nil, fmt.Errorf("index %q: want bigtable:PROJECT/INSTANCE/TABLE", spec)
-		}
 		client, err := bigtable.NewClient(ctx, parts[0], parts[1])
 		if err != nil {
 			return nil, fmt.Errorf("index %q: %w", spec, err)
 		}
 		return &bigtableIndex{r: btindex.NewReader(client.Open(parts[2]), 0), client: client}, nil
-	default:
-		return nil, fmt.Errorf("index %q: unknown kind %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec, scheme)
 	}
+	return nil, fmt.Errorf("index %q: unknown kind %q", spec, scheme) // parseSpec knows every kind
+}
+
+// parseSpec splits an index spec into its kind and argument, checking both
+// as far as can be done without opening the index.
+func parseSpec(spec string) (kind, arg string, err error) {
+	kind, arg, ok := strings.Cut(spec, ":")
+	if !ok || arg == "" {
+		return "", "", fmt.Errorf("index %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec)
+	}
+	switch kind {
+	case "cdxj", "zipnum":
+	case "bigtable":
+		parts := strings.Split(arg, "/")
+		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+			return "", "", fmt.Errorf("index %q: want bigtable:PROJECT/INSTANCE/TABLE", spec)
+		}
+	default:
+		return "", "", fmt.Errorf("index %q: unknown kind %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec, kind)
+	}
+	return kind, arg, nil
+}
+
+// CheckSpec checks an index spec without opening the index: its form, and
+// that a local cdxj file or zipnum directory (or .idx file) exists. A
+// gs:// location and a Bigtable table are left to Open.
+func CheckSpec(spec string) error {
+	kind, arg, err := parseSpec(spec)
+	if err != nil || kind == "bigtable" || strings.HasPrefix(arg, "gs://") {
+		return err
+	}
+	fi, err := os.Stat(arg)
+	switch {
+	case err != nil:
+		return fmt.Errorf("index %q: %w", spec, err)
+	case kind == "cdxj" && fi.IsDir():
+		return fmt.Errorf("index %q: %s is a directory; cdxj: names the index file", spec, arg)
+	}
+	return nil
 }
 
 // sortCaptures puts the captures of every key into the package's order.
