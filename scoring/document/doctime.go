@@ -1009,10 +1009,38 @@ func (p *page) askLibrary(pageURL *url.URL, capture time.Time, languages []strin
 		opts.URL = pageURL.String()
 	}
 	res, err := htmldate.FromDocument(p.recs[0].n, opts)
-	if err != nil || res.DateTime.IsZero() || res.DateTime.Before(minPlausible) || res.DateTime.After(maxDate) {
+	if err != nil || res.DateTime.IsZero() || res.DateTime.Before(minPlausible) || res.DateTime.After(maxDate) || libraryGuess(res) {
 		return time.Time{}
 	}
 	return res.DateTime
+}
+
+// libraryGuess reports an answer of go-htmldate that is a year alone: its
+// last resorts (a copyright notice such as "© 2003-2009", a bare year)
+// give 1 January of the year, which is not a day of publication; the
+// capture time is the better document time then. (A date the text marks as
+// an update is kept: on pages that show no other date, people read it as
+// the page's date, and so do the labels of the development set.)
+func libraryGuess(res htmldate.Result) bool {
+	day := res.DateTime
+	if day.Month() != time.January || day.Day() != 1 {
+		return false
+	}
+	found := false
+	scanDates(res.SrcString, 2000, func(t time.Time, _ bool) bool {
+		found = t.Equal(day)
+		return !found
+	})
+	if found {
+		return false
+	}
+	y := strconv.Itoa(day.Year())
+	for _, written := range []string{y + "-01-01", y + "/01/01", y + "0101"} {
+		if strings.Contains(res.SrcString, written) {
+			return false
+		}
+	}
+	return true
 }
 
 // dateLanguages are the languages go-htmldate's date parser reads the page
