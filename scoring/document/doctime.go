@@ -33,8 +33,8 @@ const (
 	// ("Veröffentlicht am 5. März 2009", "published on …") after the start
 	// of the text that datelines read.
 	SourceStated = "stated"
-	// SourceHTMLDate is go-htmldate's extensive search, asked only when none
-	// of the sources above gives a date.
+	// SourceHTMLDate is go-htmldate's extensive search, asked when none of
+	// the sources above gives a date (a year alone is not taken).
 	SourceHTMLDate = "htmldate"
 	// SourceShownUpdate is the article's modification date when the page
 	// shows readers that date and not the publication date (datePolicy).
@@ -47,7 +47,8 @@ const (
 var minPlausible = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Meta tag names, in order of trust. Modification dates (article:modified_time,
-// og:updated_time, dcterms.modified, last-modified) are never used.
+// og:updated_time) are used only when the page shows readers that date and
+// not the publication date (datePolicy.shownUpdate).
 var (
 	articleMetas = []string{"article:published_time", "og:article:published_time",
 		"og:published_time", "article:published", "published_time"}
@@ -286,8 +287,9 @@ func (p *page) shownDay(t time.Time, pageURL *url.URL, capture time.Time, mainTe
 	return found, !found.IsZero()
 }
 
-// published finds the publication date of the page. Sources are tried in a
-// fixed order, from explicit machine-readable publication dates to guesses:
+// dateSources calls fn with the first plausible date of each source, in a
+// fixed order from explicit machine-readable publication dates to guesses,
+// until fn returns false:
 //
 //	article:published_time meta (and its og: variants)
 //	JSON-LD datePublished (Article-like objects first, also in @graph)
@@ -297,28 +299,17 @@ func (p *page) shownDay(t time.Time, pageURL *url.URL, capture time.Time, mainTe
 //	<time pubdate> or a <time> whose class/id says "published"
 //	a date in the URL path (/2009/09/27/, /20090927/, 2009-09-27)
 //	the first other <time> outside comments and ads, unless it says "updated"
-//	a dateline: a written date in byline/date elements, then in the first
-//	1000 characters of the main text (English and German forms), skipping
-//	dates that follow "updated", "aktualisiert" and the like
+//	a dateline: a written date in byline/date elements, then (a second call
+//	with the same source) in the first 1000 characters of the main text
+//	(English and German forms), skipping dates that follow "updated",
+//	"aktualisiert" and the like
+//	a date the main text states as its publication date (statedDate)
 //
 // Dates before 1990 or after capture + 1 day are skipped as implausible.
-// The result keeps the time zone written in the page (a fixed offset; UTC
+// Each date keeps the time zone written in the page (a fixed offset; UTC
 // when the page gives none), so that its calendar day is the day the page
 // shows: Parse reports the instant (Published, in UTC) and that day
 // (PublishedDay) separately.
-func (p *page) published(pageURL *url.URL, capture time.Time, mainText string) (time.Time, string) {
-	var t time.Time
-	var src string
-	p.dateSources(pageURL, capture, mainText, func(c time.Time, s string) bool {
-		t, src = c, s
-		return false
-	})
-	return t, src
-}
-
-// dateSources calls fn with the first plausible date of each of published's
-// sources, in published's order, until fn returns false. The two kinds of
-// datelines are reported as separate calls with the same source name.
 func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string, fn func(t time.Time, source string) bool) {
 	ok := func(t time.Time) bool {
 		if t.Before(minPlausible) {
