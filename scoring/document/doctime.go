@@ -104,6 +104,11 @@ type dateContext struct {
 type candidate struct {
 	t      time.Time // in the zone written in the page (UTC if none)
 	source string
+	// guess marks the dateline at the start of the main text (the first
+	// date written there, often a date the text talks about) and a date
+	// stated as published further on: dateSources gives them only when
+	// no other source has a date.
+	guess bool
 }
 
 func (c candidate) day() string { return c.t.Format(time.DateOnly) }
@@ -122,8 +127,8 @@ func (c candidate) day() string { return c.t.Format(time.DateOnly) }
 //     published; the instant is unchanged.
 func (p *page) publication(ctx dateContext, pol datePolicy) (time.Time, string, string) {
 	var cands []candidate
-	p.dateSources(ctx.url, ctx.capture, ctx.mainText, func(t time.Time, source string) bool {
-		cands = append(cands, candidate{t, source})
+	p.dateSources(ctx.url, ctx.capture, ctx.mainText, func(c candidate) bool {
+		cands = append(cands, c)
 		return pol.corroborate // corroboration compares the sources
 	})
 	if len(cands) == 0 {
@@ -163,12 +168,15 @@ func (p *page) publication(ctx dateContext, pol datePolicy) (time.Time, string, 
 // corroborated is the candidate of datePolicy.corroborate: the first one,
 // unless a later source gives another day and go-htmldate's extensive
 // search finds that day too. The library is asked only when the sources
-// disagree.
+// disagree; the first date at the start of the main text (a guess) neither
+// asks it nor wins (on the development set it decided no page either way,
+// and on the document benchmark's pages it made the library run on most
+// pages whose text mentions another day).
 func (p *page) corroborated(ctx dateContext, cands []candidate) candidate {
 	first := cands[0].day()
 	disagree := false
 	for _, c := range cands[1:] {
-		disagree = disagree || c.day() != first
+		disagree = disagree || !c.guess && c.day() != first
 	}
 	if !disagree {
 		return cands[0]
@@ -182,7 +190,7 @@ func (p *page) corroborated(ctx dateContext, cands []candidate) candidate {
 		return cands[0]
 	}
 	for _, c := range cands[1:] {
-		if c.day() == libDay {
+		if !c.guess && c.day() == libDay {
 			return c
 		}
 	}
@@ -214,7 +222,7 @@ func (p *page) shownUpdate(ctx dateContext, pick candidate) (candidate, bool) {
 	}
 	for _, m := range p.modifiedDates(ctx.capture) {
 		if m.Format(time.DateOnly) == shown[0] {
-			return candidate{m, SourceShownUpdate}, true
+			return candidate{t: m, source: SourceShownUpdate}, true
 		}
 	}
 	return candidate{}, false
@@ -305,12 +313,20 @@ func (p *page) shownDay(t time.Time, pageURL *url.URL, capture time.Time, mainTe
 //	"aktualisiert" and the like
 //	a date the main text states as its publication date (statedDate)
 //
+// The last two are guesses (candidate.guess), given only when no source
+// before them has a date.
+//
 // Dates before 1990 or after capture + 1 day are skipped as implausible.
 // Each date keeps the time zone written in the page (a fixed offset; UTC
 // when the page gives none), so that its calendar day is the day the page
 // shows: Parse reports the instant (Published, in UTC) and that day
 // (PublishedDay) separately.
-func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string, fn func(t time.Time, source string) bool) {
+func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string, report func(c candidate) bool) {
+	reported := false
+	fn := func(c candidate) bool {
+		reported = true
+		return report(c)
+	}
 	ok := func(t time.Time) bool {
 		if t.Before(minPlausible) {
 			return false
@@ -335,13 +351,13 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 	}
 
 	if t, k := metaValue(articleMetas); k != "" {
-		if !fn(t, SourceMetaPrefix+k) {
+		if !fn(candidate{t: t, source: SourceMetaPrefix + k}) {
 			return
 		}
 	}
 	for _, s := range p.jsonLDDates() {
 		if t, good := try(s); good {
-			if !fn(t, SourceJSONLD) {
+			if !fn(candidate{t: t, source: SourceJSONLD}) {
 				return
 			}
 			break
@@ -361,16 +377,16 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 		}
 		return time.Time{}, false
 	}
-	if t, found := microdata(); found && !fn(t, SourceMicrodata) {
+	if t, found := microdata(); found && !fn(candidate{t: t, source: SourceMicrodata}) {
 		return
 	}
 	if t, k := metaValue(dublinCoreMetas); k != "" {
-		if !fn(t, SourceDublinCore) {
+		if !fn(candidate{t: t, source: SourceDublinCore}) {
 			return
 		}
 	}
 	if t, k := metaValue(otherMetas); k != "" {
-		if !fn(t, SourceMetaPrefix+k) {
+		if !fn(candidate{t: t, source: SourceMetaPrefix + k}) {
 			return
 		}
 	}
@@ -386,7 +402,7 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 		if pubdate || hasClassWord(n, publishedWords) {
 			if t, good := try(p.timeValue(i)); good && !marked {
 				marked = true
-				if !fn(t, SourceTime) {
+				if !fn(candidate{t: t, source: SourceTime}) {
 					return
 				}
 			}
@@ -396,14 +412,14 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 	}
 	if pageURL != nil {
 		if t, found := urlDate(pageURL.Path); found && ok(t) {
-			if !fn(t, SourceURL) {
+			if !fn(candidate{t: t, source: SourceURL}) {
 				return
 			}
 		}
 	}
 	for _, i := range plainTimes {
 		if t, good := try(p.timeValue(i)); good && !p.afterUpdatedWord(i) {
-			if !fn(t, SourceTime) {
+			if !fn(candidate{t: t, source: SourceTime}) {
 				return
 			}
 			break
@@ -424,19 +440,24 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 		}
 		scanDates(p.plainText(i), 300, accept)
 		if !found.IsZero() {
-			if !fn(found, SourceDateline) {
+			if !fn(candidate{t: found, source: SourceDateline}) {
 				return
 			}
 			break
 		}
 	}
+	if reported {
+		// The guesses below only count when nothing above gave a date.
+		return
+	}
 	found = time.Time{}
 	scanDates(mainText, 1000, accept)
-	if !found.IsZero() && !fn(found, SourceDateline) {
+	if !found.IsZero() {
+		fn(candidate{t: found, source: SourceDateline, guess: true})
 		return
 	}
 	if t, found := statedDate(mainText, ok); found {
-		fn(t, SourceStated)
+		fn(candidate{t: t, source: SourceStated, guess: true})
 	}
 }
 
