@@ -124,27 +124,32 @@
 //
 // Cost: go-htmldate's date parser tries its 200 locales on every text
 // segment; restricted to the page's languages (dateLanguages: the text's,
-// the markup's, English) it gives the same date on all 324 pages in about
-// 40 % less time, and the step on small generated pages fell from 5.4x to
-// 3.2-3.9x the bare parse (pages=raw of the document benchmark). The
-// library is asked only on pages where our sources disagree or find
-// nothing. Measured interleaved in one run on the benchmark's pages
-// (GOMAXPROCS=1, load average 23-25 on 2 cores, so +-0.3x):
+// the markup's, English) it gives the same date on all 324 pages, and the
+// library's share of the whole step on the document benchmark's small pages
+// fell from 46 % to 16 % of the CPU profile. The library is asked only on
+// pages where our sources disagree (the first date of the main text and
+// stated dates, guesses, are read only when no other source has a date,
+// and do not count as disagreement) or find nothing. The whole step in CPU
+// time against the bare parse, the variants interleaved page by page in one
+// run on the benchmark's pages (GOMAXPROCS=1, load average 37-40 on 2
+// cores; CPU time is not distorted by the load, +-0.1x between runs):
 //
-//	whole step / bare parse           30-100 KB pages   raw pages (13 KB)
-//	our sources alone                      2.08x             3.05x
-//	  then go-htmldate fast                1.96x             3.01x
-//	  then go-htmldate extensive           2.72x             3.55x
-//	default (extensive + both rules)       2.88x             3.23x
-//	fast + both rules                      2.12x             3.03x
+//	whole step / bare parse, CPU time    30-100 KB pages   raw pages (13 KB)
+//	our sources alone                         2.06x             3.00x
+//	  then go-htmldate fast                   2.15x             3.10x
+//	  then go-htmldate extensive              2.72x             3.77x
+//	default (extensive + both rules)          2.85x             3.69x
+//	fast + both rules                         2.20x             3.09x
 //
-// The fast fallback would save about 0.2-0.5x of a parse on small pages
-// but loses 8 pages (286, below the library's 290); the extensive one is
-// kept. On the small raw pages the step is about 3x the parse even without
-// any date library (main text, language, analyzer and cosine over a page
-// that is mostly text), so the date step alone cannot bring it under 3x.
-// go-htmldate's date parser is one global behind a mutex: on workers with
-// several goroutines its calls queue, another reason to ask it rarely.
+// The extensive fallback costs about 0.6-0.7x of a parse (on the 30 of 200
+// generated pages that show no date it runs through all its stages); the
+// fast one would save that but loses 8 pages of the development set (286,
+// below the library's 290), so the extensive one is kept. On the small raw
+// pages the step is 3x the parse even without any date library (main text,
+// language, analyzer and cosine over a page that is mostly text): the date
+// step alone cannot bring them under 3x. go-htmldate's date parser is one
+// global behind a mutex: on workers with several goroutines its calls
+// queue, another reason to ask it rarely.
 //
 // The day as published: dates keep the offset written in the page, so
 // 2023-11-08T22:35-08:00 is the instant 2023-11-09T06:35Z (TempR uses the
