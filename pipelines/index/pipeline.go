@@ -11,10 +11,10 @@
 //
 // The pipeline, step by step (composites in package transforms/index):
 //
-//	files ─ IndexArchives ─ CDXJ lines ─┬─ SortIntoShards ─ WriteCDXJ   → INDEX_DIR/index.cdxj
-//	                                    │                 └ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
-//	                                    ├─ WriteBigtable                 → rows keyed by SURT and timestamp
-//	                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
+//	files ─ IndexArchives ─ batches of CDXJ lines ─┬─ SortIntoShards ─ WriteCDXJ   → INDEX_DIR/index.cdxj
+//	                                               │                 └ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
+//	                                               └─ Lines ─┬─ WriteBigtable     → rows keyed by SURT and timestamp
+//	                                                         └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
 //
 // Inputs are local paths or gs:// URIs, a comma-separated list of files and
 // glob patterns. A file is cut into parts of about --range_bytes at
@@ -120,15 +120,19 @@ func (c Config) Validate() error {
 // Build adds the index pipeline to the scope.
 func Build(s beam.Scope, cfg Config) {
 	files := beam.CreateList(s, cfg.Files)
-	lines := index.IndexArchives(s, files, index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism})
+	batches := index.IndexArchives(s, files, index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism})
 	if cfg.OutputDir != "" {
-		shards := index.SortIntoShards(s, lines, cfg.Shards)
+		shards := index.SortIntoShards(s, batches, cfg.Shards)
 		switch cfg.Format {
 		case "zipnum":
 			index.WriteZipNum(s, shards, cfg.OutputDir, cfg.LinesPerBlock)
 		default:
 			index.WriteCDXJ(s, shards, cfg.OutputDir)
 		}
+	}
+	var lines beam.PCollection // one line per element, only for the steps that need it
+	if cfg.Bigtable != "" || cfg.Dictionary {
+		lines = index.Lines(s, batches)
 	}
 	if cfg.Bigtable != "" {
 		index.WriteBigtable(s, lines, cfg.Bigtable)

@@ -1,8 +1,9 @@
 // Package index is the snapshot index pipeline (pipelines/index) as Beam
 // composites, one per file, in pipeline order:
 //
-//	IndexArchives   archive files → ranges → CDXJ lines (index_archives.go)
-//	SortIntoShards  CDXJ lines → key-range shards, each sorted (sort_shards.go)
+//	IndexArchives   archive files → ranges → batches of CDXJ lines (index_archives.go)
+//	Lines           batches → one CDXJ line per element (index_archives.go)
+//	SortIntoShards  batches → key-range shards, each sorted (sort_shards.go)
 //	WriteCDXJ       sorted shards → INDEX_DIR/index.cdxj (write_cdxj.go)
 //	WriteZipNum     sorted shards → ZipNum shards + cluster.idx (write_zipnum.go)
 //	WriteBigtable   CDXJ lines → Bigtable rows (write_bigtable.go)
@@ -22,7 +23,7 @@
 // package take minutes and gigabytes to compile.
 package index
 
-//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,sampleKeysFn,assignShardFn,shardBoundariesFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
+//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,sampleKeysFn,assignShardFn,shardBoundariesFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
 
 import (
 	"reflect"

@@ -23,6 +23,7 @@ import (
 )
 
 func init() {
+	runtime.RegisterFunction(splitBatchFn)
 	runtime.RegisterFunction(sumDocFreq)
 	runtime.RegisterFunction(toDocFreqEntry)
 	runtime.RegisterFunction(toShardPath)
@@ -78,12 +79,12 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem(), wrapMakerWriteClusterIndexFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem(), wrapMakerWriteDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem(), wrapMakerWriteZipNumShardFn)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, DocFreqEntry, func(string, DocFreqEntry)))(nil)).Elem(), funcMakerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextEmitStringInt64Г)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitIntStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*[]byte) bool, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterSliceOfByteEmitIntStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringГ)
@@ -93,30 +94,33 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int64, int64) int64)(nil)).Elem(), funcMakerInt64Int64ГInt64)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int, string) KVShardPath)(nil)).Elem(), funcMakerIntStringГKVShardPath)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample, shardsample.Sample) shardsample.Sample)(nil)).Elem(), funcMakerShardsample۰SampleShardsample۰SampleГShardsample۰Sample)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample, string) shardsample.Sample)(nil)).Elem(), funcMakerShardsample۰SampleStringГShardsample۰Sample)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample, []byte) shardsample.Sample)(nil)).Elem(), funcMakerShardsample۰SampleSliceOfByteГShardsample۰Sample)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample) []string)(nil)).Elem(), funcMakerShardsample۰SampleГSliceOfString)
+	reflectx.RegisterFunc(reflect.TypeOf((*func([]byte, func(string)))(nil)).Elem(), funcMakerSliceOfByteEmitStringГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func([]byte, []string, func(int, []byte)))(nil)).Elem(), funcMakerSliceOfByteSliceOfStringEmitIntSliceOfByteГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func([]string, func([]string)))(nil)).Elem(), funcMakerSliceOfStringEmitSliceOfStringГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(string, int64, func(DocFreqEntry)))(nil)).Elem(), funcMakerStringInt64EmitDocFreqEntryГ)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(string, []string, func(int, string)))(nil)).Elem(), funcMakerStringSliceOfStringEmitIntStringГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func())(nil)).Elem(), funcMakerГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() error)(nil)).Elem(), funcMakerГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() shardsample.Sample)(nil)).Elem(), funcMakerГShardsample۰Sample)
 	exec.RegisterEmitter(reflect.TypeOf((*func(cdxj.Range))(nil)).Elem(), emitMakerCdxj۰Range)
 	exec.RegisterEmitter(reflect.TypeOf((*func(DocFreqEntry))(nil)).Elem(), emitMakerDocFreqEntry)
+	exec.RegisterEmitter(reflect.TypeOf((*func(int, []byte))(nil)).Elem(), emitMakerIntSliceOfByte)
 	exec.RegisterEmitter(reflect.TypeOf((*func(int, string))(nil)).Elem(), emitMakerIntString)
+	exec.RegisterEmitter(reflect.TypeOf((*func([]byte))(nil)).Elem(), emitMakerSliceOfByte)
 	exec.RegisterEmitter(reflect.TypeOf((*func([]string))(nil)).Elem(), emitMakerSliceOfString)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string))(nil)).Elem(), emitMakerString)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, DocFreqEntry))(nil)).Elem(), emitMakerStringDocFreqEntry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, int64))(nil)).Elem(), emitMakerStringInt64)
 	exec.RegisterInput(reflect.TypeOf((*func(*DocFreqEntry) bool)(nil)).Elem(), iterMakerDocFreqEntry)
 	exec.RegisterInput(reflect.TypeOf((*func(*KVShardPath) bool)(nil)).Elem(), iterMakerKVShardPath)
-	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
+	exec.RegisterInput(reflect.TypeOf((*func(*[]byte) bool)(nil)).Elem(), iterMakerSliceOfByte)
 }
 
 func wrapMakerAssignShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*assignShardFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 string, a1 []string, a2 func(int, string)) { dfn.ProcessElement(a0, a1, a2) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 []byte, a1 []string, a2 func(int, []byte)) { dfn.ProcessElement(a0, a1, a2) }),
 	}
 }
 
@@ -144,8 +148,8 @@ func wrapMakerDocumentTermsFn(fn any) map[string]reflectx.Func {
 func wrapMakerIndexRangesFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*indexRangesFn)
 	return map[string]reflectx.Func{
-		"FinishBundle":   reflectx.MakeFunc(func(a0 context.Context, a1 func(string)) error { return dfn.FinishBundle(a0, a1) }),
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 cdxj.Range, a2 func(string)) error { return dfn.ProcessElement(a0, a1, a2) }),
+		"FinishBundle":   reflectx.MakeFunc(func(a0 context.Context, a1 func([]byte)) error { return dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 cdxj.Range, a2 func([]byte)) error { return dfn.ProcessElement(a0, a1, a2) }),
 		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
 	}
 }
@@ -171,7 +175,7 @@ func wrapMakerPruneDocFreqFn(fn any) map[string]reflectx.Func {
 func wrapMakerSampleKeysFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*sampleKeysFn)
 	return map[string]reflectx.Func{
-		"AddInput":          reflectx.MakeFunc(func(a0 shardsample.Sample, a1 string) shardsample.Sample { return dfn.AddInput(a0, a1) }),
+		"AddInput":          reflectx.MakeFunc(func(a0 shardsample.Sample, a1 []byte) shardsample.Sample { return dfn.AddInput(a0, a1) }),
 		"CreateAccumulator": reflectx.MakeFunc(func() shardsample.Sample { return dfn.CreateAccumulator() }),
 		"ExtractOutput":     reflectx.MakeFunc(func(a0 shardsample.Sample) []string { return dfn.ExtractOutput(a0) }),
 		"MergeAccumulators": reflectx.MakeFunc(func(a0 shardsample.Sample, a1 shardsample.Sample) shardsample.Sample {
@@ -208,7 +212,7 @@ func wrapMakerWriteBigtableFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteCDXJShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeCDXJShardFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(int, string)) error {
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*[]byte) bool, a3 func(int, string)) error {
 			return dfn.ProcessElement(a0, a1, a2, a3)
 		}),
 	}
@@ -236,36 +240,36 @@ func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteZipNumShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeZipNumShardFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(int, string)) error {
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*[]byte) bool, a3 func(int, string)) error {
 			return dfn.ProcessElement(a0, a1, a2, a3)
 		}),
 	}
 }
 
-type callerContext۰ContextCdxj۰RangeEmitStringГError struct {
-	fn func(context.Context, cdxj.Range, func(string)) error
+type callerContext۰ContextCdxj۰RangeEmitSliceOfByteГError struct {
+	fn func(context.Context, cdxj.Range, func([]byte)) error
 }
 
-func funcMakerContext۰ContextCdxj۰RangeEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, cdxj.Range, func(string)) error)
-	return &callerContext۰ContextCdxj۰RangeEmitStringГError{fn: f}
+func funcMakerContext۰ContextCdxj۰RangeEmitSliceOfByteГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, cdxj.Range, func([]byte)) error)
+	return &callerContext۰ContextCdxj۰RangeEmitSliceOfByteГError{fn: f}
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Name() string {
+func (c *callerContext۰ContextCdxj۰RangeEmitSliceOfByteГError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextCdxj۰RangeEmitSliceOfByteГError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(cdxj.Range), args[2].(func(string)))
+func (c *callerContext۰ContextCdxj۰RangeEmitSliceOfByteГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(cdxj.Range), args[2].(func([]byte)))
 	return []any{out0}
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
-	return c.fn(arg0.(context.Context), arg1.(cdxj.Range), arg2.(func(string)))
+func (c *callerContext۰ContextCdxj۰RangeEmitSliceOfByteГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.(cdxj.Range), arg2.(func([]byte)))
 }
 
 type callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ struct {
@@ -294,6 +298,32 @@ func (c *callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ) Call3x0(arg
 	c.fn(arg0.(context.Context), arg1.(DocFreqEntry), arg2.(func(string, DocFreqEntry)))
 }
 
+type callerContext۰ContextEmitSliceOfByteГError struct {
+	fn func(context.Context, func([]byte)) error
+}
+
+func funcMakerContext۰ContextEmitSliceOfByteГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, func([]byte)) error)
+	return &callerContext۰ContextEmitSliceOfByteГError{fn: f}
+}
+
+func (c *callerContext۰ContextEmitSliceOfByteГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextEmitSliceOfByteГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextEmitSliceOfByteГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(func([]byte)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextEmitSliceOfByteГError) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(context.Context), arg1.(func([]byte)))
+}
+
 type callerContext۰ContextEmitStringInt64Г struct {
 	fn func(context.Context, func(string, int64))
 }
@@ -318,32 +348,6 @@ func (c *callerContext۰ContextEmitStringInt64Г) Call(args []any) []any {
 
 func (c *callerContext۰ContextEmitStringInt64Г) Call2x0(arg0, arg1 any) {
 	c.fn(arg0.(context.Context), arg1.(func(string, int64)))
-}
-
-type callerContext۰ContextEmitStringГError struct {
-	fn func(context.Context, func(string)) error
-}
-
-func funcMakerContext۰ContextEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, func(string)) error)
-	return &callerContext۰ContextEmitStringГError{fn: f}
-}
-
-func (c *callerContext۰ContextEmitStringГError) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerContext۰ContextEmitStringГError) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerContext۰ContextEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(func(string)))
-	return []any{out0}
-}
-
-func (c *callerContext۰ContextEmitStringГError) Call2x1(arg0, arg1 any) any {
-	return c.fn(arg0.(context.Context), arg1.(func(string)))
 }
 
 type callerContext۰ContextIntIterKVShardPathEmitStringГError struct {
@@ -372,30 +376,30 @@ func (c *callerContext۰ContextIntIterKVShardPathEmitStringГError) Call4x1(arg0
 	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*KVShardPath) bool), arg3.(func(string)))
 }
 
-type callerContext۰ContextIntIterStringEmitIntStringГError struct {
-	fn func(context.Context, int, func(*string) bool, func(int, string)) error
+type callerContext۰ContextIntIterSliceOfByteEmitIntStringГError struct {
+	fn func(context.Context, int, func(*[]byte) bool, func(int, string)) error
 }
 
-func funcMakerContext۰ContextIntIterStringEmitIntStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, int, func(*string) bool, func(int, string)) error)
-	return &callerContext۰ContextIntIterStringEmitIntStringГError{fn: f}
+func funcMakerContext۰ContextIntIterSliceOfByteEmitIntStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, int, func(*[]byte) bool, func(int, string)) error)
+	return &callerContext۰ContextIntIterSliceOfByteEmitIntStringГError{fn: f}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Name() string {
+func (c *callerContext۰ContextIntIterSliceOfByteEmitIntStringГError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextIntIterSliceOfByteEmitIntStringГError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool), args[3].(func(int, string)))
+func (c *callerContext۰ContextIntIterSliceOfByteEmitIntStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*[]byte) bool), args[3].(func(int, string)))
 	return []any{out0}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
-	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool), arg3.(func(int, string)))
+func (c *callerContext۰ContextIntIterSliceOfByteEmitIntStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
+	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*[]byte) bool), arg3.(func(int, string)))
 }
 
 type callerContext۰ContextStringEmitCdxj۰RangeГError struct {
@@ -632,30 +636,30 @@ func (c *callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample) Call
 	return c.fn(arg0.(shardsample.Sample), arg1.(shardsample.Sample))
 }
 
-type callerShardsample۰SampleStringГShardsample۰Sample struct {
-	fn func(shardsample.Sample, string) shardsample.Sample
+type callerShardsample۰SampleSliceOfByteГShardsample۰Sample struct {
+	fn func(shardsample.Sample, []byte) shardsample.Sample
 }
 
-func funcMakerShardsample۰SampleStringГShardsample۰Sample(fn any) reflectx.Func {
-	f := fn.(func(shardsample.Sample, string) shardsample.Sample)
-	return &callerShardsample۰SampleStringГShardsample۰Sample{fn: f}
+func funcMakerShardsample۰SampleSliceOfByteГShardsample۰Sample(fn any) reflectx.Func {
+	f := fn.(func(shardsample.Sample, []byte) shardsample.Sample)
+	return &callerShardsample۰SampleSliceOfByteГShardsample۰Sample{fn: f}
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Name() string {
+func (c *callerShardsample۰SampleSliceOfByteГShardsample۰Sample) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Type() reflect.Type {
+func (c *callerShardsample۰SampleSliceOfByteГShardsample۰Sample) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Call(args []any) []any {
-	out0 := c.fn(args[0].(shardsample.Sample), args[1].(string))
+func (c *callerShardsample۰SampleSliceOfByteГShardsample۰Sample) Call(args []any) []any {
+	out0 := c.fn(args[0].(shardsample.Sample), args[1].([]byte))
 	return []any{out0}
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Call2x1(arg0, arg1 any) any {
-	return c.fn(arg0.(shardsample.Sample), arg1.(string))
+func (c *callerShardsample۰SampleSliceOfByteГShardsample۰Sample) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(shardsample.Sample), arg1.([]byte))
 }
 
 type callerShardsample۰SampleГSliceOfString struct {
@@ -682,6 +686,58 @@ func (c *callerShardsample۰SampleГSliceOfString) Call(args []any) []any {
 
 func (c *callerShardsample۰SampleГSliceOfString) Call1x1(arg0 any) any {
 	return c.fn(arg0.(shardsample.Sample))
+}
+
+type callerSliceOfByteEmitStringГ struct {
+	fn func([]byte, func(string))
+}
+
+func funcMakerSliceOfByteEmitStringГ(fn any) reflectx.Func {
+	f := fn.(func([]byte, func(string)))
+	return &callerSliceOfByteEmitStringГ{fn: f}
+}
+
+func (c *callerSliceOfByteEmitStringГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerSliceOfByteEmitStringГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerSliceOfByteEmitStringГ) Call(args []any) []any {
+	c.fn(args[0].([]byte), args[1].(func(string)))
+	return []any{}
+}
+
+func (c *callerSliceOfByteEmitStringГ) Call2x0(arg0, arg1 any) {
+	c.fn(arg0.([]byte), arg1.(func(string)))
+}
+
+type callerSliceOfByteSliceOfStringEmitIntSliceOfByteГ struct {
+	fn func([]byte, []string, func(int, []byte))
+}
+
+func funcMakerSliceOfByteSliceOfStringEmitIntSliceOfByteГ(fn any) reflectx.Func {
+	f := fn.(func([]byte, []string, func(int, []byte)))
+	return &callerSliceOfByteSliceOfStringEmitIntSliceOfByteГ{fn: f}
+}
+
+func (c *callerSliceOfByteSliceOfStringEmitIntSliceOfByteГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerSliceOfByteSliceOfStringEmitIntSliceOfByteГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerSliceOfByteSliceOfStringEmitIntSliceOfByteГ) Call(args []any) []any {
+	c.fn(args[0].([]byte), args[1].([]string), args[2].(func(int, []byte)))
+	return []any{}
+}
+
+func (c *callerSliceOfByteSliceOfStringEmitIntSliceOfByteГ) Call3x0(arg0, arg1, arg2 any) {
+	c.fn(arg0.([]byte), arg1.([]string), arg2.(func(int, []byte)))
 }
 
 type callerSliceOfStringEmitSliceOfStringГ struct {
@@ -734,32 +790,6 @@ func (c *callerStringInt64EmitDocFreqEntryГ) Call(args []any) []any {
 
 func (c *callerStringInt64EmitDocFreqEntryГ) Call3x0(arg0, arg1, arg2 any) {
 	c.fn(arg0.(string), arg1.(int64), arg2.(func(DocFreqEntry)))
-}
-
-type callerStringSliceOfStringEmitIntStringГ struct {
-	fn func(string, []string, func(int, string))
-}
-
-func funcMakerStringSliceOfStringEmitIntStringГ(fn any) reflectx.Func {
-	f := fn.(func(string, []string, func(int, string)))
-	return &callerStringSliceOfStringEmitIntStringГ{fn: f}
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Call(args []any) []any {
-	c.fn(args[0].(string), args[1].([]string), args[2].(func(int, string)))
-	return []any{}
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Call3x0(arg0, arg1, arg2 any) {
-	c.fn(arg0.(string), arg1.([]string), arg2.(func(int, string)))
 }
 
 type callerГ struct {
@@ -900,6 +930,22 @@ func (e *emitNative) invokeDocFreqEntry(val DocFreqEntry) {
 	}
 }
 
+func emitMakerIntSliceOfByte(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeIntSliceOfByte
+	return ret
+}
+
+func (e *emitNative) invokeIntSliceOfByte(key int, val []byte) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: key, Elm2: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+		panic(err)
+	}
+}
+
 func emitMakerIntString(n exec.ElementProcessor) exec.ReusableEmitter {
 	ret := &emitNative{n: n}
 	ret.fn = ret.invokeIntString
@@ -908,6 +954,22 @@ func emitMakerIntString(n exec.ElementProcessor) exec.ReusableEmitter {
 
 func (e *emitNative) invokeIntString(key int, val string) {
 	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: key, Elm2: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+		panic(err)
+	}
+}
+
+func emitMakerSliceOfByte(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeSliceOfByte
+	return ret
+}
+
+func (e *emitNative) invokeSliceOfByte(val []byte) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
@@ -1045,13 +1107,13 @@ func (v *iterNative) readKVShardPath(value *KVShardPath) bool {
 	return true
 }
 
-func iterMakerString(s exec.ReStream) exec.ReusableInput {
+func iterMakerSliceOfByte(s exec.ReStream) exec.ReusableInput {
 	ret := &iterNative{s: s}
-	ret.fn = ret.readString
+	ret.fn = ret.readSliceOfByte
 	return ret
 }
 
-func (v *iterNative) readString(value *string) bool {
+func (v *iterNative) readSliceOfByte(value *[]byte) bool {
 	elm, err := v.cur.Read()
 	if err != nil {
 		if err == io.EOF {
@@ -1059,7 +1121,7 @@ func (v *iterNative) readString(value *string) bool {
 		}
 		panic(fmt.Sprintf("broken stream: %v", err))
 	}
-	*value = elm.Elm.(string)
+	*value = elm.Elm.([]byte)
 	return true
 }
 

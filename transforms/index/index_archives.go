@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"runtime"
@@ -38,9 +39,17 @@ type IndexArchivesOptions struct {
 }
 
 // IndexArchives reads every archive file named in files (local paths or gs://
-// URIs of .warc, .warc.gz, .arc, .arc.gz files) and emits one CDXJ line per
-// capture, as pywb's indexer would write it. The index records a file by its
-// base name, as pywb does; the extraction finds it again through --archive.
+// URIs of .warc, .warc.gz, .arc, .arc.gz files) and emits the CDXJ lines of
+// their captures, one per capture, as pywb's indexer would write them. The
+// index records a file by its base name, as pywb does; the extraction finds
+// it again through --archive.
+//
+// The lines come in batches: a []byte of about BatchBytes holding whole
+// lines, each ending in '\n', in file order within the batch. A runner
+// moves and stores a batch at the cost of one element, where a line per
+// element cost prism as much CPU as the indexing itself and about 1.3 KB of
+// memory per line. SortIntoShards takes the batches; Lines turns them into
+// one line per element for the steps that want that.
 //
 // Every file is cut into ranges of about opts.RangeBytes, which start and end
 // at confirmed record boundaries (cdxj.IndexRange: the lines do not depend on
@@ -60,8 +69,34 @@ func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptio
 	// Cut the files into ranges, then spread them over workers.
 	ranges := beam.ParDo(s, &planRangesFn{RangeBytes: opts.RangeBytes}, files)
 	ranges = beam.Reshuffle(s, ranges)
-	// Index several ranges at once; lines leave in range order.
+	// Index several ranges at once; batches leave in range order.
 	return beam.ParDo(s, &indexRangesFn{Parallelism: opts.Parallelism}, ranges)
+}
+
+// BatchBytes is the size at which IndexArchives closes a batch of lines.
+const BatchBytes = 1 << 20
+
+// Lines turns batches of lines (IndexArchives) into one line per element,
+// without its newline.
+func Lines(s beam.Scope, batches beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("Lines"), splitBatchFn, batches)
+}
+
+func splitBatchFn(batch []byte, emit func(string)) {
+	forEachLine(batch, func(line []byte) { emit(string(line)) })
+}
+
+// forEachLine calls f with each line of a batch, without its newline.
+func forEachLine(batch []byte, f func(line []byte)) {
+	for len(batch) > 0 {
+		i := bytes.IndexByte(batch, '\n')
+		if i < 0 {
+			f(batch)
+			return
+		}
+		f(batch[:i])
+		batch = batch[i+1:]
+	}
 }
 
 // planRangesFn cuts one file into nominal ranges (cdxj.Split).
@@ -90,10 +125,10 @@ func (f *planRangesFn) ProcessElement(ctx context.Context, path string, emit fun
 }
 
 // indexRangesFn indexes up to Parallelism ranges at once, each in its own
-// goroutine. Lines are emitted from ProcessElement and FinishBundle (the
+// goroutine. Batches are emitted from ProcessElement and FinishBundle (the
 // only places Beam allows), in the order the ranges came: while more than
 // Parallelism ranges are under way, the oldest is drained. Each range's
-// lines wait in a bounded channel, so memory stays bounded whatever the
+// batches wait in a bounded channel, so memory stays bounded whatever the
 // size of a range.
 type indexRangesFn struct {
 	Parallelism int
@@ -104,16 +139,16 @@ type indexRangesFn struct {
 
 // rangeJob is one range being indexed.
 type rangeJob struct {
-	rng   cdxj.Range
-	lines chan string // closed when the range is done
-	// Set before lines is closed:
+	rng     cdxj.Range
+	batches chan []byte // closed when the range is done
+	// Set before batches is closed:
 	captures int
 	skips    map[string]int64
 	err      error
 }
 
-// linesInFlight bounds the lines one range holds before they are emitted.
-const linesInFlight = 8192
+// batchesInFlight bounds the batches one range holds before they are emitted.
+const batchesInFlight = 4
 
 func (f *indexRangesFn) Setup() {
 	f.failed = beam.NewCounter(CounterNamespaceIndex, CounterFilesFailed)
@@ -127,8 +162,8 @@ func (f *indexRangesFn) parallelism() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emit func(string)) error {
-	job := &rangeJob{rng: rng, lines: make(chan string, linesInFlight), skips: map[string]int64{}}
+func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emit func([]byte)) error {
+	job := &rangeJob{rng: rng, batches: make(chan []byte, batchesInFlight), skips: map[string]int64{}}
 	go job.run(context.WithoutCancel(ctx))
 	f.pending = append(f.pending, job)
 	for len(f.pending) > f.parallelism() {
@@ -137,20 +172,20 @@ func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emit
 	return nil
 }
 
-func (f *indexRangesFn) FinishBundle(ctx context.Context, emit func(string)) error {
+func (f *indexRangesFn) FinishBundle(ctx context.Context, emit func([]byte)) error {
 	for len(f.pending) > 0 {
 		f.drainOldest(ctx, emit)
 	}
 	return nil
 }
 
-// drainOldest emits the lines of the oldest range until it is done and
+// drainOldest emits the batches of the oldest range until it is done and
 // adds its counts to the counters.
-func (f *indexRangesFn) drainOldest(ctx context.Context, emit func(string)) {
+func (f *indexRangesFn) drainOldest(ctx context.Context, emit func([]byte)) {
 	job := f.pending[0]
 	f.pending = f.pending[1:]
-	for line := range job.lines {
-		emit(line)
+	for batch := range job.batches {
+		emit(batch)
 	}
 	f.captures.Inc(ctx, int64(job.captures))
 	for kind, n := range job.skips {
@@ -164,12 +199,20 @@ func (f *indexRangesFn) drainOldest(ctx context.Context, emit func(string)) {
 }
 
 func (j *rangeJob) run(ctx context.Context) {
-	defer close(j.lines)
+	defer close(j.batches)
+	batch := make([]byte, 0, BatchBytes+4<<10)
 	j.captures, j.err = archive.IndexRange(ctx, j.rng, func(c cdxj.Capture) {
-		j.lines <- c.Line()
+		batch = append(c.AppendLine(batch), '\n')
+		if len(batch) >= BatchBytes {
+			j.batches <- batch
+			batch = make([]byte, 0, BatchBytes+4<<10)
+		}
 	}, func(skip records.Skip) {
 		j.skips[skip.Kind]++
 	})
+	if len(batch) > 0 {
+		j.batches <- batch
+	}
 }
 
 // IsSkipCounter reports whether a counter name of namespace "index" counts

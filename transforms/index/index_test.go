@@ -35,6 +35,28 @@ func cdxjLines(n int) []string {
 	return lines
 }
 
+// batchesOf packs lines into batches of n lines, as IndexArchives emits
+// them (each line ending in a newline).
+func batchesOf(lines []string, n int) [][]byte {
+	var out [][]byte
+	for i := 0; i < len(lines); i += n {
+		var b []byte
+		for _, l := range lines[i:min(i+n, len(lines))] {
+			b = append(append(b, l...), '\n')
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestLines: Lines gives back every line of the batches, without newlines.
+func TestLines(t *testing.T) {
+	lines := cdxjLines(500)
+	p, s := beam.NewPipelineWithRoot()
+	passert.Equals(s, Lines(s, beam.CreateList(s, batchesOf(lines, 37))), anys(lines)...)
+	ptest.RunAndValidate(t, p)
+}
+
 func sortedCopy(lines []string) []string {
 	out := append([]string(nil), lines...)
 	sort.Strings(out)
@@ -58,7 +80,7 @@ func TestSortIntoShardsWriteCDXJ(t *testing.T) {
 		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) {
 			dir := t.TempDir()
 			p, s := beam.NewPipelineWithRoot()
-			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, lines), shards), dir)
+			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, batchesOf(lines, 97)), shards), dir)
 			passert.Equals(s, out, filepath.Join(dir, CDXJFileName))
 			ptest.RunAndValidate(t, p)
 			got, err := os.ReadFile(filepath.Join(dir, CDXJFileName))
@@ -81,7 +103,7 @@ func TestWriteZipNum(t *testing.T) {
 	lines := cdxjLines(2000)
 	dir := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
-	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, lines), 3), dir, 100)
+	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, batchesOf(lines, 130)), 3), dir, 100)
 	ptest.RunAndValidate(t, p)
 	r, err := zipnum.Open(dir, zipnum.Options{})
 	if err != nil {

@@ -1,7 +1,8 @@
 package index
 
 import (
-	"sort"
+	"bytes"
+	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -12,23 +13,25 @@ import (
 // 200 samples per shard, shard sizes vary by a few percent.
 const samplesPerShard = 200
 
-// SortIntoShards splits CDXJ lines into n key ranges of similar size and
-// groups each range, so each shard can be sorted on one worker and the shards,
-// concatenated in order, are globally sorted (the TeraSort scheme).
+// SortIntoShards splits batches of CDXJ lines (IndexArchives) into n key
+// ranges of similar size and groups each range, so each shard can be sorted
+// on one worker and the shards, concatenated in order, are globally sorted
+// (the TeraSort scheme).
 //
 // Boundaries come from a deterministic bottom-k sample of the lines (the k
 // lines with the smallest hash): the same input always gives the same shards,
 // on every runner, without a first pass that counts the input.
-// The result is a PCollection<KV<int, iterable<string>>>: shard number → its
-// lines, unsorted; SortedShard sorts them.
-func SortIntoShards(s beam.Scope, lines beam.PCollection, n int) beam.PCollection {
+// The result is a PCollection<KV<int, iterable<[]byte>>>: shard number → its
+// lines in batches, unsorted; SortedShard sorts them.
+func SortIntoShards(s beam.Scope, batches beam.PCollection, n int) beam.PCollection {
 	s = s.Scope("SortIntoShards")
 	if n < 1 {
 		n = 1
 	}
-	sample := beam.Combine(s, &sampleKeysFn{K: n * samplesPerShard}, lines)
+	sample := beam.Combine(s, &sampleKeysFn{K: n * samplesPerShard}, batches)
 	boundaries := beam.ParDo(s, &shardBoundariesFn{N: n}, sample)
-	keyed := beam.ParDo(s, &assignShardFn{}, lines, beam.SideInput{Input: boundaries})
+	// Each batch is cut into one batch per shard it has lines of.
+	keyed := beam.ParDo(s, &assignShardFn{}, batches, beam.SideInput{Input: boundaries})
 	return beam.GroupByKey(s, keyed)
 }
 
@@ -39,21 +42,46 @@ func (f *shardBoundariesFn) ProcessElement(sample []string, emit func([]string))
 	emit(shardsample.Boundaries(sample, f.N))
 }
 
-type assignShardFn struct{}
-
-func (assignShardFn) ProcessElement(line string, boundaries []string, emit func(int, string)) {
-	emit(shardsample.ShardOf(line, boundaries), line)
+// assignShardFn cuts a batch of lines into batches per shard.
+type assignShardFn struct {
+	bounds [][]byte // the side input as bytes, kept across elements
+	key    []string
 }
 
-// sampleKeysFn computes a bottom-k sample of lines (internal/shardsample).
+func (f *assignShardFn) ProcessElement(batch []byte, boundaries []string, emit func(int, []byte)) {
+	if !slices.Equal(f.key, boundaries) {
+		f.key = boundaries
+		f.bounds = f.bounds[:0]
+		for _, b := range boundaries {
+			f.bounds = append(f.bounds, []byte(b))
+		}
+	}
+	if len(f.bounds) == 0 {
+		emit(0, batch)
+		return
+	}
+	parts := make([][]byte, len(f.bounds)+1)
+	forEachLine(batch, func(line []byte) {
+		i := shardsample.ShardOfBytes(line, f.bounds)
+		parts[i] = append(append(parts[i], line...), '\n')
+	})
+	for i, p := range parts {
+		if len(p) > 0 {
+			emit(i, p)
+		}
+	}
+}
+
+// sampleKeysFn computes a bottom-k sample of the lines of batches
+// (internal/shardsample).
 type sampleKeysFn struct {
 	K int
 }
 
 func (f *sampleKeysFn) CreateAccumulator() shardsample.Sample { return shardsample.Sample{} }
 
-func (f *sampleKeysFn) AddInput(acc shardsample.Sample, line string) shardsample.Sample {
-	acc.Add(line, f.K)
+func (f *sampleKeysFn) AddInput(acc shardsample.Sample, batch []byte) shardsample.Sample {
+	forEachLine(batch, func(line []byte) { acc.AddBytes(line, f.K) })
 	return acc
 }
 
@@ -63,15 +91,17 @@ func (f *sampleKeysFn) MergeAccumulators(a, b shardsample.Sample) shardsample.Sa
 
 func (f *sampleKeysFn) ExtractOutput(acc shardsample.Sample) []string { return acc.Sorted() }
 
-// SortedShard drains a shard's lines and sorts them as pywb sorts an index:
-// by the whole line, bytewise, which orders by key, then timestamp, then the
-// JSON block (so equal key and timestamp still sort deterministically).
-func SortedShard(iter func(*string) bool) []string {
-	var lines []string
-	var l string
-	for iter(&l) {
-		lines = append(lines, l)
+// SortedShard drains a shard's batches and returns its lines (without
+// newlines) sorted as pywb sorts an index: by the whole line, bytewise,
+// which orders by key, then timestamp, then the JSON block (so equal key and
+// timestamp still sort deterministically). The lines point into the
+// batches: nothing is copied.
+func SortedShard(iter func(*[]byte) bool) [][]byte {
+	var lines [][]byte
+	var batch []byte
+	for iter(&batch) {
+		forEachLine(batch, func(line []byte) { lines = append(lines, line) })
 	}
-	sort.Strings(lines)
+	slices.SortFunc(lines, bytes.Compare)
 	return lines
 }

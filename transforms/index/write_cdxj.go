@@ -38,7 +38,7 @@ type writeCDXJShardFn struct {
 	Dir string
 }
 
-func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, emit func(int, string)) error {
+func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, shard int, lines func(*[]byte) bool, emit func(int, string)) error {
 	sorted := SortedShard(lines)
 	p := storage.Join(f.Dir, ".parts", fmt.Sprintf("index-%05d.cdxj", shard))
 	if err := writeLines(ctx, p, sorted); err != nil {
@@ -49,14 +49,14 @@ func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, shard int, lines 
 }
 
 // writeLines writes lines, one per line, to p atomically.
-func writeLines(ctx context.Context, p string, lines []string) error {
+func writeLines(ctx context.Context, p string, lines [][]byte) error {
 	w, err := storage.Create(ctx, p)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	for _, l := range lines {
-		bw.WriteString(l)
+		bw.Write(l)
 		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {

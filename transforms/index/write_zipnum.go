@@ -31,7 +31,7 @@ type writeZipNumShardFn struct {
 }
 
 // ProcessElement writes one shard and emits (shard, its block entries as lines).
-func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, emit func(int, string)) error {
+func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, shard int, lines func(*[]byte) bool, emit func(int, string)) error {
 	sorted := SortedShard(lines)
 	name := zipnum.ShardName(shard)
 	p := storage.Join(f.Dir, name)
@@ -42,7 +42,7 @@ func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, shard int, line
 	bw := bufio.NewWriterSize(w, 1<<20)
 	sw := zipnum.NewShardWriter(bw, name, f.LinesPerBlock)
 	for _, l := range sorted {
-		if err := sw.WriteLine(l); err != nil {
+		if err := sw.WriteLine(string(l)); err != nil {
 			w.Abort()
 			return fmt.Errorf("write %s: %w", p, err)
 		}
