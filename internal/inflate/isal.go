@@ -78,11 +78,11 @@ func New() Member {
 // and size) from a window peeked from src, and src is advanced by exactly
 // the bytes it consumed (ISA-L gives back what it read ahead).
 type isalMember struct {
-	state  *C.struct_inflate_state
-	src    *bufio.Reader
-	done   bool
-	err    error
-	buf    [512]byte
+	state *C.struct_inflate_state
+	src   *bufio.Reader
+	done  bool
+	err   error
+	buf   [512]byte
 }
 
 // CorruptError reports deflate data ISA-L could not decode.
