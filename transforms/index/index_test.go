@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/recrawl/recrawl/internal/docfreq"
+	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/shardsample"
 	"github.com/recrawl/recrawl/internal/zipnum"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -49,6 +52,29 @@ func batchesOf(lines []string, n int) [][]byte {
 	return out
 }
 
+// runsOf writes lines as n sorted runs in a temporary directory, each with
+// the sample SortIntoShards needs for the given number of shards, as
+// IndexArchives makes them.
+func runsOf(t *testing.T, lines []string, n, shards int) []SortedRun {
+	t.Helper()
+	dir := t.TempDir()
+	var runs []SortedRun
+	for i := 0; i < n; i++ {
+		var part [][]byte
+		var sample shardsample.Sample
+		for _, l := range lines[i*len(lines)/n : (i+1)*len(lines)/n] {
+			part = append(part, []byte(l))
+			sample.Add(l, shards*SamplesPerShard)
+		}
+		run, err := linesort.Write(context.Background(), filepath.Join(dir, fmt.Sprintf("run-%d", i)), part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, SortedRun{Run: run, Sample: sample})
+	}
+	return runs
+}
+
 // TestLines: Lines gives back every line of the batches, without newlines.
 func TestLines(t *testing.T) {
 	lines := cdxjLines(500)
@@ -80,7 +106,7 @@ func TestSortIntoShardsWriteCDXJ(t *testing.T) {
 		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) {
 			dir := t.TempDir()
 			p, s := beam.NewPipelineWithRoot()
-			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, batchesOf(lines, 97)), shards), dir)
+			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 7, shards)), shards), dir)
 			passert.Equals(s, out, filepath.Join(dir, CDXJFileName))
 			ptest.RunAndValidate(t, p)
 			got, err := os.ReadFile(filepath.Join(dir, CDXJFileName))
@@ -103,7 +129,7 @@ func TestWriteZipNum(t *testing.T) {
 	lines := cdxjLines(2000)
 	dir := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
-	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, batchesOf(lines, 130)), 3), dir, 100)
+	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 5, 3)), 3), dir, 100)
 	ptest.RunAndValidate(t, p)
 	r, err := zipnum.Open(dir, zipnum.Options{})
 	if err != nil {
