@@ -171,8 +171,9 @@ func noEOF(err error) error {
 
 // errHeld: ISA-L ended a member inside input it had copied into its own
 // buffer, so where the member ends is unknown. Reads are sized so that this
-// cannot happen (the window is always twice the output); it is checked all
-// the same, because an index with a wrong member end is a wrong index.
+// cannot happen (the input offered always exceeds the output asked for by
+// 1 KB, or reaches the end of the file); it is checked all the same,
+// because an index with a wrong member end is a wrong index.
 var errHeld = errors.New("inflate: ISA-L ended a member inside its own input buffer")
 
 func (m *isalMember) Read(p []byte) (int, error) {
@@ -194,7 +195,14 @@ func (m *isalMember) Read(p []byte) (int, error) {
 		p = p[:window/2]
 	}
 	for {
-		in, perr := m.src.Peek(window)
+		// What src holds when that is enough for len(p) bytes of output
+		// even from stored blocks; else a full window (bufio then moves
+		// the rest to the front and reads more, a copy worth avoiding).
+		want := m.src.Buffered()
+		if want < len(p)+1024 {
+			want = window
+		}
+		in, perr := m.src.Peek(want)
 		if len(in) == 0 {
 			m.err = noEOF(perr)
 			if perr == nil || perr == io.EOF {
