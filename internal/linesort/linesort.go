@@ -48,23 +48,40 @@ type Run struct {
 // complete, so a retried write leaves no half run behind.
 func Write(ctx context.Context, path string, lines [][]byte) (Run, error) {
 	slices.SortFunc(lines, bytes.Compare)
+	return writeSorted(ctx, path, func(add func([]byte) error) error {
+		for _, l := range lines {
+			if err := add(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeSorted writes the lines that each(add) adds, in sorted order, as a
+// run at path.
+func writeSorted(ctx context.Context, path string, each func(add func([]byte) error) error) (Run, error) {
 	w, err := storage.Create(ctx, path)
 	if err != nil {
 		return Run{}, err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	run := Run{Path: path, Lines: int64(len(lines))}
+	run := Run{Path: path}
 	next := int64(0) // offset of the next mark
-	for _, l := range lines {
+	err = each(func(l []byte) error {
 		if run.Bytes >= next {
 			run.Marks = append(run.Marks, Mark{Key: string(sortKey(l)), Offset: run.Bytes})
 			next = run.Bytes + MarkEvery
 		}
 		bw.Write(l)
-		bw.WriteByte('\n')
+		run.Lines++
 		run.Bytes += int64(len(l)) + 1
+		return bw.WriteByte('\n')
+	})
+	if err == nil {
+		err = bw.Flush()
 	}
-	if err := bw.Flush(); err != nil {
+	if err != nil {
 		w.Abort()
 		return Run{}, fmt.Errorf("write run %s: %w", path, err)
 	}
@@ -97,11 +114,53 @@ func (r Run) startOffset(lo string) int64 {
 	return off
 }
 
+// MaxFanIn is the most runs Merge reads side by side: open files and one
+// 64 KB buffer each. More runs are first merged in groups into
+// intermediate runs (next to the first run, removed after).
+var MaxFanIn = 256
+
 // Merge calls fn with every line of the runs (without its newline) that is
 // >= lo and < hi, in sort order; lo == "" and hi == "" are unbounded. The
-// line is valid only during the call. Every run is open at once (one
-// 64 KB buffer each).
+// line is valid only during the call.
 func Merge(ctx context.Context, runs []Run, lo, hi string, fn func(line []byte) error) error {
+	if len(runs) <= MaxFanIn {
+		return merge(ctx, runs, lo, hi, fn)
+	}
+	// One pass over groups of MaxFanIn runs, then merge what it made.
+	dir := storage.Dir(runs[0].Path)
+	tag := fmt.Sprintf("%016x", hashString(lo+"\x00"+hi+"\x00"+runs[0].Path))
+	var merged []Run
+	defer func() {
+		for _, r := range merged {
+			storage.Remove(ctx, r.Path)
+		}
+	}()
+	for i := 0; i < len(runs); i += MaxFanIn {
+		group := runs[i:min(i+MaxFanIn, len(runs))]
+		p := storage.Join(dir, fmt.Sprintf("merge-%s-%d-%d.run", tag, len(runs), i))
+		r, err := writeSorted(ctx, p, func(add func([]byte) error) error {
+			return merge(ctx, group, lo, hi, add)
+		})
+		if err != nil {
+			return err
+		}
+		merged = append(merged, r)
+	}
+	return Merge(ctx, merged, "", "", fn)
+}
+
+// hashString is 64-bit FNV-1a.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// merge merges runs side by side (a heap of cursors).
+func merge(ctx context.Context, runs []Run, lo, hi string, fn func(line []byte) error) error {
 	h := make(cursorHeap, 0, len(runs))
 	defer func() {
 		for _, c := range h {

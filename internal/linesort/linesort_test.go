@@ -65,28 +65,39 @@ func TestMergeEqualsSort(t *testing.T) {
 		f := strings.SplitN(l, " ", 3)
 		bounds = append(bounds, f[0]+" "+f[1], f[0], f[0]+" "+f[1][:4])
 	}
-	for i := 0; i < 40; i++ {
-		lo, hi := bounds[r.Intn(len(bounds))], bounds[r.Intn(len(bounds))]
-		if i == 0 {
-			lo, hi = "", ""
-		}
-		var want []string
-		for _, l := range sorted {
-			if l >= lo && (hi == "" || l < hi) {
-				want = append(want, l)
+	defer func(n int) { MaxFanIn = n }(MaxFanIn)
+	for _, fanIn := range []int{256, 2} { // 2: merged in several passes through intermediate runs
+		MaxFanIn = fanIn
+		for i := 0; i < 40; i++ {
+			lo, hi := bounds[r.Intn(len(bounds))], bounds[r.Intn(len(bounds))]
+			if i == 0 {
+				lo, hi = "", ""
+			}
+			var want []string
+			for _, l := range sorted {
+				if l >= lo && (hi == "" || l < hi) {
+					want = append(want, l)
+				}
+			}
+			var got []string
+			err := Merge(ctx, runs, lo, hi, func(l []byte) error {
+				got = append(got, string(l))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("fan-in %d: Merge [%q, %q): %d lines, want %d", fanIn, lo, hi, len(got), len(want))
 			}
 		}
-		var got []string
-		err := Merge(ctx, runs, lo, hi, func(l []byte) error {
-			got = append(got, string(l))
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("Merge [%q, %q): %d lines, want %d", lo, hi, len(got), len(want))
-		}
+	}
+	left, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != len(runs)-1 {
+		t.Errorf("%d files left in the run directory, want the %d runs: intermediate runs not removed", len(left), len(runs)-1)
 	}
 }
 
