@@ -386,18 +386,103 @@ func (c *headerCap) over(line []byte, tooLong bool) bool {
 // appendHeaderLine adds one header line, warcio style: continuation lines
 // extend the previous value, lines without a colon are dropped.
 func appendHeaderLine(h Header, l []byte) Header {
-	l = bytes.TrimRight(l, " \t\r\n\x0b\x0c")
+	l = trimRightSpace(l)
+	if len(l) == 0 {
+		return h
+	}
 	if l[0] == ' ' || l[0] == '\t' {
 		if len(h) > 0 {
 			h[len(h)-1].Value += latin1(l)
 		}
 		return h
 	}
-	name, value, ok := bytes.Cut(l, []byte(":"))
-	if !ok {
+	i := bytes.IndexByte(l, ':')
+	if i < 0 {
 		return h
 	}
-	return append(h, Field{latin1(bytes.TrimRight(name, " \t")), latin1(bytes.TrimLeft(value, " \t\r\n\x0b\x0c"))})
+	name, value := l[:i], l[i+1:]
+	for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
+		name = name[:len(name)-1]
+	}
+	for len(value) > 0 && isSpace(value[0]) {
+		value = value[1:]
+	}
+	if h == nil {
+		h = make(Header, 0, 16)
+	}
+	return append(h, Field{headerName(name), latin1(value)})
+}
+
+// isSpace reports the bytes header lines are trimmed of (Python's
+// str.strip without arguments, for ASCII).
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\x0b' || c == '\x0c'
+}
+
+func trimRightSpace(l []byte) []byte {
+	for len(l) > 0 && isSpace(l[len(l)-1]) {
+		l = l[:len(l)-1]
+	}
+	return l
+}
+
+// headerName is latin1(name), without a new string for the names nearly
+// every WARC and HTTP header has (the compiler does not allocate for a
+// switch on string(name)).
+func headerName(name []byte) string {
+	switch string(name) {
+	case "WARC-Type":
+		return "WARC-Type"
+	case "WARC-Record-ID":
+		return "WARC-Record-ID"
+	case "WARC-Date":
+		return "WARC-Date"
+	case "WARC-Target-URI":
+		return "WARC-Target-URI"
+	case "WARC-Payload-Digest":
+		return "WARC-Payload-Digest"
+	case "WARC-Block-Digest":
+		return "WARC-Block-Digest"
+	case "WARC-Concurrent-To":
+		return "WARC-Concurrent-To"
+	case "WARC-IP-Address":
+		return "WARC-IP-Address"
+	case "WARC-Warcinfo-ID":
+		return "WARC-Warcinfo-ID"
+	case "WARC-Identified-Payload-Type":
+		return "WARC-Identified-Payload-Type"
+	case "Content-Type":
+		return "Content-Type"
+	case "Content-Length":
+		return "Content-Length"
+	case "Date":
+		return "Date"
+	case "Server":
+		return "Server"
+	case "Connection":
+		return "Connection"
+	case "Cache-Control":
+		return "Cache-Control"
+	case "Last-Modified":
+		return "Last-Modified"
+	case "ETag":
+		return "ETag"
+	case "Expires":
+		return "Expires"
+	case "Vary":
+		return "Vary"
+	case "Set-Cookie":
+		return "Set-Cookie"
+	case "Content-Encoding":
+		return "Content-Encoding"
+	case "Transfer-Encoding":
+		return "Transfer-Encoding"
+	case "Location":
+		return "Location"
+	case "Accept-Ranges":
+		return "Accept-Ranges"
+	}
+	return latin1(name)
 }
 
 var httpVerbs = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"}
