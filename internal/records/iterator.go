@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/recrawl/recrawl/internal/arc"
 	"github.com/recrawl/recrawl/internal/records/stream"
@@ -695,10 +694,14 @@ func pyInt(s string) (int64, error) {
 // minute, second, fraction) must form a valid date, and it is written as 14
 // digits.
 func isoToTimestamp(date string) (string, error) {
-	var parts []string
+	var buf [8]string // at most 7 parts and an empty one after a trailing separator
+	parts := buf[:0]
 	start := 0
 	for i := 0; i <= len(date); i++ {
 		if i == len(date) || date[i] < '0' || date[i] > '9' {
+			if len(parts) == len(buf) {
+				return "", errors.New("not an ISO 8601 date")
+			}
 			parts = append(parts, date[start:i])
 			start = i + 1
 		}
@@ -719,12 +722,38 @@ func isoToTimestamp(date string) (string, error) {
 	if len(parts) == 7 && parts[6] == "" {
 		return "", errors.New("not an ISO 8601 date")
 	}
-	t := time.Date(nums[0], time.Month(nums[1]), nums[2], nums[3], nums[4], nums[5], 0, time.UTC)
-	if nums[0] < 1 || nums[0] > 9999 || t.Year() != nums[0] || int(t.Month()) != nums[1] || t.Day() != nums[2] ||
-		t.Hour() != nums[3] || t.Minute() != nums[4] || t.Second() != nums[5] {
+	// A date time.Date would not normalise: every field in its range.
+	y, mo, d := nums[0], nums[1], nums[2]
+	if y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || nums[3] > 23 || nums[4] > 59 || nums[5] > 59 {
 		return "", errors.New("date out of range")
 	}
-	return t.Format("20060102150405"), nil
+	// As time.Time.Format("20060102150405"), without a time.Time.
+	var b [14]byte
+	put := func(at, n, width int) {
+		for i := at + width - 1; i >= at; i-- {
+			b[i] = byte('0' + n%10)
+			n /= 10
+		}
+	}
+	put(0, y, 4)
+	for i, n := range nums[1:] {
+		put(4+2*i, n, 2)
+	}
+	return string(b[:]), nil
+}
+
+// daysIn is the number of days of month mo of year y (proleptic Gregorian).
+func daysIn(mo, y int) int {
+	switch mo {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 func clip(b []byte) string {
