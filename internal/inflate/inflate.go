@@ -8,8 +8,8 @@
 //   - the default, pure Go (github.com/klauspost/compress): every build,
 //     cross-builds and the Dataflow worker binary included;
 //   - with `-tags isal` (and cgo), Intel ISA-L's inflate (Debian's
-//     libisal-dev, through cgo): 2–3× faster per core on the benchmark's
-//     archive (scripts/bench.sh machine prints both).
+//     libisal-dev, through cgo): about twice as fast per core on the
+//     benchmark's archive (scripts/bench.sh machine prints both).
 //
 // Both give the same bytes and the same errors: gzip.ErrHeader for a bad
 // header, gzip.ErrChecksum for a trailer that does not match, and
