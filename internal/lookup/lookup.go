@@ -38,6 +38,7 @@ package lookup
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"cloud.google.com/go/bigtable"
@@ -143,4 +144,32 @@ func (b *bigtableIndex) Close() error {
 		return nil
 	}
 	return b.client.Close()
+}
+
+// CheckSpec checks an index spec without opening the index: its form, and
+// that a local cdxj file or zipnum directory (or .idx file) exists. A
+// gs:// location and a Bigtable table are left to Open.
+func CheckSpec(text string) error {
+	spec, err := ParseSpec(text)
+	if err != nil {
+		return err
+	}
+	if spec.Kind == KindBigtable {
+		parts := strings.Split(spec.Location, "/")
+		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+			return fmt.Errorf("index %q: want bigtable:PROJECT/INSTANCE/TABLE", text)
+		}
+		return nil
+	}
+	if strings.HasPrefix(spec.Location, "gs://") {
+		return nil
+	}
+	fi, err := os.Stat(spec.Location)
+	switch {
+	case err != nil:
+		return fmt.Errorf("index %q: %w", text, err)
+	case spec.Kind == KindCDXJ && fi.IsDir():
+		return fmt.Errorf("index %q: %s is a directory; cdxj: names the index file", text, spec.Location)
+	}
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -183,6 +184,9 @@ func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) 
 }
 
 func run(ctx context.Context) error {
+	if err := flagcheck.NoArgs(flag.Args()); err != nil {
+		return err
+	}
 	return extractRun(ctx, optionsFromFlags())
 }
 
@@ -193,17 +197,8 @@ func extractRun(ctx context.Context, o options) error {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
-	if o.roundsPerJob < 1 {
-		return fmt.Errorf("--rounds_per_job=%d: must be 1 or more", o.roundsPerJob)
-	}
-	if o.engine != "beam" && o.engine != "sequential" {
-		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
-	}
-	if o.join != "lookup" && o.join != "cogroup" {
-		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
-	}
-	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
-		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
+	if err := checkOptions(o); err != nil {
+		return err
 	}
 	started := time.Now()
 	spec, err := specs.Load(o.spec, specRootFlag...)
@@ -217,6 +212,9 @@ func extractRun(ctx context.Context, o options) error {
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}
+	if err := checkArchives(job); err != nil {
+		return err
+	}
 	// One run per output and work directory (the lock also refuses a file).
 	// Taken once the spec and the flags are known to be valid, so that a
 	// run refused for them writes nothing.
@@ -226,6 +224,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	defer release()
 	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
+		return err
+	}
+	if err := checkDictionaries(job, o.dictionary); err != nil {
 		return err
 	}
 	idx, err := job.OpenIndex(ctx)
