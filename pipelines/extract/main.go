@@ -46,6 +46,8 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/profiling"
 )
 
 var verbose = flag.Bool("verbose", false, "log at debug level, including the runner's own messages")
@@ -61,7 +63,7 @@ func main() {
 		flag.CommandLine.Parse(args)
 		beam.Init()
 		setLogLevel()
-		stop := startProfiles()
+		stop := profiling.Start()
 		err = run(context.Background())
 		stop()
 	case "explain":
