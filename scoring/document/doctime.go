@@ -117,8 +117,9 @@ func (c candidate) day() string { return c.t.Format(time.DateOnly) }
 // day in the page's own time zone and the source.
 //
 //   - Our ordered sources (dateSources: meta tags, JSON-LD, microdata,
-//     Dublin Core, <time>, the URL, datelines) give one candidate each; the
-//     first one is the date unless the rules of pol say otherwise.
+//     Dublin Core, <time>, the URL, datelines, stated dates) give one
+//     candidate each; the first one is the date unless the rules of pol
+//     (corroborated, shownUpdate) say otherwise.
 //   - When they give nothing, go-htmldate is asked (pol.fallback; source
 //     SourceHTMLDate).
 //   - A UTC time says nothing about the page's own zone: when the page shows
@@ -168,10 +169,10 @@ func (p *page) publication(ctx dateContext, pol datePolicy) (time.Time, string, 
 // corroborated is the candidate of datePolicy.corroborate: the first one,
 // unless a later source gives another day and go-htmldate's extensive
 // search finds that day too. The library is asked only when the sources
-// disagree; the first date at the start of the main text (a guess) neither
-// asks it nor wins (on the development set it decided no page either way,
-// and on the document benchmark's pages it made the library run on most
-// pages whose text mentions another day).
+// disagree. Guesses (candidate.guess) neither ask it nor win: on the
+// development set they decided no page either way, and leaving them out
+// lets dateSources stop before reading the text when another source has a
+// date.
 func (p *page) corroborated(ctx dateContext, cands []candidate) candidate {
 	first := cands[0].day()
 	disagree := false
