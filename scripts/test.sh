@@ -17,3 +17,6 @@ go vet ./...
 
 echo "== go test"
 go test -count=1 -timeout 25m "$@" ./...
+
+echo "== hostile-input suite"
+scripts/hostile.sh
