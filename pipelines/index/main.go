@@ -43,7 +43,10 @@ func main() {
 	flag.Parse()
 	beam.Init()
 	ctx := context.Background()
-	if err := run(ctx); err != nil {
+	stop := startProfiles()
+	err := run(ctx)
+	stop()
+	if err != nil {
 		slog.Error("index failed", "err", err)
 		os.Exit(1)
 	}
