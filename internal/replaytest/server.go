@@ -9,6 +9,7 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +35,8 @@ type Server struct {
 // FileStats counts the requests for one served WACZ.
 type FileStats struct {
 	Requests int
-	Bytes    int64 // bytes asked for (range lengths, or whole file)
+	Bytes    int64    // bytes asked for (range lengths, or whole file)
+	Ranges   []string // the first 200 requests: method and Range header
 }
 
 var embedPage = template.Must(template.New("embed").Parse(`<!doctype html>
@@ -65,9 +67,14 @@ func Serve(rwpDir string, wacz map[string]string) (*Server, error) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		embedPage.Execute(w, map[string]string{"WACZ": q.Get("wacz"), "URL": q.Get("url"), "TS": q.Get("ts")})
 	})
-	mux.HandleFunc("/ui.js", func(w http.ResponseWriter, r *http.Request) {
-		s.serveFile(w, r, filepath.Join(rwpDir, "ui.js"), "")
-	})
+	// ui.js at the top, for the embedding page, and beside sw.js: the
+	// viewer's inner frame (/replay/?source=…, served by the service
+	// worker) loads ./ui.js.
+	for _, p := range []string{"/ui.js", "/replay/ui.js"} {
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			s.serveFile(w, r, filepath.Join(rwpDir, "ui.js"), "")
+		})
+	}
 	mux.HandleFunc("/replay/sw.js", func(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, filepath.Join(rwpDir, "sw.js"), "")
 	})
@@ -105,7 +112,10 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, path, stat st
 			s.stats[stat] = fs
 		}
 		fs.Requests++
-		fs.Bytes += rangeBytes(r.Header.Get("Range"), st.Size())
+		fs.Bytes += rangeBytes(r.Method, r.Header.Get("Range"), st.Size())
+		if len(fs.Ranges) < 200 {
+			fs.Ranges = append(fs.Ranges, fmt.Sprintf("%s %s %s", time.Now().UTC().Format("15:04:05.000"), r.Method, r.Header.Get("Range")))
+		}
 		s.mu.Unlock()
 	}
 	if strings.HasSuffix(path, ".js") {
@@ -115,10 +125,16 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, path, stat st
 	http.ServeContent(w, r, "", st.ModTime(), f)
 }
 
-// rangeBytes is the length a single "bytes=a-b" range asks for (the whole
-// size without a range).
-func rangeBytes(h string, size int64) int64 {
+// rangeBytes is the length a single "bytes=a-b", "bytes=a-" or "bytes=-n"
+// range asks for (the whole size without a range, nothing for HEAD).
+func rangeBytes(method, h string, size int64) int64 {
+	if method == http.MethodHead {
+		return 0
+	}
 	var a, b int64
+	if n, _ := fmt.Sscanf(h, "bytes=-%d", &b); n == 1 {
+		return min(b, size)
+	}
 	if n, _ := fmt.Sscanf(h, "bytes=%d-%d", &a, &b); n == 2 && b >= a {
 		return min(b, size-1) - a + 1
 	}
@@ -133,7 +149,9 @@ func (s *Server) Stats(name string) FileStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if fs := s.stats[name]; fs != nil {
-		return *fs
+		c := *fs
+		c.Ranges = slices.Clone(fs.Ranges)
+		return c
 	}
 	return FileStats{}
 }
