@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -158,10 +159,51 @@ func (v *viewer) checkPages(coll, waczName string, ck Check, docs []evaluate.Doc
 	return nil
 }
 
+// checkTextIndex opens the viewer on one check and compares the URLs of
+// its text index (the viewer's search over extraPages.jsonl, up to its
+// first MiB) with docs.
+func (v *viewer) checkTextIndex(coll, waczName string, ck Check, docs []evaluate.Document) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := v.b.NewPage(ctx, v.srv.PageURL(waczName, ck.Open.URL, ck.Open.Timestamp))
+	if err != nil {
+		return err
+	}
+	defer p.Close(context.Background())
+	if _, err := p.WaitReplay(ctx); err != nil {
+		return err
+	}
+	var text string
+	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`/textIndex", true)`, &text); err != nil {
+		return err
+	}
+	var got, want []string
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var pg APIPage
+		if err := json.Unmarshal([]byte(line), &pg); err != nil {
+			return fmt.Errorf("%s: text index line %.100q: %w", waczName, line, err)
+		}
+		if pg.URL != "" {
+			got = append(got, pg.URL)
+		}
+	}
+	for _, d := range docs {
+		want = append(want, d.URL)
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("%s: the viewer's text index has %d pages, want the %d of extraPages.jsonl", waczName, len(got), len(want))
+	}
+	return nil
+}
+
 // TestReplayWebPage opens a generated collection in ReplayWeb.page, once
-// with a flat index and once with a ZipNum index, and checks several pages,
-// a revisit and a redirect: each replays with the archived title and text;
-// the viewer lists every document and shows the collection's title.
+// with a flat index and every document in pages.jsonl, and once packaged
+// as large collections are (a ZipNum index, and only the first quarter of
+// the documents in pages.jsonl, the rest in extraPages.jsonl). It checks
+// several pages spread over the index (so some of them only in
+// extraPages.jsonl), a revisit and a redirect: each replays with the
+// archived title and text; the viewer lists the documents of pages.jsonl,
+// has the others in its text index, and shows the collection's title.
 func TestReplayWebPage(t *testing.T) {
 	ReplayWebPageDir(t)
 	Chromium(t)
@@ -174,17 +216,19 @@ func TestReplayWebPage(t *testing.T) {
 	if err := os.Rename(c.WACZPath(), flat); err != nil {
 		t.Fatal(err)
 	}
-	// The same collection over the ZipNum threshold, with several blocks.
+	// The same collection over the ZipNum threshold, with several blocks,
+	// and over the pages.jsonl limit.
+	listed := len(c.Docs) / 4
 	if err := wacz.Package(dir, wacz.Options{Title: testTitle, Created: time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC),
-		ZipNumThreshold: len(c.Captures) / 2}); err != nil {
+		ZipNumThreshold: len(c.Captures) / 2, MaxPages: listed}); err != nil {
 		t.Fatal(err)
 	}
 	zipnumPath := filepath.Join(t.TempDir(), "zipnum.wacz")
 	if err := os.Rename(c.WACZPath(), zipnumPath); err != nil {
 		t.Fatal(err)
 	}
-	if !zipHas(t, zipnumPath, wacz.IDXEntry) || !zipHas(t, flat, wacz.IndexEntry) {
-		t.Fatal("the two packages do not have the two index forms")
+	if !zipHas(t, zipnumPath, wacz.IDXEntry) || !zipHas(t, flat, wacz.IndexEntry) || !zipHas(t, zipnumPath, wacz.ExtraEntry) {
+		t.Fatal("the two packages do not have the two index forms and page lists")
 	}
 	checks, err := c.Checks(4)
 	if err != nil {
@@ -211,7 +255,14 @@ func TestReplayWebPage(t *testing.T) {
 				coll = id
 				t.Logf("%s %s: replayed in %v (first=%v)", ck.Kind, ck.Open.URL, took.Round(time.Millisecond), i == 0)
 			}
-			if err := v.checkPages(coll, name, checks[0], c.Docs); err != nil {
+			docs := c.Docs
+			if name == "zipnum.wacz" {
+				docs = c.Docs[:listed]
+				if err := v.checkTextIndex(coll, name, checks[0], c.Docs[listed:]); err != nil {
+					t.Error(err)
+				}
+			}
+			if err := v.checkPages(coll, name, checks[0], docs); err != nil {
 				t.Error(err)
 			}
 			st := v.srv.Stats(name)
