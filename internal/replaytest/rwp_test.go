@@ -552,7 +552,7 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		if failed != "" {
-			fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d index=%s failed=%q requests=%d mb_asked=%.1f\n",
+			fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d form=%s failed=%q requests=%d mb_asked=%.1f\n",
 				len(c.Docs), len(c.Captures), float64(st.Size())/1e6, listed, form.name, failed, fs.Requests, float64(fs.Bytes)/1e6)
 			// The package's default form must replay; the others are
 			// measured for comparison only.
@@ -560,7 +560,7 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 				t.Errorf("%s: %s (Chromium's log: %s-chromium.log)", form.name, failed, logPrefix)
 			}
 		} else {
-			fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d index=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
+			fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d form=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
 				len(c.Docs), len(c.Captures), float64(st.Size())/1e6, listed, form.name, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
 		}
 		v.b.Close()
