@@ -19,6 +19,7 @@ import (
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/replay"
 	"github.com/recrawl/recrawl/internal/wacz"
 )
 
@@ -26,7 +27,7 @@ const testTitle = "Replay check"
 
 // viewer is one Chromium with ReplayWeb.page served beside the WACZ files.
 type viewer struct {
-	srv *Server
+	srv *replay.Server
 	px  *RefusingProxy
 	b   *Browser
 	// shots, when set, is the path prefix of a screenshot taken of a tab
@@ -45,7 +46,7 @@ func newViewerLog(t *testing.T, files map[string]string, logFile string) *viewer
 	t.Helper()
 	rwp := ReplayWebPageDir(t)
 	bin := Chromium(t)
-	srv, err := Serve(rwp, files)
+	srv, err := replay.Start(replay.Options{ViewerDir: rwp, WACZ: files})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,6 +549,7 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 			}
 		}
 		fs := v.srv.Stats(form.name + ".wacz")
+		t.Logf("%s: viewer frames the service worker did not control yet (served /replay/): %d", form.name, v.srv.Stats(replay.ViewerIndexStat).Requests)
 		if err := os.WriteFile(logPrefix+"-requests.txt", []byte(strings.Join(fs.Ranges, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
