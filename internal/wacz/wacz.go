@@ -49,9 +49,10 @@
 //     pages in the pages.jsonl, while including additional pages, such as
 //     those discovered automatically via a crawl in an another file e.g.
 //     extraPages.jsonl"). ReplayWeb.page writes every line of pages.jsonl
-//     into its browser database before it replays the first page; for
-//     19,045 documents that alone took 15–25 s on a loaded 2-core machine,
-//     which made the 30-second target for the first page unreachable. It
+//     into its browser database before it replays the first page: with
+//     all 19,045 documents of a generated collection listed, the first
+//     page took 22–28 s on the loaded 2-core machine (load average 23–37),
+//     with 1,000 listed 9–17 s in the same runs (scripts/bench.sh replay). It
 //     does not list extraPages.jsonl but searches its first MiB (its "text
 //     index"); every capture replays by URL whichever list its page is in.
 //     Each line has the
