@@ -113,7 +113,7 @@ func Command(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	colls, err := ReportCollections(*report)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("serve: flag --report: %w", err)
 	}
 	s, err := Start(Options{Addr: *addr, ViewerDir: *viewer, ReportDir: *report, WACZ: colls})
 	if err != nil {
