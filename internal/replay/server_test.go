@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -121,5 +123,59 @@ func TestReportCollections(t *testing.T) {
 	}
 	if _, err := ReportCollections(dir); err == nil {
 		t.Error("a folder without evaluation.json was accepted")
+	}
+}
+
+// TestCommand runs "serve" as the command line does: it prints the
+// report's address, serves it and the runs' collections until its context
+// ends; bad flags are errors naming the flag.
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "out")
+	os.MkdirAll(run, 0o755)
+	os.WriteFile(filepath.Join(run, CollectionFile), []byte("wacz bytes"), 0o644)
+	rep := filepath.Join(dir, "report")
+	os.MkdirAll(rep, 0o755)
+	os.WriteFile(filepath.Join(rep, "report.html"), []byte("<p>report</p>"), 0o644)
+	sum, _ := json.Marshal(map[string]any{"runs": []map[string]string{{"name": "ctf", "dir": run}}})
+	os.WriteFile(filepath.Join(rep, "evaluation.json"), sum, 0o644)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Command(ctx, []string{"--report", rep, "--addr", "127.0.0.1:0", "--viewer", viewerDir(t)}, pw)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var url string
+	for sc.Scan() {
+		if u, ok := strings.CutPrefix(sc.Text(), "open "); ok {
+			url, _, _ = strings.Cut(u, " ")
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if url == "" {
+		cancel()
+		t.Fatalf("no address printed: %v", <-done)
+	}
+	if code, _, body := get(t, url, ""); code != 200 || body != "<p>report</p>" {
+		t.Errorf("%s: %d %q", url, code, body)
+	}
+	if code, _, body := get(t, strings.TrimSuffix(url, "/report.html")+"/wacz/ctf.wacz", ""); code != 200 || body != "wacz bytes" {
+		t.Errorf("the run's collection: %d %q", code, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{}, {"--report", dir}, {"--report", rep, "extra"}} {
+		if err := Command(context.Background(), append(args, "--viewer", viewerDir(t)), io.Discard); err == nil {
+			t.Errorf("serve %v: no error", args)
+		}
+	}
+	if err := Command(context.Background(), []string{"--report", dir, "--viewer", viewerDir(t)}, io.Discard); err == nil || !strings.Contains(err.Error(), "--report") {
+		t.Errorf("a report folder without evaluation.json: %v", err)
 	}
 }
