@@ -11,7 +11,7 @@
 #                               # of the ceiling, < 1 GB); the peers (jwarc, warcio, cdxj-indexer, pywb) on
 #                               # one file: MB per CPU-second, ratio to recrawl, lines equal to pywb's
 #   scripts/bench.sh document   # documents/s per core of the whole per-document step vs. the bare
-#                               # html.Parse of the same pages (target: step within 3x the parse)
+#                               # html.Parse of the same pages (target: step within 3x the parse, in CPU time)
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
 #                               # peak RSS, seconds per round and the fixed cost of a round
 #                               # (target: Beam at K=1000 at least as fast; peak RSS < 2 GB)
@@ -252,14 +252,20 @@ bench_document() {
   echo "== documents/s per core (GOMAXPROCS=1): whole per-document step vs. bare html.Parse of the same page, interleaved page by page; $((reps + 2)) runs"
   GOMAXPROCS=1 "$bin/scoring.test" -test.run '^$' -test.bench '^BenchmarkDocumentStep$' -test.benchtime 3s \
     -test.count "$((reps + 2))" | grep '^Benchmark' | tee "$dir/document.txt"
+  load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
   for sub in pages=30-100KB pages=raw; do
     step=$(metric step-docs/s "$dir/document.txt" "$sub" | median)
     parse=$(metric parse-docs/s "$dir/document.txt" "$sub" | median)
     ratio=$(metric step/parse "$dir/document.txt" "$sub" | median)
+    cpu=$(metric step/parse-cpu "$dir/document.txt" "$sub" | median)
     kb=$(metric KB/page "$dir/document.txt" "$sub" | median)
-    awk -v s="$sub" -v a="$step" -v p="$parse" -v r="$ratio" -v kb="$kb" 'BEGIN {
-      printf "RESULT document %-15s (%.0f KB/page): step %.0f docs/s per core, bare parse %.0f docs/s: step = %.2fx the parse (median; target <= 3x: %s)\n",
-        s, kb, a, p, r, (r <= 3 ? "met" : "NOT met") }'
+    # The target is judged on the ratio of CPU time (step/parse-cpu): on a machine shared with other
+    # jobs the wall-time ratio also measures the scheduler (measured under a load average of 25 on 2
+    # cores: wall ratios of one page set from 2.3x to 5.8x between runs). Both are printed.
+    awk -v s="$sub" -v a="$step" -v p="$parse" -v r="$ratio" -v c="$cpu" -v kb="$kb" -v load="$load" 'BEGIN {
+      judged = (c == "nan" || c == "") ? r : c
+      printf "RESULT document %-15s (%.0f KB/page): step %.0f docs/s per core, bare parse %.0f docs/s: step = %.2fx the parse in CPU time, %.2fx in wall time (median; target <= 3x: %s; load average %s)\n",
+        s, kb, a, p, c, r, (judged <= 3 ? "met" : "NOT met"), load }'
   done
 }
 

@@ -29,3 +29,6 @@ if [ -f /usr/include/isa-l/igzip_lib.h ] || [ -n "${CI:-}" ]; then
 else
   echo "== go test -tags isal: skipped, no libisal-dev (scripts/install-test-deps.sh installs it)"
 fi
+
+echo "== hostile-input suite"
+scripts/hostile.sh

@@ -59,6 +59,11 @@ func NewIterator(r io.Reader, name string, onSkip func(Skip)) (*Iterator, error)
 // Records is the number of records returned so far.
 func (it *Iterator) Records() int { return it.records }
 
+// WholeFileGzip reports whether the file is one gzip stream of several
+// records (known once its first record is finished): one CRC-32 covers
+// them all, checked only at the stream's end.
+func (it *Iterator) WholeFileGzip() bool { return it.s.Gzipped() && it.s.Continuous }
+
 // Skips is the number of problems reported so far.
 func (it *Iterator) Skips() int { return it.skips }
 

@@ -149,7 +149,7 @@ func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON s
 	cfg := round.Config{
 		JobJSON: jobJSON, Round: first, K: extract.BatchK(spec.BatchSize, spec.TargetSize, collected), MaxPerHost: spec.MaxPerHost,
 		Strategy: strategy, FrontierFiles: files, SeenFiles: seenFiles, OutDir: roundstate.StateDir(work, first+1),
-		JoinMode: job.JoinMode, IndexSpec: job.Index,
+		JoinMode: job.JoinMode, Sources: job.IndexSources(),
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if rounds <= 1 {

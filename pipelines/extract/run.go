@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/roundstate"
@@ -140,13 +141,14 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 		job.Dictionaries = d
 	case job.Spec.Dictionary != "":
 		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: job.Spec.Dictionary}
-	case job.Index != "":
-		d, err := extract.FindDictionaries(ctx, job.Index)
+	case !job.Named() && job.HasIndex():
+		index := job.Sources[0].Index
+		d, err := extract.FindDictionaries(ctx, index)
 		if err != nil {
-			return fmt.Errorf("dictionaries next to %s: %w", job.Index, err)
+			return fmt.Errorf("dictionaries next to %s: %w", index, err)
 		}
 		job.Dictionaries = d
-	case len(job.Sources) > 0: // several archives: their counts summed
+	case job.Named(): // several archives: their counts summed
 		d, err := extract.FindSourceDictionaries(ctx, job.Sources)
 		if err != nil {
 			return err
@@ -182,6 +184,9 @@ func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) 
 }
 
 func run(ctx context.Context) error {
+	if err := flagcheck.NoArgs(flag.Args()); err != nil {
+		return err
+	}
 	return extractRun(ctx, optionsFromFlags())
 }
 
@@ -192,17 +197,8 @@ func extractRun(ctx context.Context, o options) error {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
-	if o.roundsPerJob < 1 {
-		return fmt.Errorf("--rounds_per_job=%d: must be 1 or more", o.roundsPerJob)
-	}
-	if o.engine != "beam" && o.engine != "sequential" {
-		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
-	}
-	if o.join != "lookup" && o.join != "cogroup" {
-		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
-	}
-	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
-		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
+	if err := checkOptions(o); err != nil {
+		return err
 	}
 	started := time.Now()
 	spec, err := specs.Load(o.spec, specRootFlag...)
@@ -216,6 +212,9 @@ func extractRun(ctx context.Context, o options) error {
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}
+	if err := checkArchives(job); err != nil {
+		return err
+	}
 	// One run per output and work directory (the lock also refuses a file).
 	// Taken once the spec and the flags are known to be valid, so that a
 	// run refused for them writes nothing.
@@ -225,6 +224,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	defer release()
 	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
+		return err
+	}
+	if err := checkDictionaries(job, o.dictionary); err != nil {
 		return err
 	}
 	idx, err := job.OpenIndex(ctx)
@@ -350,14 +352,14 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	return nil
 }
 
-// indexPath is the storage path inside an index spec (cdxj:FILE, zipnum:DIR);
+// indexPath is the storage path of an index spec (cdxj:FILE, zipnum:DIR);
 // "" for Bigtable, which every worker reaches by its address.
-func indexPath(spec string) string {
-	kind, p, _ := strings.Cut(spec, ":")
-	if kind == "bigtable" {
+func indexPath(text string) string {
+	spec, err := lookup.ParseSpec(text)
+	if err != nil {
 		return ""
 	}
-	return p
+	return spec.Path()
 }
 
 // progressLine prints one round's progress on standard error.

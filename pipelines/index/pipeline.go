@@ -98,6 +98,9 @@ func (c Config) Validate() error {
 	if c.Shards < 1 {
 		return fmt.Errorf("--shards=%d: must be at least 1", c.Shards)
 	}
+	if c.Parallelism < 0 {
+		return fmt.Errorf("--index_parallelism=%d: must be 0 (all cores) or more", c.Parallelism)
+	}
 	if c.LinesPerBlock < 1 {
 		return fmt.Errorf("--lines_per_block=%d: must be at least 1", c.LinesPerBlock)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/recrawl/recrawl/internal/docfreq"
 	"github.com/recrawl/recrawl/internal/linesort"
 	"github.com/recrawl/recrawl/internal/shardsample"
 	"github.com/recrawl/recrawl/internal/zipnum"
@@ -169,16 +168,16 @@ func TestWriteDocumentFrequencies(t *testing.T) {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	paths := WriteDocumentFrequencies(s, beam.Create(s, entries...), dir, 2)
-	passert.Equals(s, paths, filepath.Join(dir, docfreq.FileName("en")), filepath.Join(dir, docfreq.FileName("de")))
+	passert.Equals(s, paths, filepath.Join(dir, scoring.DocFreqFileName("en")), filepath.Join(dir, scoring.DocFreqFileName("de")))
 	ptest.RunAndValidate(t, p)
-	en, err := scoring.LoadDocFreq(filepath.Join(dir, docfreq.FileName("en")))
+	en, err := scoring.LoadDocFreq(filepath.Join(dir, scoring.DocFreqFileName("en")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if en.Docs() != 10 || en.DF("election") != 7 || en.DF("rare") != 0 || en.Len() != 1 {
 		t.Errorf("df-en.tsv: docs %d, election %d, rare %d (pruned: want 0), %d terms", en.Docs(), en.DF("election"), en.DF("rare"), en.Len())
 	}
-	de, err := scoring.LoadDocFreq(filepath.Join(dir, docfreq.FileName("de")))
+	de, err := scoring.LoadDocFreq(filepath.Join(dir, scoring.DocFreqFileName("de")))
 	if err != nil {
 		t.Fatal(err)
 	}
