@@ -64,6 +64,12 @@ type Focus struct {
 	// through a canonical link is collected whatever its own canonical
 	// says, so that two pages naming each other are not both lost.
 	FollowCanonical bool `yaml:"follow_canonical" spec:"omitdefault"`
+	// learn_links: learn during the crawl which links lead to relevant
+	// pages (an online apprentice over the target URL's host, words and
+	// path shape and the anchor's words, trained on the pages fetched in
+	// earlier rounds) and mix its prediction into every outlink's
+	// priority. Needs rounds_per_job 1 with the Beam engine.
+	LearnLinks bool `yaml:"learn_links" spec:"omitdefault"`
 }
 
 // Preset names a set of focusing defaults (specification field focus).
@@ -138,7 +144,7 @@ const DefaultIntentMinPriority = 0.4
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
 		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
-		!f.FollowCanonical
+		!f.FollowCanonical && !f.LearnLinks
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -295,6 +301,9 @@ func (f Focus) String() string {
 	}
 	if f.FollowCanonical {
 		parts = append(parts, "follow_canonical")
+	}
+	if f.LearnLinks {
+		parts = append(parts, "learn_links")
 	}
 	return fmt.Sprint(parts)
 }

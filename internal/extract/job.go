@@ -100,6 +100,7 @@ func (j *Job) Focus() Focus {
 		MaxDepth:        f.MaxDepth,
 		SkipListings:    !f.CountListingPages,
 		FollowCanonical: f.FollowCanonical,
+		LearnLinks:      f.LearnLinks,
 	}
 	switch f.Combine {
 	case specs.CombineAverage:

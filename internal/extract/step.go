@@ -83,6 +83,9 @@ type Focus struct {
 	// FollowCanonical: a page whose canonical link names another URL is a
 	// copy; the canonical URL is followed instead (Processor.canonical).
 	FollowCanonical bool
+	// LearnLinks: an outlink's priority is mixed with the link model's
+	// prediction (Processor.LinkModel; learn.go).
+	LearnLinks bool
 }
 
 // paperLinks reports whether every outlink gets the parent's relevance.
@@ -97,7 +100,15 @@ type Processor struct {
 	Settings Settings
 	Scorer   *scoring.Scorer
 	Fetcher  *Fetcher
+	// LinkModel is the link model learned from the rounds before the
+	// current one (Focus.LearnLinks; nil: none yet). The engines set it
+	// between rounds; Score only reads it.
+	LinkModel *scoring.LinkModel
 }
+
+// LinkModelWeight is the share of the link model's prediction in a learned
+// outlink priority: (1 − w)·priority + w·prediction.
+const LinkModelWeight = 0.5
 
 // Document is one collected document: a line of documents.jsonl.
 type Document struct {
@@ -382,7 +393,7 @@ func (p *Processor) Score(f Fetched) Result {
 // links); then the temporal intent boost.
 func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
-	if focus.paperLinks() && len(focus.Intent.Months) == 0 {
+	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks {
 		return parent.Priority
 	}
 	priority, linkTime := parent.Priority, docTime
@@ -398,6 +409,11 @@ func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts,
 			w.Parent = 1
 		}
 		priority = texts.Priority(parent, w, l.Anchor, l.Context, tempR)
+	}
+	if focus.LearnLinks {
+		if predicted, ok := p.LinkModel.Predict(scoring.LinkFeatures(l.URL, l.Anchor)); ok {
+			priority = (1-LinkModelWeight)*priority + LinkModelWeight*predicted
+		}
 	}
 	return priority * focus.Intent.Factor(priority, linkTime)
 }

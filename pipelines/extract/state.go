@@ -26,6 +26,10 @@ type runState struct {
 	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
 	links      extract.LinkTally
 	target     int
+	// learner is trained on every result when the spec has learn_links
+	// (learn set by the engines before the first add).
+	learner extract.LinkLearner
+	learn   bool
 
 	round roundCounts // the current round's outcomes
 }
@@ -40,6 +44,9 @@ func (s *runState) add(r extract.Result) {
 	s.results = append(s.results, r)
 	s.unparsable += int64(r.UnparsableOutlinks)
 	s.links.Add(r)
+	if s.learn {
+		s.learner.Add(r)
+	}
 	switch r.Outcome {
 	case extract.OutcomeCollected:
 		s.collected++
