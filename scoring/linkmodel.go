@@ -10,86 +10,144 @@ import (
 
 // The link model is an online "apprentice" in the sense of Chakrabarti et
 // al. (WWW 2002): it learns, from the pages a crawl has already fetched and
-// scored, which links lead to relevant pages, and predicts the relevance of
-// a link's target before it is fetched. Each training example is one
+// scored, which links lead to relevant pages. Each training example is one
 // fetched page: the features of the link that led to it (its URL and the
-// anchor text of the first link to it) and the page's relevance under the
-// strategy. With μ the mean relevance of all examples and
+// anchor text of the first link to it), the priority p the crawl gave that
+// link, and the page's relevance y under the strategy.
 //
-//	m_f = (sum_f + LinkModelPrior·μ) / (n_f + LinkModelPrior)
+// The crawl chose its examples by p, so a feature that merely co-occurs
+// with a high p (the URL pattern of the links whose anchors named the
+// event) would look predictive when it is not. The model therefore learns
+// what p gets wrong: it fits y ≈ a·p + b over all examples (least squares)
+// and gives each feature the smoothed mean of the residuals of its
+// examples,
 //
-// each feature's smoothed mean relevance (a feature seen rarely stays near
-// μ), the prediction for a link is μ + Σ_f (m_f − μ) over its features,
-// clipped to [0, 1]: features that say nothing (a host or path shape shared
-// by relevant and irrelevant pages) add about 0, and each informative one
-// moves the prediction by what it is worth. The features are generic web evidence, not rules of one
-// site: the target's host, the words of its URL path and query, the shape
-// of its path (/2009/09/27/word: "d4/d2/d2/w"), the 4-digit numbers of its
-// path (years), and the words of its anchor text.
+//	r_f = Σ (y − a·p − b) / (n_f + LinkModelPrior),
 //
-// The model is a sum of counts, so it does not depend on the order in
-// which examples are added beyond float addition: callers add them in
-// collection order, and the same examples give the same bytes.
+// so a feature seen rarely stays near 0. A link's lift is the sum over the
+// feature groups (host, URL words, path shape, numbers, anchor words) of the
+// mean r_f of the group's features the model has seen (the words of one URL
+// or anchor are one piece of evidence, not one per word), and its learned
+// priority is p + lift, the lift bounded by ±LinkModelMaxLift. A listing
+// page is an example of relevance 0 (internal/extract.LinkLearner). The
+// features are
+// generic web evidence, not rules of one site: the target's host, the words
+// of its URL path and query, the shape of its path (/2009/09/27/word:
+// "d4/d2/d2/w"), the 4-digit numbers of its path (years), and the words of
+// its anchor text.
+//
+// The state is sums only (of y, p, p², p·y per model and of y and p per
+// feature), so the same examples added in the same order give the same
+// bytes; callers add them in collection order.
 
-// LinkModelPrior is the weight of the global mean in a feature's mean (in
-// examples).
+// LinkModelPrior is the weight, in examples, of the residual 0 in a
+// feature's mean residual.
 const LinkModelPrior = 3
 
 // LinkModelMinExamples is the number of examples below which the model
-// makes no prediction (Predict's ok is false).
+// makes no prediction (Lift's ok is false).
 const LinkModelMinExamples = 20
+
+// linkModelMinSlope: with a fitted slope a below it, p says too little
+// about y for its scale to carry a lift (no prediction).
+const linkModelMinSlope = 0.05
 
 // LinkModelMaxFeatures bounds the model's memory: features first seen after
 // this many are not learned.
 const LinkModelMaxFeatures = 200000
 
-// FeatureStat is one feature's examples: their number and relevance sum.
+// FeatureStat is one feature's examples: their number, and the sums of
+// their relevance and their priority.
 type FeatureStat struct {
-	N   int     `json:"n"`
-	Sum float64 `json:"sum"`
+	N    int     `json:"n"`
+	SumY float64 `json:"y"`
+	SumP float64 `json:"p"`
 }
 
 // LinkModel is the apprentice's state.
 type LinkModel struct {
-	N        int                    `json:"n"`
-	Sum      float64                `json:"sum"`
+	N int `json:"n"`
+	// Sums of the examples' y, p, p² and p·y.
+	Sums     [4]float64             `json:"sums"`
 	Features map[string]FeatureStat `json:"features"`
 }
 
-// Add learns one example: a link with features fs led to a page of
-// relevance y.
-func (m *LinkModel) Add(fs []string, y float64) {
+// Add learns one example: a link with features fs and priority p led to a
+// page of relevance y.
+func (m *LinkModel) Add(fs []string, p, y float64) {
 	if m.Features == nil {
 		m.Features = map[string]FeatureStat{}
 	}
 	m.N++
-	m.Sum += y
+	m.Sums[0] += y
+	m.Sums[1] += p
+	m.Sums[2] += p * p
+	m.Sums[3] += p * y
 	for _, f := range fs {
 		st, ok := m.Features[f]
 		if !ok && len(m.Features) >= LinkModelMaxFeatures {
 			continue
 		}
 		st.N++
-		st.Sum += y
+		st.SumY += y
+		st.SumP += p
 		m.Features[f] = st
 	}
 }
 
-// Predict is the model's relevance estimate for a link with features fs,
-// and whether the model has enough examples to make one.
-func (m *LinkModel) Predict(fs []string) (float64, bool) {
+// fit is the least-squares line y ≈ a·p + b of the examples (ok false when
+// there are too few, or p varies too little or says too little about y).
+func (m *LinkModel) fit() (a, b float64, ok bool) {
 	if m == nil || m.N < LinkModelMinExamples {
-		return 0, false
+		return 0, 0, false
 	}
-	mu := m.Sum / float64(m.N)
-	p := mu
-	for _, f := range fs {
+	n := float64(m.N)
+	my, mp := m.Sums[0]/n, m.Sums[1]/n
+	varP := m.Sums[2]/n - mp*mp
+	if varP <= 1e-12 {
+		return 0, 0, false
+	}
+	a = (m.Sums[3]/n - mp*my) / varP
+	if a < linkModelMinSlope {
+		return 0, 0, false
+	}
+	return a, my - a*mp, true
+}
+
+// Adjust is the learned priority of a link with features fs and priority
+// p: p + lift (see the package doc), at least 0; p itself while the model
+// cannot predict.
+func (m *LinkModel) Adjust(fs []string, p float64) float64 {
+	a, b, ok := m.fit()
+	if !ok {
+		return p
+	}
+	lift := 0.0
+	group, sum, n := "", 0.0, 0
+	flush := func() {
+		if n > 0 {
+			lift += sum / float64(n)
+		}
+		sum, n = 0, 0
+	}
+	for _, f := range fs { // sorted: a group's features are adjacent
+		g, _, _ := strings.Cut(f, ":")
+		if g != group {
+			flush()
+			group = g
+		}
 		if st, ok := m.Features[f]; ok {
-			p += (st.Sum+LinkModelPrior*mu)/(float64(st.N)+LinkModelPrior) - mu
+			sum += (st.SumY - a*st.SumP - b*float64(st.N)) / (float64(st.N) + LinkModelPrior)
+			n++
 		}
 	}
-	return min(max(p, 0), 1), true
+	flush()
+	return max(0, p+min(max(lift, -LinkModelMaxLift), LinkModelMaxLift))
 }
+
+// LinkModelMaxLift bounds the lift a link's features can add to (or take
+// from) its priority.
+const LinkModelMaxLift = 0.5
 
 // LinkFeatures are the features of a link to rawURL with anchor text
 // anchor, sorted and without duplicates.

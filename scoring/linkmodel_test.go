@@ -25,42 +25,65 @@ func TestLinkFeatures(t *testing.T) {
 
 func TestLinkModel(t *testing.T) {
 	var m LinkModel
-	if _, ok := m.Predict([]string{"url:wahl"}); ok {
-		t.Error("an empty model predicts")
+	if got := m.Adjust([]string{"url:wahl"}, 0.3); got != 0.3 {
+		t.Errorf("an empty model adjusts: %v", got)
 	}
-	// 10 relevant examples under /wahl/, 10 irrelevant under /garten/, one
-	// without features (it counts in the mean only).
-	m.Add(nil, 0.5)
+	// The crawl's priority p predicts y on the /news/ links (y = p), and
+	// says nothing about the /wahl/ (relevant) and /garten/ (irrelevant)
+	// links, which all had p 0.3.
+	add := func(u string, p, y float64) { m.Add(LinkFeatures(u, ""), p, y) }
 	for i := 0; i < 10; i++ {
-		if _, ok := m.Predict(nil); ok {
-			t.Errorf("predicts with %d examples (< %d)", m.N, LinkModelMinExamples)
+		if i == 4 { // 16 examples
+			if got := m.Adjust(LinkFeatures("http://a.example/wahl/y.html", ""), 0.3); got != 0.3 {
+				t.Errorf("adjusts with %d examples (< %d)", m.N, LinkModelMinExamples)
+			}
 		}
-		m.Add(LinkFeatures("http://a.example/wahl/x.html", ""), 0.9)
-		m.Add(LinkFeatures("http://a.example/garten/x.html", ""), 0.1)
+		add("http://a.example/news/hot.html", 0.8, 0.8)
+		add("http://a.example/news/cold.html", 0.1, 0.1)
+		add("http://a.example/wahl/x.html", 0.3, 0.9)
+		add("http://a.example/garten/x.html", 0.3, 0.1)
 	}
-	mu := m.Sum / float64(m.N)
-	wahl, _ := m.Predict(LinkFeatures("http://a.example/wahl/y.html", ""))
-	garten, _ := m.Predict(LinkFeatures("http://a.example/garten/y.html", ""))
-	unknown, ok := m.Predict([]string{"url:unbekannt"})
-	if !ok || !(wahl > unknown && unknown > garten) || unknown != mu {
-		t.Errorf("wahl %v, unknown %v (μ %v), garten %v", wahl, unknown, mu, garten)
+	a, b, ok := m.fit()
+	if !ok || a <= 0 {
+		t.Fatalf("fit a %v b %v", a, b)
 	}
-	// url:wahl's mean is (9 + 3μ)/13; the host, the shape and url:html are
-	// shared by both kinds of page and add (almost) nothing.
-	if w := (9 + LinkModelPrior*mu) / (10 + LinkModelPrior); math.Abs(wahl-w) > 0.01 {
-		t.Errorf("wahl %v, want about its feature's mean %v", wahl, w)
+	wahl := m.Adjust(LinkFeatures("http://a.example/wahl/y.html", ""), 0.3)
+	garten := m.Adjust(LinkFeatures("http://a.example/garten/y.html", ""), 0.3)
+	unknown := m.Adjust([]string{"url:unbekannt"}, 0.3)
+	if !(wahl > 0.3 && unknown == 0.3 && garten < 0.3) {
+		t.Errorf("adjusted: wahl %v, unknown %v, garten %v", wahl, unknown, garten)
+	}
+	// The URL words group of /wahl/y.html is url:html (all 40 examples)
+	// and url:wahl; the host and the shape are shared by all examples.
+	resid := func(f string) float64 {
+		st := m.Features[f]
+		return (st.SumY - a*st.SumP - b*float64(st.N)) / (float64(st.N) + LinkModelPrior)
+	}
+	want := 0.3 + min(LinkModelMaxLift, resid("host:a.example")+resid("shape:w/w")+(resid("url:html")+resid("url:wahl"))/2)
+	if math.Abs(wahl-want) > 1e-9 {
+		t.Errorf("wahl %v, want %v", wahl, want)
+	}
+	// Residuals of the features that p explains are about 0: "hot" links
+	// had y = p.
+	if r := resid("url:hot"); math.Abs(r) > 0.1 {
+		t.Errorf("a feature that p explains has residual %v", r)
 	}
 	// The snapshot a Beam round reads gives the same model.
-	a, _ := json.Marshal(&m)
+	js, _ := json.Marshal(&m)
 	var back LinkModel
-	if err := json.Unmarshal(a, &back); err != nil {
+	if err := json.Unmarshal(js, &back); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := json.Marshal(&back)
-	if string(a) != string(c) {
+	again, _ := json.Marshal(&back)
+	if string(js) != string(again) || back.Adjust(LinkFeatures("http://a.example/wahl/y.html", ""), 0.3) != wahl {
 		t.Error("the model does not survive its JSON")
 	}
-	if p, _ := back.Predict([]string{"url:wahl"}); p != func() float64 { v, _ := m.Predict([]string{"url:wahl"}); return v }() {
-		t.Error("a decoded model predicts differently")
+	// A p that says nothing about y (slope 0) adjusts nothing.
+	var flat LinkModel
+	for i := 0; i < 30; i++ {
+		flat.Add([]string{"url:x"}, float64(i%3)/3, 0.5)
+	}
+	if got := flat.Adjust([]string{"url:x"}, 0.2); got != 0.2 {
+		t.Errorf("a flat fit adjusts: %v", got)
 	}
 }

@@ -52,9 +52,19 @@ for family in $families; do
       continue
     fi
     step "$family: $event: extract eval --options $options"
-    "$bin/extract" eval --labels "$dir/archive/labels.tsv" --event "$event" --report "$dir/$event" \
-      --options "$options" --spec "$spec" --index "zipnum:$dir/index" --archive "$dir/archive" \
-      --target_size "$target" --batch_size "$k" 2>> "$dir/eval.log" >> "$dir/eval.out"
+    # A failed extraction keeps its work directory and the same command
+    # resumes it: one more attempt rides over a runner's transient failure.
+    for attempt in 1 2; do
+      if "$bin/extract" eval --labels "$dir/archive/labels.tsv" --event "$event" --report "$dir/$event" \
+        --options "$options" --spec "$spec" --index "zipnum:$dir/index" --archive "$dir/archive" \
+        --target_size "$target" --batch_size "$k" 2>> "$dir/eval.log" >> "$dir/eval.out"; then
+        break
+      elif [[ $attempt == 2 ]]; then
+        echo "eval-layouts: $family/$event failed twice; see $dir/eval.log" >&2
+        exit 1
+      fi
+      step "$family: $event: failed (see $dir/eval.log); resuming"
+    done
     files+=("$dir/$event/evaluation.json")
   done
   args+=("$family=$(IFS=,; echo "${files[*]}")")

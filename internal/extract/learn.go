@@ -28,14 +28,19 @@ type LinkLearner struct {
 }
 
 // Add learns from one committed result: the links of a fetched page
-// give their anchors; a fetched page (collected or listing) is an example
-// whose label is its relevance under the strategy.
+// give their anchors; a fetched page (collected or listing, not a seed) is
+// an example: the priority it was selected with, and its relevance under
+// the strategy.
 func (l *LinkLearner) Add(r Result) {
 	if l.anchors == nil {
 		l.anchors = map[string]string{}
 	}
 	if d := r.Document; d != nil && (r.Outcome == OutcomeCollected || r.Outcome == OutcomeListing) && r.Entry.Depth > 0 {
-		l.model.Add(scoring.LinkFeatures(r.Entry.URL, l.anchors[r.Entry.Key]), d.Relevance)
+		y := d.Relevance
+		if d.Listing { // navigation, not an article of the event: what the collection wants is articles
+			y = 0
+		}
+		l.model.Add(scoring.LinkFeatures(r.Entry.URL, l.anchors[r.Entry.Key]), r.Entry.Priority, y)
 	}
 	for _, k := range r.Links {
 		if _, ok := l.anchors[k.Key]; !ok && k.Followed && k.Anchor != "" {

@@ -106,10 +106,6 @@ type Processor struct {
 	LinkModel *scoring.LinkModel
 }
 
-// LinkModelWeight is the share of the link model's prediction in a learned
-// outlink priority: (1 − w)·priority + w·prediction.
-const LinkModelWeight = 0.5
-
 // Document is one collected document: a line of documents.jsonl.
 type Document struct {
 	URL           string  `json:"url"`
@@ -411,8 +407,8 @@ func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts,
 		priority = texts.Priority(parent, w, l.Anchor, l.Context, tempR)
 	}
 	if focus.LearnLinks {
-		if predicted, ok := p.LinkModel.Predict(scoring.LinkFeatures(l.URL, l.Anchor)); ok {
-			priority = (1-LinkModelWeight)*priority + LinkModelWeight*predicted
+		if p.LinkModel != nil {
+			priority = p.LinkModel.Adjust(scoring.LinkFeatures(l.URL, l.Anchor), priority)
 		}
 	}
 	return priority * focus.Intent.Factor(priority, linkTime)
