@@ -102,7 +102,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 				return nil, err
 			}
 		}
-		ran, err := runJob(ctx, rc, job, jobJSON, int(strategy), work, r, roundsPerJob, st.collected, files, seenFiles, linkModel)
+		ran, err := runJob(ctx, rc, job, jobJSON, int(strategy), work, r, roundsPerJob, st.progress(r, frontierSize), files, seenFiles, linkModel)
 		if err != nil {
 			return nil, err
 		}
@@ -145,11 +145,12 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 
 // runJob runs rounds first.. (rounds of them at most: those after the
 // extraction stops do nothing) as one pipeline, on the frontier files and
-// seen files of the state before first and with collected documents so far
-// (and the link model of learn_links, extract.LinkLearner.ModelJSON),
-// and returns the state directories the rounds wrote, in order (the first
+// seen files of the state before first and with the progress so far (and
+// the link model of learn_links, extract.LinkLearner.ModelJSON), and
+// returns the state directories the rounds wrote, in order (the first
 // round always runs).
-func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON string, strategy int, work string, first, rounds, collected int, files, seenFiles []string, linkModel string) ([]string, error) {
+func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON string, strategy int, work string, first, rounds int, progress extract.Progress, files, seenFiles []string, linkModel string) ([]string, error) {
+	collected := progress.Collected
 	spec := job.Spec
 	for i := 0; i < rounds; i++ { // leftovers of an interrupted attempt
 		if err := storage.RemoveAll(ctx, roundstate.StateDir(work, first+i+1)); err != nil {
@@ -166,7 +167,7 @@ func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON s
 		round.Extract(s, cfg)
 	} else {
 		round.ExtractRounds(s, round.JobConfig{First: cfg, Rounds: rounds, Work: work,
-			BatchSize: spec.BatchSize, TargetSize: spec.TargetSize, MaxRounds: spec.MaxRounds, Collected: collected})
+			BatchSize: spec.BatchSize, Stop: extract.StopRuleOf(spec), Collected: collected, EmptyRounds: progress.EmptyRounds})
 	}
 	if _, err := rc.Run(ctx, p); err != nil {
 		return nil, fmt.Errorf("round %d failed; the state of round %d is kept and the same command resumes from it: %w", first, first, err)
