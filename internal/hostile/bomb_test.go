@@ -39,3 +39,28 @@ func TestBombFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchFolder: a file opened and read in the watched folder is
+// reported; a stat of it is not.
+func TestWatchFolder(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "canary")
+	if err := os.WriteFile(p, []byte("canary"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := WatchFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	os.Stat(p)
+	if err := w.Collect(); err != nil || len(w.Opened)+len(w.Read) != 0 {
+		t.Fatalf("after a stat: opened %v, read %v (%v); want nothing", w.Opened, w.Read, err)
+	}
+	if _, err := os.ReadFile(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Collect(); err != nil || w.Opened["canary"] == 0 || w.Read["canary"] == 0 {
+		t.Errorf("after a read: opened %v, read %v (%v); want the canary in both", w.Opened, w.Read, err)
+	}
+}

@@ -10,7 +10,8 @@
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
 // the collection reaches target_size, the frontier is empty or max_rounds is
-// reached. Each round (rounds.go; composites in transforms/round):
+// reached. The engines (internal/engine) run the rounds; each round of the
+// Beam engine is a pipeline of transforms/round's composites:
 //
 //	SelectBatch       the K best frontier URLs (heap combiner)
 //	ResolveSnapshots  their captures: batched index look-ups, or a CoGroupByKey
@@ -22,7 +23,8 @@
 //
 // The logic of every step is plain Go in internal/extract, shared with the
 // sequential engine (--engine=sequential), which is the oracle the Beam
-// engine is tested against.
+// engine is tested against. This package reads the flags, prepares the job
+// (run.go), picks an engine and writes the outputs of its run.
 //
 // Outputs in OUT: documents.jsonl, missing.jsonl, links.tsv, rounds.jsonl,
 // run.json, collection.warc.gz and collection.cdxj. State lives in --work

@@ -2,6 +2,7 @@ package document
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -30,6 +31,9 @@ type page struct {
 	bylines   []int32 // elements whose class/id speaks of dates or bylines
 	h1s       []int32
 	links     []rawLink
+
+	// go-htmldate's answers (doctime.go), asked at most once per mode.
+	libraryExtensive, libraryFast libraryAnswer
 
 	// Main content selection (maintext.go) and the links inside it.
 	roots     []int32
@@ -67,6 +71,12 @@ const (
 )
 
 type metaTag struct{ key, content string }
+
+// libraryAnswer is go-htmldate's date for the page (zero if none), once asked.
+type libraryAnswer struct {
+	asked bool
+	t     time.Time
+}
 
 type rawLink struct {
 	rec  int32

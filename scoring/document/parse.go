@@ -181,8 +181,11 @@ func fromTree(doc *Document, root *html.Node, size int, pageURL *url.URL, opts O
 	if opts.LinkContext {
 		p.linkContexts(pageURL, doc.Outlinks)
 	}
-	doc.Published, doc.PublishedDay, doc.PublishedSource = p.publication(pageURL, opts.CaptureTime, doc.MainText)
-	doc.Language, doc.LanguageSource, doc.LanguageConfidence = identifyLanguage(doc.Title, doc.MainText, p.languageHint(), opts)
+	hint := p.languageHint()
+	doc.Language, doc.LanguageSource, doc.LanguageConfidence = identifyLanguage(doc.Title, doc.MainText, hint, opts)
+	doc.Published, doc.PublishedDay, doc.PublishedSource = p.publication(dateContext{
+		url: pageURL, capture: opts.CaptureTime, mainText: doc.MainText, languages: dateLanguages(doc.Language, hint),
+	}, defaultDatePolicy)
 	if doc.MainText == "" {
 		doc.Reason = ReasonNoText
 		if p.frameset {

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -160,7 +160,7 @@ func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON s
 	cfg := round.Config{
 		JobJSON: jobJSON, Round: first, K: extract.BatchK(spec.BatchSize, spec.TargetSize, collected), MaxPerHost: spec.MaxPerHost,
 		Strategy: strategy, FrontierFiles: files, SeenFiles: seenFiles, OutDir: roundstate.StateDir(work, first+1),
-		JoinMode: job.JoinMode, IndexSpec: job.Index, LinkModel: linkModel,
+		JoinMode: job.JoinMode, Sources: job.IndexSources(), LinkModel: linkModel,
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if rounds <= 1 {
