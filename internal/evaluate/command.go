@@ -102,8 +102,8 @@ func EvalCommand(ctx context.Context, args []string, extractor Extractor) error 
 		return fmt.Errorf("eval: flag --options: needs --labels and --event (precision and recall need them)")
 	case o.Options != nil && extractor == nil:
 		return fmt.Errorf("eval: flag --options: no extractor available")
-	case len(o.Runs) == 0:
-		return fmt.Errorf("eval: flag --runs: at least one run directory is required")
+	case len(o.Runs) == 0 && o.Options == nil:
+		return fmt.Errorf("eval: flag --runs: at least one run directory is required (or --options)")
 	case o.ReportDir == "":
 		return fmt.Errorf("eval: flag --report: a report directory is required")
 	case o.Event != "" && o.Labels == "":
@@ -137,25 +137,33 @@ func Execute(ctx context.Context, o Options, extractor Extractor) error {
 	if err := os.MkdirAll(o.ReportDir, 0o755); err != nil {
 		return fmt.Errorf("eval: flag --report: %w", err)
 	}
-	runs, err := readRuns(o.Runs)
-	if err != nil {
-		return err
-	}
 	var labels *Labels
+	var err error
 	if o.Labels != "" {
 		if labels, err = ReadLabels(o.Labels, o.Event); err != nil {
 			return fmt.Errorf("eval: flag --labels: %w", err)
 		}
-	}
-	ev, err := Evaluate(runs, labels)
-	if err != nil {
-		return err
 	}
 	var opts *OptionsTable
 	if o.Options != nil {
 		if opts, err = RunOptions(ctx, extractor, o.Specs[0], labels, filepath.Join(o.ReportDir, OptionsDir), o.Options); err != nil {
 			return err
 		}
+		if len(o.Runs) == 0 { // the report's runs are the variants' (the oracle's graph crawl is no collection)
+			for _, r := range opts.Rows {
+				if r.Name != OracleVariant {
+					o.Runs = append(o.Runs, filepath.Join(o.ReportDir, OptionsDir, r.Name))
+				}
+			}
+		}
+	}
+	runs, err := readRuns(o.Runs)
+	if err != nil {
+		return err
+	}
+	ev, err := Evaluate(runs, labels)
+	if err != nil {
+		return err
 	}
 	var t3 *Table3
 	if o.Table3 {
