@@ -167,6 +167,7 @@ func (s *setup) exec(tl *tally, bin string, killAfter time.Duration, args ...str
 		r.err = err
 		return r
 	}
+	meter := hostile.MeterRSS(cmd.Process.Pid) // not ru_maxrss: this process is large (see hostile.PeakRSS)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	if killAfter > 0 {
@@ -180,7 +181,7 @@ func (s *setup) exec(tl *tally, bin string, killAfter time.Duration, args ...str
 	} else {
 		r.err = <-done
 	}
-	r.stdout, r.stderr, r.rss = stdout.String(), stderr.String(), hostile.PeakRSS(cmd)
+	r.stdout, r.stderr, r.rss = stdout.String(), stderr.String(), meter.Stop()
 	tl.peakRSS = max(tl.peakRSS, r.rss)
 	tl.inputs++
 	if r.crashed() {
