@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/lookup"
@@ -88,12 +89,17 @@ func checkArchives(job *extract.Job) error {
 
 // checkDictionaries checks that the job's local dictionary files exist,
 // naming where each came from (the flag or the spec's dictionary field).
+// Dictionaries stored in a Bigtable index (found by extract.FindDictionaries)
+// are not files.
 func checkDictionaries(job *extract.Job, flagValue string) error {
 	from := "--dictionary"
 	if flagValue == "" {
 		from = "dictionary (the spec's field)"
 	}
 	for _, p := range job.Dictionaries {
+		if btindex.IsDictionaryPath(p) {
+			continue
+		}
 		if err := flagcheck.File(from, p); err != nil {
 			return err
 		}

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
 	"github.com/recrawl/recrawl/internal/worklock"
@@ -256,28 +256,12 @@ func extractRun(ctx context.Context, o options) error {
 	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
 		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
 
-	var st *runState
-	var fetcher *extract.Fetcher
-	work := "" // the Beam engine's state directory
+	var eng engine.Engine
 	switch o.engine {
 	case "sequential":
-		proc, err := job.NewProcessor(ctx)
-		if err != nil {
-			return err
-		}
-		fetcher = proc.Fetcher
-		defer fetcher.Close()
-		n := 0
-		st, err = runSequential(ctx, job, seeds, idx, proc, func(rs extract.RoundStats) {
-			if n++; !o.quiet && (n%100 == 0) {
-				progressLine(rs)
-			}
-		})
-		if err != nil {
-			return err
-		}
+		eng = &engine.Sequential{Index: idx, Quiet: o.quiet}
 	default:
-		work = o.work
+		work := o.work
 		if work == "" {
 			work = storage.Join(o.output, ".work")
 		}
@@ -296,37 +280,34 @@ func extractRun(ctx context.Context, o options) error {
 		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
 			return err
 		}
-		st, err = runRounds(ctx, &rc, job, seeds, work, max(o.roundsPerJob, 1), o.quiet, outputsInPlace)
-		if errors.Is(err, errAlreadyFinished) {
-			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
-			return nil
-		}
-		if errors.Is(err, errDryRun) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		fetcher = job.NewFetcher()
-		defer fetcher.Close()
+		eng = &engine.Beam{Runner: &rc, Work: work, RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
+	}
+	st, err := eng.Extract(ctx, job, seeds)
+	switch {
+	case errors.Is(err, engine.ErrAlreadyFinished):
+		fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, eng.(*engine.Beam).Work)
+		return nil
+	case errors.Is(err, engine.ErrDryRun):
+		return nil
+	case err != nil:
+		return err
 	}
 	info, err := runInfo(job, st, o, time.Since(started))
 	if err != nil {
 		return err
 	}
-	if err := extract.WriteOutputs(ctx, o.output, st.source(), st.rounds, info, fetcher); err != nil {
+	fetcher := job.NewFetcher()
+	defer fetcher.Close()
+	if err := extract.WriteOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
 		return err
 	}
 	if err := packageCollection(ctx, o.output, spec); err != nil {
 		return err
 	}
-	if work != "" {
-		if err := roundstate.MarkFinished(ctx, work); err != nil {
-			return err
-		}
+	if err := eng.Finish(ctx); err != nil {
+		return err
 	}
-	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
-		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	fmt.Println(st.Summary(o.output))
 	if t := info.Totals; t.Starvation != "" {
 		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
 	}
@@ -362,14 +343,8 @@ func indexPath(text string) string {
 	return spec.Path()
 }
 
-// progressLine prints one round's progress on standard error.
-func progressLine(rs extract.RoundStats) {
-	fmt.Fprintf(os.Stderr, "round %d: frontier %d, selected %d, collected %d, missing %d, accumulated relevance %.3f (%.2fs)\n",
-		rs.Round, rs.FrontierSize, rs.Selected, rs.Collected, rs.Missing, rs.AccumulatedRelevance, rs.Seconds)
-}
-
 // runInfo builds run.json: the resolved spec, the flags given, versions and totals.
-func runInfo(job *extract.Job, st *runState, o options, took time.Duration) (extract.RunInfo, error) {
+func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (extract.RunInfo, error) {
 	specJSON, err := json.Marshal(job.Spec)
 	if err != nil {
 		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
@@ -385,13 +360,13 @@ func runInfo(job *extract.Job, st *runState, o options, took time.Duration) (ext
 			}
 		}
 	}
-	archives, err := job.ArchiveUses(st.source())
+	archives, err := job.ArchiveUses(st.Results())
 	if err != nil {
 		return extract.RunInfo{}, err
 	}
 	return extract.RunInfo{
 		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: o.engine, Flags: flags, Versions: versions,
 		Archives: archives, Gate: job.Gate, Listings: !job.Spec.Focus.CountListingPages,
-		Totals: st.totals(len(st.rounds)), Seconds: took.Seconds(),
+		Totals: st.Totals(), Seconds: took.Seconds(),
 	}, nil
 }
