@@ -294,8 +294,11 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 		_, werr := os.Stat(filepath.Join(r.Dir, replay.CollectionFile))
 		viewLinks := o.ReplayBase == "" && werr == nil
 		if viewLinks {
+			// The note names no path: the same runs give the same report
+			// bytes wherever the report is written.
 			p.ReplayNote = "Each linked URL opens the archived page in ReplayWeb.page when this report is served by " +
-				"\"extract serve --report " + o.ReportDir + "\" (the links are relative: they do not open from the file itself)."
+				"\"extract serve --report DIR\", DIR being this report's folder (the links are relative: they do not open " +
+				"from the file itself)."
 		}
 		for _, doc := range TopDocuments(r.Documents, o.Top) {
 			replayURL := report.WaybackURL(o.ReplayBase, doc.Timestamp, doc.URL)
