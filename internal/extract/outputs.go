@@ -259,15 +259,11 @@ func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fe
 			return nil
 		}
 		written[loc{archive, file, offset}] = true
-		raw, err := f.RawRecord(ctx, archive, file, offset, length)
+		err := f.CopyRawRecord(ctx, bw, archive, file, offset, length)
 		if errors.Is(err, ErrNotWARCRecord) {
 			slog.Warn("record left out of the collection WARC", "archive", archive, "file", file, "offset", offset, "err", err)
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		_, err = bw.Write(raw)
 		return err
 	}
 	for _, d := range docs {
@@ -314,67 +310,81 @@ func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fe
 // ErrNotWARCRecord: an ARC record, which has no place in a WARC file.
 var ErrNotWARCRecord = errors.New("not a WARC record (ARC records are not copied into the collection WARC)")
 
-// RawRecord returns the bytes of the record at an index offset in a file
-// of an archive ("" for a single unnamed one) as one gzip member: copied
-// unchanged from a per-record-gzip file, else compressed.
-func (f *Fetcher) RawRecord(ctx context.Context, archive, name string, offset, length int64) ([]byte, error) {
+// CopyRawRecord writes the record at an index offset in a file of an
+// archive ("" for a single unnamed one) to w as one gzip member: copied
+// unchanged from a per-record-gzip file, else compressed as it is read.
+// The record is streamed, never held whole in memory, so a huge record
+// costs a copy buffer, not its size. An ARC record is ErrNotWARCRecord,
+// found before anything is written; after any other error w may hold part
+// of the record, and the caller discards what it wrote.
+func (f *Fetcher) CopyRawRecord(ctx context.Context, w io.Writer, archive, name string, offset, length int64) error {
 	of, err := f.openNamed(ctx, archive, name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.release(of)
 	r := of.r
 	if offset < 0 || length < 0 {
-		return nil, fmt.Errorf("%s: negative offset %d or length %d in the index", name, offset, length)
+		return fmt.Errorf("%s: negative offset %d or length %d in the index", name, offset, length)
 	}
 	// outside: a length from a damaged or hostile index line that the file
-	// cannot hold, never to be allocated.
+	// cannot hold.
 	outside := offset > r.Size() || length > r.Size()-offset
+	errOutside := fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
 	var magic [2]byte
 	r.ReadAt(magic[:], offset)
 	if magic == [2]byte{0x1f, 0x8b} && length > 0 {
 		if outside {
-			return nil, fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
+			return errOutside
 		}
-		buf := make([]byte, length)
-		if _, err := r.ReadAt(buf, offset); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
+		// A gzip member of its own: check that it holds a WARC record, then
+		// copy its bytes unchanged.
+		zr, err := gzip.NewReader(io.NewSectionReader(r, offset, length))
+		if err != nil {
+			return fmt.Errorf("read %s at %d: %w", name, offset, err)
 		}
-		return buf, nil
+		var head [5]byte
+		n, _ := io.ReadFull(zr, head[:])
+		if string(head[:n]) != "WARC/" {
+			return fmt.Errorf("%s at %d: %w", name, offset, ErrNotWARCRecord)
+		}
+		if _, err := io.Copy(w, io.NewSectionReader(r, offset, length)); err != nil {
+			return fmt.Errorf("copy %s at %d: %w", name, offset, err)
+		}
+		return nil
 	}
 	var first [2]byte
 	r.ReadAt(first[:], 0)
-	var plain []byte
+	var src io.Reader
 	if first == [2]byte{0x1f, 0x8b} { // whole-file gzip: offsets are in the decompressed stream
 		zr, err := gzip.NewReader(io.NewSectionReader(r, 0, r.Size()))
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
+			return fmt.Errorf("read %s: %w", name, err)
 		}
 		if _, err := io.CopyN(io.Discard, zr, offset); err != nil {
-			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
+			return fmt.Errorf("read %s at %d: %w", name, offset, err)
 		}
-		// Read, not allocated up front: the decompressed size is unknown.
-		if plain, err = io.ReadAll(io.LimitReader(zr, length)); err == nil && int64(len(plain)) < length {
-			err = io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
-		}
+		src = io.LimitReader(zr, length)
 	} else {
 		if outside {
-			return nil, fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
+			return errOutside
 		}
-		plain = make([]byte, length)
-		if _, err := r.ReadAt(plain, offset); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read %s at %d: %w", name, offset, err)
-		}
+		src = io.NewSectionReader(r, offset, length)
 	}
-	if !bytes.HasPrefix(plain, []byte("WARC/")) {
-		return nil, fmt.Errorf("%s at %d: %w", name, offset, ErrNotWARCRecord)
+	br := bufio.NewReaderSize(src, 64<<10)
+	if head, _ := br.Peek(5); string(head) != "WARC/" {
+		return fmt.Errorf("%s at %d: %w", name, offset, ErrNotWARCRecord)
 	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(plain)
-	zw.Close()
-	return gz.Bytes(), nil
+	zw := gzip.NewWriter(w)
+	n, err := io.Copy(zw, br)
+	if err == nil && n < length {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return fmt.Errorf("read %s at %d (%d of %d bytes): %w", name, offset, n, length, err)
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("copy %s at %d: %w", name, offset, err)
+	}
+	return nil
 }

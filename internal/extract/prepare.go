@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"time"
@@ -51,11 +53,15 @@ func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *Fetch
 		case rd.Text != "":
 			refs = append(refs, Reference{Text: scoring.ReferenceText{Text: rd.Text, Language: lang}, Source: "inline text"})
 		case rd.File != "":
-			data, err := storage.ReadFile(ctx, rd.File)
+			data, cut, err := readReferenceFile(ctx, rd.File, maxBytes(s.MaxDocumentBytes))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", field, err)
 			}
 			ref := Reference{Source: rd.File}
+			if cut {
+				slog.Warn("a reference document was cut at max_document_bytes; its first bytes are used", "field", field, "file", rd.File,
+					"max_document_bytes", maxBytes(s.MaxDocumentBytes))
+			}
 			if looksLikeHTML(rd.File, data) {
 				abs, _ := filepath.Abs(rd.File)
 				doc, err := document.Parse(data, "text/html", "file://"+abs, document.Options{DefaultLanguage: s.DefaultLanguage, MaxBytes: int(s.MaxDocumentBytes)})
@@ -121,6 +127,10 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fet
 		doc, err := document.Parse(rec.Body, ct, u, document.Options{DefaultLanguage: s.DefaultLanguage, MaxBytes: int(s.MaxDocumentBytes), CaptureTime: captured})
 		if err != nil {
 			return Reference{}, fmt.Errorf("url %s: %w", u, err)
+		}
+		if rec.BodyTruncated || doc.Truncated {
+			slog.Warn("a reference document was cut at max_document_bytes; its first bytes are used", "url", u,
+				"file", choice.Payload.Filename, "offset", choice.Payload.Offset, "max_document_bytes", maxBytes(s.MaxDocumentBytes))
 		}
 		where := choice.Payload.Filename
 		if a := choice.Payload.Archive; a != "" {
@@ -210,4 +220,30 @@ func Seeds(s *specs.Spec, refs []Reference) ([]Entry, error) {
 		return nil, errors.New("no seeds")
 	}
 	return out, nil
+}
+
+// maxBytes is the body limit of a spec's max_document_bytes (0: the default).
+func maxBytes(specLimit int64) int64 {
+	if specLimit <= 0 {
+		return document.DefaultMaxBytes
+	}
+	return specLimit
+}
+
+// readReferenceFile reads at most limit bytes of a reference document's
+// file; cut says there was more.
+func readReferenceFile(ctx context.Context, name string, limit int64) (data []byte, cut bool, err error) {
+	r, err := storage.Open(ctx, name)
+	if err != nil {
+		return nil, false, err
+	}
+	defer r.Close()
+	data, err = io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", name, err)
+	}
+	if int64(len(data)) > limit {
+		return data[:limit], true, nil
+	}
+	return data, false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -160,11 +161,20 @@ type Result struct {
 	// have no SURT key (e.g. a port out of range): they cannot be looked up
 	// and are dropped, counted in run.json (CounterUnparsableOutlinks).
 	UnparsableOutlinks int `json:"unparsable_outlinks,omitempty"`
+	// BodyTruncated: the record's body was over max_document_bytes and was
+	// cut while reading, whatever the outcome (a collected document also
+	// has Document.Truncated; a missing one says so in its Reason);
+	// counted in run.json (CounterTruncatedBodies).
+	BodyTruncated bool `json:"body_truncated,omitempty"`
 }
 
 // CounterUnparsableOutlinks is the run.json counter of outlinks dropped
 // because they have no SURT key.
 const CounterUnparsableOutlinks = "unparsable_outlinks"
+
+// CounterTruncatedBodies is the run.json counter of records whose body was
+// cut at max_document_bytes (Result.BodyTruncated).
+const CounterTruncatedBodies = "truncated_bodies"
 
 // HostOf returns the lower-cased host of a URL ("" if unparsable).
 func HostOf(rawURL string) string {
@@ -269,6 +279,21 @@ func (p *Processor) FetchRecord(ctx context.Context, sel Selected) (Fetched, *Re
 // document time; TopicR, TempR and TTR; the outlinks that enter the
 // frontier with the document's relevance under the strategy.
 func (p *Processor) Score(f Fetched) Result {
+	r := p.score(f)
+	if f.Truncated || r.Document != nil && r.Document.Truncated {
+		r.BodyTruncated = true
+		limit := maxBytes(int64(p.Settings.MaxDocumentBytes))
+		c := f.Selected.Choice.Payload
+		slog.Warn("a body was cut at max_document_bytes; its first bytes are used", "url", f.Selected.Entry.URL,
+			"file", c.Filename, "offset", c.Offset, "max_document_bytes", limit, "outcome", r.Outcome)
+		if r.Outcome == OutcomeMissing {
+			r.Reason += fmt.Sprintf(" (the body was cut at max_document_bytes, %d bytes)", limit)
+		}
+	}
+	return r
+}
+
+func (p *Processor) score(f Fetched) Result {
 	sel := f.Selected
 	e, round, rank, choice := sel.Entry, sel.Round, sel.Rank, sel.Choice
 	captureTime, err := CaptureTime(choice.Capture.Timestamp)

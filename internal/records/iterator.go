@@ -256,6 +256,7 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 	rec.Format = WARC
 	rec.Version = strings.TrimSpace(latin1(first))
 	var h Header
+	var hc headerCap
 	complete := false
 	for {
 		l, err := it.s.ReadLine()
@@ -267,6 +268,14 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 			// the header.
 			complete = l[len(l)-1] == '\n'
 			break
+		}
+		if hc.over(l, errors.Is(err, stream.ErrLineTooLong)) {
+			// Read on to the header's end, keeping only Content-Length, so
+			// the records after this one are found.
+			if name, _, _ := bytes.Cut(l, []byte(":")); strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
+				h = appendHeaderLine(h, l)
+			}
+			continue
 		}
 		h = appendHeaderLine(h, l)
 	}
@@ -285,6 +294,10 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		rec.Timestamp = ts
 	} else if rec.Type != "warcinfo" || rec.Date != "" {
 		it.skip(Skip{Offset: rec.Offset, Kind: KindBadDate, Err: fmt.Errorf("WARC-Date %q: %w", rec.Date, err)})
+	}
+	if hc.cut != nil {
+		rec.Damage = fmt.Errorf("the WARC header %w", hc.cut)
+		it.skip(Skip{Offset: rec.Offset, Kind: KindHeaderTooLong, Err: fmt.Errorf("%w; the record is left out", rec.Damage)})
 	}
 	if !complete {
 		rec.Damage = errors.New("the WARC header is cut off")
@@ -339,6 +352,37 @@ func (it *Iterator) parseARC(rec *Record, h arc.Header) int64 {
 	return n
 }
 
+// headerCap counts a header's lines and bytes against MaxHeaderLines and
+// MaxHeaderBytes; cut says where the header was cut, naming the field.
+type headerCap struct {
+	lines int
+	bytes int64
+	cut   error
+}
+
+// over counts line (cut at stream.MaxLine when tooLong) and reports
+// whether the header is past its bounds.
+func (c *headerCap) over(line []byte, tooLong bool) bool {
+	if c.cut != nil {
+		return true
+	}
+	c.lines++
+	c.bytes += int64(len(line))
+	if c.lines <= MaxHeaderLines && c.bytes <= MaxHeaderBytes && !tooLong {
+		return false
+	}
+	name, _, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(":"))
+	switch {
+	case tooLong:
+		c.cut = fmt.Errorf("has a line longer than %d bytes (line %d, field %q)", stream.MaxLine, c.lines, clip(name))
+	case c.lines > MaxHeaderLines:
+		c.cut = fmt.Errorf("has more than %d lines (cut at line %d, field %q)", MaxHeaderLines, c.lines, clip(name))
+	default:
+		c.cut = fmt.Errorf("has more than %d bytes (cut at line %d, field %q)", MaxHeaderBytes, c.lines, clip(name))
+	}
+	return true
+}
+
 // appendHeaderLine adds one header line, warcio style: continuation lines
 // extend the previous value, lines without a colon are dropped.
 func appendHeaderLine(h Header, l []byte) Header {
@@ -386,15 +430,33 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		proto, rest, _ := strings.Cut(status, " ")
 		h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
 	}
+	var hc headerCap
 	for {
 		l, err := it.block.readLine()
 		if len(l) == 0 || isBlank(l) {
 			break
 		}
-		h.Header = appendHeaderLine(h.Header, l)
+		tooLong := errors.Is(err, stream.ErrLineTooLong)
+		if !hc.over(l, tooLong) {
+			h.Header = appendHeaderLine(h.Header, l)
+		}
+		if tooLong {
+			// The rest of the line: read on to the head's end.
+			for errors.Is(err, stream.ErrLineTooLong) || err == nil && l[len(l)-1] != '\n' {
+				if l, err = it.block.readLine(); len(l) == 0 {
+					break
+				}
+			}
+			continue
+		}
 		if err != nil {
 			break
 		}
+	}
+	if hc.cut != nil {
+		// Reported once the WARC header's own problems are.
+		rec.Damage = fmt.Errorf("the HTTP head %w", hc.cut)
+		it.skip(Skip{Offset: rec.Offset, Kind: KindHeaderTooLong, Err: fmt.Errorf("%w; the record is left out", rec.Damage)})
 	}
 	if h.StatusLine == "" && len(h.Header) == 0 {
 		return // an empty head counts as none (warcio)

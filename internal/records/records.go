@@ -85,6 +85,17 @@ const (
 	KindTruncatedRecord  = "truncated-record"
 	KindMultiRecord      = "multi-record-member"
 	KindBadHeader        = "bad-header"
+	KindHeaderTooLong    = "header-too-long"
+)
+
+// Bounds of a record's header (the WARC header, and the HTTP head of its
+// block): a header of more lines or bytes is cut there, reported as
+// KindHeaderTooLong naming the file, offset and the field where it was cut,
+// and the record is left out (Record.Damage). Each line is also cut at
+// 1 MiB. Real headers have a few dozen lines of a few KB in all.
+const (
+	MaxHeaderLines = 1000
+	MaxHeaderBytes = 1 << 20
 )
 
 // Skip is a problem found while reading a file: what was skipped or

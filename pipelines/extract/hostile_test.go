@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extracttest"
 	"github.com/recrawl/recrawl/internal/hostile"
 	"github.com/recrawl/recrawl/internal/worklock"
@@ -88,6 +89,7 @@ func TestBombsBoundedMemory(t *testing.T) {
 	t.Logf("bomb file: %d bytes inflating to 2 x %d MiB", size, bombBytes>>20)
 
 	// The index pipeline with --dictionary (which reads every HTML record).
+	var indexOut string // the output of the last run
 	index := func(name string, inputs []string) int64 {
 		cmd := command(t, nil, "--input", strings.Join(inputs, ","), "--output", filepath.Join(dir, name), "--dictionary")
 		cmd.Path, cmd.Args[0] = indexCmd, indexCmd
@@ -99,6 +101,7 @@ func TestBombsBoundedMemory(t *testing.T) {
 		}
 		rss := hostile.PeakRSS(cmd)
 		t.Logf("index --dictionary %s: peak RSS %d MiB, %v", name, rss>>20, time.Since(start).Round(time.Millisecond))
+		indexOut = out.String()
 		return rss
 	}
 	base := index("index-plain", plainInputs)
@@ -168,6 +171,22 @@ func TestBombsBoundedMemory(t *testing.T) {
 		if got, ok := truncated[b.URL]; !ok || !got {
 			t.Errorf("%s bomb %s: collected %v, truncated %v; want collected and truncated", b.Kind, b.URL, ok, got)
 		}
+	}
+	// The counters say the same: run.json counts the cut bodies, and the
+	// index summary the dictionary's.
+	var run struct {
+		Totals struct {
+			Counters map[string]int64 `json:"counters"`
+		} `json:"totals"`
+	}
+	if err := json.Unmarshal(readOutput(t, filepath.Join(dir, "extract-bombs"), "run.json", false), &run); err != nil {
+		t.Fatal(err)
+	}
+	if n := run.Totals.Counters[extract.CounterTruncatedBodies]; n != int64(len(bombs)) {
+		t.Errorf("run.json counters %v: %s = %d; want %d", run.Totals.Counters, extract.CounterTruncatedBodies, n, len(bombs))
+	}
+	if !strings.Contains(indexOut, fmt.Sprintf("dictionary: %d captures had a body over", len(bombs))) {
+		t.Errorf("index --dictionary with the bombs does not report %d cut bodies:\n%s", len(bombs), tail(indexOut, 2000))
 	}
 }
 

@@ -92,7 +92,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			break
 		}
 		start := time.Now()
-		ran, err := runJob(ctx, rc, job, jobJSON, int(strategy), work, r, roundsPerJob, st.collected, files, seenFiles)
+		ran, err := runJob(ctx, rc, job, jobJSON, int(strategy), work, r, roundsPerJob, st.progress(r, frontierSize), files, seenFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -135,10 +135,11 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 
 // runJob runs rounds first.. (rounds of them at most: those after the
 // extraction stops do nothing) as one pipeline, on the frontier files and
-// seen files of the state before first and with collected documents so far,
+// seen files of the state before first and with the progress so far,
 // and returns the state directories the rounds wrote, in order (the first
 // round always runs).
-func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON string, strategy int, work string, first, rounds, collected int, files, seenFiles []string) ([]string, error) {
+func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON string, strategy int, work string, first, rounds int, progress extract.Progress, files, seenFiles []string) ([]string, error) {
+	collected := progress.Collected
 	spec := job.Spec
 	for i := 0; i < rounds; i++ { // leftovers of an interrupted attempt
 		if err := storage.RemoveAll(ctx, roundstate.StateDir(work, first+i+1)); err != nil {
@@ -155,7 +156,7 @@ func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON s
 		round.Extract(s, cfg)
 	} else {
 		round.ExtractRounds(s, round.JobConfig{First: cfg, Rounds: rounds, Work: work,
-			BatchSize: spec.BatchSize, TargetSize: spec.TargetSize, MaxRounds: spec.MaxRounds, Collected: collected})
+			BatchSize: spec.BatchSize, Stop: extract.StopRuleOf(spec), Collected: collected, EmptyRounds: progress.EmptyRounds})
 	}
 	if _, err := rc.Run(ctx, p); err != nil {
 		return nil, fmt.Errorf("round %d failed; the state of round %d is kept and the same command resumes from it: %w", first, first, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
@@ -24,6 +23,7 @@ type runState struct {
 	considered int
 	stop       string
 	unparsable int64 // outlinks without a SURT key (extract.CounterUnparsableOutlinks)
+	truncated  int64 // bodies cut at max_document_bytes (extract.CounterTruncatedBodies)
 	links      extract.LinkTally
 	target     int
 
@@ -39,6 +39,9 @@ func newRunState() *runState { return &runState{reasons: map[string]int{}} }
 func (s *runState) add(r extract.Result) {
 	s.results = append(s.results, r)
 	s.unparsable += int64(r.UnparsableOutlinks)
+	if r.BodyTruncated {
+		s.truncated++
+	}
 	s.links.Add(r)
 	switch r.Outcome {
 	case extract.OutcomeCollected:
@@ -70,24 +73,23 @@ func (s *runState) endRound(round, frontierSize, selected, considered int, took 
 	return rs
 }
 
-// stopReason says why the extraction stops before round (method.md §3.6,
-// and the spec's stop_after_empty_rounds), or "" to go on.
+// stopReason says why the extraction stops before round, or "" to go on:
+// the one stopping rule (extract.StopRule) on the state so far.
 func (s *runState) stopReason(spec *specs.Spec, round, frontier int) string {
 	s.target = spec.TargetSize
-	if stop := extract.StopReason(spec.TargetSize, spec.MaxRounds, round, s.collected, frontier); stop != "" {
-		return stop
-	}
-	if spec.StopAfterEmptyRounds > 0 && s.emptyRounds() >= spec.StopAfterEmptyRounds {
-		return fmt.Sprintf("no document collected in the last %d rounds (stop_after_empty_rounds)", spec.StopAfterEmptyRounds)
-	}
-	return ""
+	return extract.StopRuleOf(spec).StopReason(s.progress(round, frontier))
+}
+
+// progress is where the run stands before round.
+func (s *runState) progress(round, frontier int) extract.Progress {
+	return extract.Progress{Round: round, Collected: s.collected, Frontier: frontier, EmptyRounds: s.emptyRounds()}
 }
 
 // emptyRounds is the number of rounds at the end that collected nothing.
 func (s *runState) emptyRounds() int {
 	n := 0
-	for i := len(s.rounds) - 1; i >= 0 && s.rounds[i].Collected == 0; i-- {
-		n++
+	for _, r := range s.rounds {
+		n = extract.EmptyRoundsAfter(n, r.Collected)
 	}
 	return n
 }
@@ -111,8 +113,13 @@ func (s *runState) totals(rounds int) extract.Totals {
 		MissingReasons: s.reasons, StopReason: s.stop,
 		Links: s.links.Run, Starvation: extract.Starvation(s.stop, s.collected, s.target, s.links.Run),
 	}
-	if s.unparsable > 0 {
-		t.Counters = map[string]int64{extract.CounterUnparsableOutlinks: s.unparsable}
+	for name, n := range map[string]int64{extract.CounterUnparsableOutlinks: s.unparsable, extract.CounterTruncatedBodies: s.truncated} {
+		if n > 0 {
+			if t.Counters == nil {
+				t.Counters = map[string]int64{}
+			}
+			t.Counters[name] = n
+		}
 	}
 	return t
 }

@@ -12,12 +12,15 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/recrawl/recrawl/internal/archivegen"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/docfreq"
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/hostile"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
@@ -291,5 +294,28 @@ func TestInDictionarySample(t *testing.T) {
 	}
 	if docfreq.InSample("a", "b", 0) || !docfreq.InSample("a", "b", 1) {
 		t.Error("rates 0 and 1 are not none and all")
+	}
+}
+
+// TestDictionaryTruncated: captures whose body is over the size limit (a
+// 64 MiB WARC block, a 64 MiB gzip Content-Encoding) are read through the
+// limit and counted as truncated, beside the documents of a normal archive.
+func TestDictionaryTruncated(t *testing.T) {
+	files := dictionaryArchive(t)
+	bombs := filepath.Join(t.TempDir(), "bombs.warc.gz")
+	date := time.Date(2009, 9, 27, 10, 0, 0, 0, time.UTC)
+	if _, err := hostile.WriteBombFile(bombs,
+		hostile.Bomb{URL: "http://bomb.example/block", Date: date, Kind: hostile.BlockBomb, Size: 64 << 20},
+		hostile.Bomb{URL: "http://bomb.example/body", Date: date, Kind: hostile.BodyBomb, Size: 64 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	sum := runIndex(t, Config{Files: append(files, bombs), OutputDir: t.TempDir(), Dictionary: true, DictionarySample: 1, DictionaryMinDF: 1, DefaultLanguage: "en"})
+	if sum.DictionaryTruncated != 2 {
+		t.Errorf("dictionary: %d captures counted as truncated; want the 2 bombs", sum.DictionaryTruncated)
+	}
+	var buf bytes.Buffer
+	sum.Print(&buf)
+	if want := fmt.Sprintf("dictionary: 2 captures had a body over %d bytes, cut there", document.DefaultMaxBytes); !strings.Contains(buf.String(), want) {
+		t.Errorf("summary:\n%s\nwant a line %q", buf.String(), want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
+	"github.com/recrawl/recrawl/scoring/document"
 	"github.com/recrawl/recrawl/transforms/index"
 )
 
@@ -184,6 +185,8 @@ type Summary struct {
 	DictionaryDocs, DictionarySampledOut int64
 	DictionarySkipped                    map[string]int64
 	DictionaryTerms, DictionaryPruned    int64
+	// DictionaryTruncated: captures whose body was cut at the size limit.
+	DictionaryTruncated int64
 }
 
 // SkippedTotal is the number of records skipped for any reason.
@@ -233,6 +236,8 @@ func (s *Summary) addDictionaryCounter(name string, v int64) {
 		s.DictionaryTerms += v
 	case index.CounterDictionaryPruned:
 		s.DictionaryPruned += v
+	case index.CounterDictionaryTruncated:
+		s.DictionaryTruncated += v
 	default:
 		if reason, ok := index.IsDictionarySkipCounter(name); ok {
 			s.DictionarySkipped[reason] += v
@@ -256,6 +261,10 @@ func (s Summary) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "dictionary: %d documents counted, %d left out of the sample; %d terms written, %d below --dictionary_min_df\n",
 		s.DictionaryDocs, s.DictionarySampledOut, s.DictionaryTerms, s.DictionaryPruned)
+	if s.DictionaryTruncated > 0 {
+		fmt.Fprintf(w, "dictionary: %d captures had a body over %d bytes, cut there (file and offset of each in the log)\n",
+			s.DictionaryTruncated, document.DefaultMaxBytes)
+	}
 	reasons := make([]string, 0, len(s.DictionarySkipped))
 	for r := range s.DictionarySkipped {
 		reasons = append(reasons, r)

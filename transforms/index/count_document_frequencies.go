@@ -25,6 +25,11 @@ const (
 	CounterDictionarySampled   = "sampled_out" // usable captures left out by --dictionary_sample
 	CounterDictionaryPruned    = "terms_pruned"
 	CounterDictionaryTerms     = "terms_written"
+	// CounterDictionaryTruncated counts the captures whose body was cut at
+	// document.DefaultMaxBytes (read through that limit at every layer, so
+	// a compressed bomb costs the limit, not its inflated size); they are
+	// counted or skipped like any other, from the bytes kept.
+	CounterDictionaryTruncated = "truncated"
 	// CounterDictionarySkipPrefix + a docfreq.Skip* reason counts skipped captures.
 	CounterDictionarySkipPrefix = "skipped_"
 )
@@ -128,6 +133,7 @@ type documentTermsFn struct {
 	bag       *scoring.Bag
 	tokens    []scoring.Token
 	docs      beam.Counter
+	truncated beam.Counter
 	skipped   map[string]beam.Counter
 
 	// Counts of the bundle so far, emitted at its end or when partialTerms
@@ -152,6 +158,7 @@ func (f *documentTermsFn) Setup() error {
 	f.fetcher = extract.NewFetcher(f.Locations)
 	f.bag = scoring.NewBag()
 	f.docs = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryDocs)
+	f.truncated = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryTruncated)
 	f.skipped = map[string]beam.Counter{}
 	for _, r := range []string{docfreq.SkipBadLine, docfreq.SkipNotHTML, docfreq.SkipFetchFailed, docfreq.SkipParseFailed, docfreq.SkipNoText} {
 		f.skipped[r] = dictionarySkipCounter(r)
@@ -219,6 +226,11 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 	rec, err := f.fetcher.Read(ctx, c)
 	if err != nil {
 		return "", docfreq.SkipFetchFailed, err
+	}
+	if rec.BodyTruncated {
+		f.truncated.Inc(ctx, 1)
+		slog.Warn("dictionary: a body was cut at the size limit; its first bytes are used", "file", c.Filename, "offset", c.Offset, "url", c.URL,
+			"limit_bytes", document.DefaultMaxBytes)
 	}
 	contentType := ""
 	if rec.HTTP != nil {

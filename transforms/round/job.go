@@ -18,9 +18,12 @@ type JobConfig struct {
 	First  Config // the first round, configured as for Extract
 	Rounds int    // rounds in the job
 	Work   string // the work directory: round r writes roundstate.StateDir(Work, r+1)
-	// The stopping rule and the batch size (extract.StopReason, extract.BatchK).
-	BatchSize, TargetSize, MaxRounds int
-	Collected                        int // documents collected before the job
+	// The stopping rule and the batch size (extract.StopRule, extract.BatchK).
+	BatchSize int
+	Stop      extract.StopRule
+	// Documents collected before the job, and the rounds at the end that
+	// collected none (extract.Progress).
+	Collected, EmptyRounds int
 }
 
 // Plan is what a round of a job does, decided from the state before it: its
@@ -29,6 +32,7 @@ type JobConfig struct {
 // no plan, and then it, and every round after it in the job, does nothing.
 type Plan struct {
 	Round, K, Collected int
+	EmptyRounds         int // rounds before it, at the end, that collected no document
 	FrontierFiles       []string
 }
 
@@ -40,7 +44,7 @@ type Plan struct {
 // point resumes from the last state the driver committed.
 func ExtractRounds(s beam.Scope, jc JobConfig) {
 	first := jc.First
-	plan := beam.Create(s.Scope(fmt.Sprintf("Round%d", first.Round)), Plan{Round: first.Round, K: first.K, Collected: jc.Collected, FrontierFiles: first.FrontierFiles})
+	plan := beam.Create(s.Scope(fmt.Sprintf("Round%d", first.Round)), Plan{Round: first.Round, K: first.K, Collected: jc.Collected, EmptyRounds: jc.EmptyRounds, FrontierFiles: first.FrontierFiles})
 	seenFiles := append([]string(nil), first.SeenFiles...)
 	for i := 0; i < jc.Rounds; i++ {
 		cfg := first
@@ -67,14 +71,15 @@ func ExtractRounds(s beam.Scope, jc JobConfig) {
 // and applies the stopping rule.
 func PlanRound(s beam.Scope, manifest, prev beam.PCollection, jc JobConfig, next int) beam.PCollection {
 	s = s.Scope(fmt.Sprintf("Round%d", next)).Scope("PlanRound")
-	return beam.ParDo(s, &planRoundFn{Next: next, BatchSize: jc.BatchSize, TargetSize: jc.TargetSize, MaxRounds: jc.MaxRounds,
+	return beam.ParDo(s, &planRoundFn{Next: next, BatchSize: jc.BatchSize, Stop: jc.Stop,
 		Dir: roundstate.StateDir(jc.Work, next)}, manifest, beam.SideInput{Input: prev})
 }
 
 type planRoundFn struct {
-	Next                             int
-	BatchSize, TargetSize, MaxRounds int
-	Dir                              string // the state written by round Next-1
+	Next      int
+	BatchSize int
+	Stop      extract.StopRule
+	Dir       string // the state written by round Next-1
 }
 
 func (f *planRoundFn) ProcessElement(ctx context.Context, _ string, prev []Plan, emit func(Plan)) error {
@@ -98,12 +103,13 @@ func (f *planRoundFn) ProcessElement(ctx context.Context, _ string, prev []Plan,
 			collected++
 		}
 	}
-	if extract.StopReason(f.TargetSize, f.MaxRounds, f.Next, collected, m.FrontierSize) != "" {
+	empty := extract.EmptyRoundsAfter(prev[0].EmptyRounds, collected-prev[0].Collected)
+	if f.Stop.StopReason(extract.Progress{Round: f.Next, Collected: collected, Frontier: m.FrontierSize, EmptyRounds: empty}) != "" {
 		return nil
 	}
 	files := append([]string(nil), m.Frontier...)
 	sort.Strings(files)
-	emit(Plan{Round: f.Next, K: extract.BatchK(f.BatchSize, f.TargetSize, collected), Collected: collected, FrontierFiles: files})
+	emit(Plan{Round: f.Next, K: extract.BatchK(f.BatchSize, f.Stop.TargetSize, collected), Collected: collected, EmptyRounds: empty, FrontierFiles: files})
 	return nil
 }
 

@@ -188,7 +188,7 @@ func sortedKeys(m map[string]extract.Entry) []string {
 
 // planLine renders a plan for passert.
 func planLine(p Plan) string {
-	return fmt.Sprintf("round %d K %d collected %d files %v", p.Round, p.K, p.Collected, p.FrontierFiles)
+	return fmt.Sprintf("round %d K %d collected %d empty rounds %d files %v", p.Round, p.K, p.Collected, p.EmptyRounds, p.FrontierFiles)
 }
 
 // TestPlanRound: the plan of a job's next round comes from the state the
@@ -234,7 +234,7 @@ func TestPlanRound(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, s := beam.NewPipelineWithRoot()
-			jc := JobConfig{Work: work, BatchSize: 5, TargetSize: c.target, MaxRounds: c.maxRound}
+			jc := JobConfig{Work: work, BatchSize: 5, Stop: extract.StopRule{TargetSize: c.target, MaxRounds: c.maxRound, StopAfterEmptyRounds: 1}}
 			plan := PlanRound(s, beam.Create(s, manifest), beam.Create(s, prev), jc, 4)
 			passert.Equals(s, beam.ParDo(s, planLine, plan), c.want...)
 			ptest.RunAndValidate(t, p)
@@ -242,6 +242,53 @@ func TestPlanRound(t *testing.T) {
 			if err != nil || string(seen) != "a\nb\nc\n" {
 				t.Errorf("seen file of round 3: %q, %v; want its three keys, sorted", seen, err)
 			}
+		})
+	}
+}
+
+// TestPlanRoundEmptyRounds: a round that collected nothing adds one to the
+// plan's empty rounds, and stop_after_empty_rounds stops the job between
+// its rounds as the driver stops between jobs.
+func TestPlanRoundEmptyRounds(t *testing.T) {
+	ctx := t.Context()
+	work := t.TempDir()
+	dir := roundstate.StateDir(work, 4) // written by round 3
+	res := []extract.Result{
+		{Rank: 0, Entry: extract.Entry{Key: "b"}, Outcome: extract.OutcomeMissing, ReasonCode: extract.ReasonNotInIndex},
+		{Rank: 1, Entry: extract.Entry{Key: "a"}, Outcome: extract.OutcomeRedirect},
+	}
+	rp := storage.Join(dir, roundstate.ResultsDir, "part-1.gob")
+	fp := storage.Join(dir, roundstate.FrontierDir, "part-2.gob")
+	frontier := entries(4, 5)
+	if err := roundstate.WritePart(ctx, rp, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := roundstate.WritePart(ctx, fp, frontier); err != nil {
+		t.Fatal(err)
+	}
+	if err := roundstate.WriteManifest(ctx, dir, []string{
+		roundstate.ManifestLine(roundstate.KindResults, rp, len(res)),
+		roundstate.ManifestLine(roundstate.KindFrontier, fp, len(frontier)),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	manifest := storage.Join(dir, roundstate.ManifestFile)
+	prev := Plan{Round: 3, K: 2, Collected: 10, EmptyRounds: 1}
+	for _, c := range []struct {
+		name  string
+		after int
+		want  []any
+	}{
+		{"never", 0, []any{planLine(Plan{Round: 4, K: 5, Collected: 10, EmptyRounds: 2, FrontierFiles: []string{fp}})}},
+		{"after 3", 3, []any{planLine(Plan{Round: 4, K: 5, Collected: 10, EmptyRounds: 2, FrontierFiles: []string{fp}})}},
+		{"after 2", 2, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, s := beam.NewPipelineWithRoot()
+			jc := JobConfig{Work: work, BatchSize: 5, Stop: extract.StopRule{StopAfterEmptyRounds: c.after}}
+			plan := PlanRound(s, beam.Create(s, manifest), beam.Create(s, prev), jc, 4)
+			passert.Equals(s, beam.ParDo(s, planLine, plan), c.want...)
+			ptest.RunAndValidate(t, p)
 		})
 	}
 }

@@ -1,0 +1,195 @@
+package extract
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+)
+
+// randomReader gives deterministic bytes that do not compress.
+type randomReader struct{ r *rand.ChaCha8 }
+
+func (r randomReader) Read(p []byte) (int, error) { return r.r.Read(p) }
+
+// bigRecord is a WARC resource record with a body of n incompressible bytes.
+func bigRecord(n int64) io.Reader {
+	head := fmt.Sprintf("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://big.example/\r\nWARC-Date: 2009-09-27T10:00:00Z\r\nWARC-Record-ID: <urn:uuid:big>\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", n)
+	return io.MultiReader(bytes.NewReader([]byte(head)), io.LimitReader(randomReader{rand.NewChaCha8([32]byte{1})}, n), bytes.NewReader([]byte("\r\n\r\n")))
+}
+
+// TestCopyRawRecordStreams copies a 48 MiB record out of a plain WARC, a
+// per-record-gzip WARC and a whole-file-gzip WARC: the copy is the record
+// (as one gzip member), and the heap never holds it.
+func TestCopyRawRecordStreams(t *testing.T) {
+	const body = 48 << 20
+	dir := t.TempDir()
+	// The record's bytes and their hash.
+	h := sha256.New()
+	recLen, _ := io.Copy(h, bigRecord(body))
+	want := h.Sum(nil)
+	write := func(name string, gz bool) {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w io.Writer = f
+		var zw *gzip.Writer
+		if gz {
+			zw, _ = gzip.NewWriterLevel(f, gzip.BestSpeed)
+			w = zw
+		}
+		if _, err := io.Copy(w, bigRecord(body)); err != nil {
+			t.Fatal(err)
+		}
+		if zw != nil {
+			zw.Close()
+		}
+		f.Close()
+	}
+	write("plain.warc", false)
+	write("member.warc.gz", true) // one record in one member: both per-record and whole-file gzip
+	st, _ := os.Stat(filepath.Join(dir, "member.warc.gz"))
+	f := NewFetcher([]string{dir})
+	defer f.Close()
+	for _, c := range []struct {
+		name           string
+		offset, length int64
+	}{
+		{"plain.warc", 0, recLen},
+		{"member.warc.gz", 0, st.Size()}, // a per-record member: copied unchanged
+	} {
+		out := sha256.New()
+		pr, pw := io.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			zr, err := gzip.NewReader(pr)
+			if err == nil {
+				_, err = io.Copy(out, zr)
+			}
+			io.Copy(io.Discard, pr)
+			done <- err
+		}()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := f.CopyRawRecord(context.Background(), pw, "", c.name, c.offset, c.length)
+		runtime.ReadMemStats(&after)
+		pw.CloseWithError(err)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("%s: the copy is not one gzip stream: %v", c.name, err)
+		}
+		if !bytes.Equal(out.Sum(nil), want) {
+			t.Errorf("%s: the copied record differs from the original", c.name)
+		}
+		// The reader goroutine's allocations count too; both stay small.
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12<<20 {
+			t.Errorf("%s: copying a %d MiB record allocated %d MiB; want < 12 MiB (streamed)", c.name, body>>20, alloc>>20)
+		}
+	}
+}
+
+// TestCopyRawRecordWholeFileGzip: a record inside a whole-file gzip (offsets
+// in the decompressed stream) is streamed too; an ARC record is refused
+// before anything is written.
+func TestCopyRawRecordWholeFileGzip(t *testing.T) {
+	dir := t.TempDir()
+	const body = 48 << 20
+	var rec bytes.Buffer
+	io.Copy(&rec, bigRecord(1000))
+	small := rec.Len()
+	// file: a small record, then the big one, in one gzip stream.
+	f0, _ := os.Create(filepath.Join(dir, "whole.warc.gz"))
+	zw, _ := gzip.NewWriterLevel(f0, gzip.BestSpeed)
+	zw.Write(rec.Bytes())
+	h := sha256.New()
+	n, _ := io.Copy(io.MultiWriter(zw, h), bigRecord(body))
+	zw.Write([]byte("filedesc://x.arc 0.0.0.0 20090927100000 text/plain 10\n0123456789\n"))
+	zw.Close()
+	f0.Close()
+	f := NewFetcher([]string{dir})
+	defer f.Close()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out := sha256.New()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		zr, err := gzip.NewReader(pr)
+		if err == nil {
+			_, err = io.Copy(out, zr)
+		}
+		io.Copy(io.Discard, pr)
+		done <- err
+	}()
+	err := f.CopyRawRecord(context.Background(), pw, "", "whole.warc.gz", int64(small), n)
+	pw.CloseWithError(err)
+	if err == nil {
+		err = <-done
+	}
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Sum(nil), h.Sum(nil)) {
+		t.Error("the copied record differs from the original")
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12<<20 {
+		t.Errorf("copying a %d MiB record from a whole-file gzip allocated %d MiB; want < 12 MiB", body>>20, alloc>>20)
+	}
+	var sink bytes.Buffer
+	err = f.CopyRawRecord(context.Background(), &sink, "", "whole.warc.gz", int64(small)+n, 10)
+	if !errors.Is(err, ErrNotWARCRecord) || sink.Len() != 0 {
+		t.Errorf("ARC record: %v, %d bytes written; want ErrNotWARCRecord and nothing written", err, sink.Len())
+	}
+}
+
+// TestScoreCountsTruncation: a body cut while reading marks the result
+// whatever its outcome; a missing one says so in its reason, a collected
+// one in its document; a body cut by the parser's own limit is marked too.
+func TestScoreCountsTruncation(t *testing.T) {
+	p := focusProcessor(t, Focus{})
+	e := Entry{Key: "example,news)/a", URL: "http://news.example/a", Depth: 1, Path: "SL"}
+	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	sel := Selected{Entry: e, Round: 1, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}
+	page := focusPage(300)
+	for _, tc := range []struct {
+		name      string
+		f         Fetched
+		limit     int
+		outcome   string
+		truncated bool
+	}{
+		{"whole", Fetched{Selected: sel, ContentType: "text/html", Body: page}, 0, OutcomeCollected, false},
+		{"cut by the reader", Fetched{Selected: sel, ContentType: "text/html", Body: page, Truncated: true}, 0, OutcomeCollected, true},
+		{"cut by the parser", Fetched{Selected: sel, ContentType: "text/html", Body: page}, 1000, OutcomeCollected, true},
+		{"cut, not HTML", Fetched{Selected: sel, ContentType: "image/png", Body: []byte("\x89PNG"), Truncated: true}, 0, OutcomeMissing, true},
+	} {
+		p.Settings.MaxDocumentBytes = tc.limit
+		r := p.Score(tc.f)
+		if r.Outcome != tc.outcome || r.BodyTruncated != tc.truncated {
+			t.Errorf("%s: outcome %s, body truncated %v; want %s, %v", tc.name, r.Outcome, r.BodyTruncated, tc.outcome, tc.truncated)
+		}
+		if r.Document != nil && r.Document.Truncated != tc.truncated {
+			t.Errorf("%s: document truncated %v; want %v", tc.name, r.Document.Truncated, tc.truncated)
+		}
+		if r.Outcome == OutcomeMissing && tc.truncated && !strings.Contains(r.Reason, "cut at max_document_bytes") {
+			t.Errorf("%s: reason %q does not say the body was cut", tc.name, r.Reason)
+		}
+	}
+}
