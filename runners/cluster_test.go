@@ -15,8 +15,9 @@ package runners
 //     starts its own job server, and the TaskManager or executor starts the
 //     Go SDK's boot program, which fetches the worker binary from the job
 //     server and runs it, as a cluster without docker does;
-//   - the extraction runs 3 rounds with LOOPBACK workers: one job per round
-//     on Flink, one job of 3 rounds (--rounds_per_job=3) on Spark;
+//   - the extraction runs 3 rounds with LOOPBACK workers, against prism's
+//     one job per round: on Flink as 2 jobs (--rounds_per_job=2: rounds 1-2,
+//     then round 3), on Spark as one job (--rounds_per_job=3);
 //
 // and every output must be byte for byte that of the same command on
 // in-process prism (built once, clusterSetup). Each job must be seen on the
@@ -55,6 +56,12 @@ import (
 const clusterEvent = "hrafnfell-eruption-2010"
 
 var clusterExtractFlags = []string{"--batch_size=10", "--max_rounds=3"}
+
+// clusterJobTimeout bounds one program's run (a job, or the jobs of an
+// extraction). An unloaded 2-core machine needs well under 2 minutes for
+// any of them; a heavily loaded one (load average 30+) needed more than 8
+// for one Spark job.
+const clusterJobTimeout = 15 * time.Minute
 
 // clusterFixture is what every cluster run reads, built once per test
 // process: the two programs, the index's input archives (real WARC and ARC
@@ -152,7 +159,7 @@ func (f *clusterFixture) extractArgs(out string) []string {
 // runProgram runs a pipeline program with a private TMPDIR (Beam leaves a
 // file per LOOPBACK job there) and returns its combined output.
 func runProgram(bin string, env []string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), clusterJobTimeout)
 	defer cancel()
 	tmp, err := os.MkdirTemp("", "recrawl-cluster-run-")
 	if err != nil {
@@ -345,8 +352,9 @@ var clustersUnderTest = []clusterUnderTest{{
 	// Flink's job name is the --job_name with every character other than a
 	// letter or digit replaced by "0", then "-USER-TIME-ID".
 	listed: func(name string) string { return strings.ReplaceAll(name, "-", "0") + "-" },
-	// One job per round, as a run without --rounds_per_job.
-	extractJobs: 3,
+	// Rounds 1-2 as one job, round 3 as a second: a job of several rounds
+	// and the commit between two jobs.
+	extractFlags: []string{"--rounds_per_job=2"}, extractJobs: 2,
 }, {
 	runner: "spark", masterEnv: "SPARK_MASTER_URL",
 	start: func(t *testing.T) (string, string) {
@@ -448,7 +456,7 @@ func runScript(t *testing.T, name string, envAndArgs ...string) string {
 			env = append(env, s)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), clusterJobTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{testservers.ScriptPath(name)}, args...)...)
 	cmd.Env = append(os.Environ(), env...)

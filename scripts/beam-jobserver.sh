@@ -76,6 +76,11 @@ if [ "$runner" = spark ]; then
     --add-opens=java.base/sun.nio.cs=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
     --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false
     -Dspark.driver.host=127.0.0.1 -Dspark.driver.bindAddress=127.0.0.1)
+  # The executors, likewise: Beam's Guava before Spark's guava-14 (without
+  # it the first task of every job fails once, NoSuchMethodError
+  # Preconditions.checkState in Beam's GCS client, and Spark retries it).
+  guava=("$lib"/guava-*.jar "$lib"/failureaccess-*.jar)
+  java_opts+=("-Dspark.executor.extraClassPath=$(IFS=:; echo "${guava[*]}")")
 fi
 
 trap_daemons

@@ -349,11 +349,13 @@ bench_extract_jobs() {
       prism) ;;
       flink | spark)
         trap_daemons
+        # The cluster's logs stay in BENCH_DIR/jobs-RUNNER-cluster (--keep).
+        rm -rf "$dir/jobs-$runner-cluster"
         if [ "$runner" = flink ]; then
-          start_daemon "$dir/jobs-flink-cluster.log" scripts/flink-cluster.sh --port 0 --rpc-port 0
+          start_daemon "$dir/jobs-flink-cluster.log" scripts/flink-cluster.sh --port 0 --rpc-port 0 --work "$dir/jobs-flink-cluster" --keep
           master="--flink-master=$(announced FLINK_MASTER "$dir/jobs-flink-cluster.log")"
         else
-          start_daemon "$dir/jobs-spark-cluster.log" scripts/spark-cluster.sh --port 0 --web-port 0
+          start_daemon "$dir/jobs-spark-cluster.log" scripts/spark-cluster.sh --port 0 --web-port 0 --work "$dir/jobs-spark-cluster" --keep
           master="--spark-master-url=$(announced SPARK_MASTER_URL "$dir/jobs-spark-cluster.log")"
         fi
         start_daemon "$dir/jobs-$runner-jobserver.log" scripts/beam-jobserver.sh "$runner" "$master" --job-port=0 --artifact-port=0
