@@ -40,6 +40,7 @@
 #   BENCH_EXTRACT_JOBS_BYTES  extract-jobs' archive (default 200MB: 14,630 article pages, generated once)
 #   BENCH_EXTRACT_JOBS_ROUNDS rounds per extraction (default 10), BENCH_EXTRACT_JOBS_K (default "100 1000"),
 #   BENCH_EXTRACT_JOBS_N      rounds per job (default "1 10"), BENCH_EXTRACT_JOBS_REPS repetitions (default 1),
+#   BENCH_EXTRACT_JOBS_TIMEOUT  seconds after which one extraction is stopped and reported (default 1800)
 #   BENCH_EXTRACT_RUNNERS     default "prism flink spark" (the clusters need scripts/install-cluster-deps.sh)
 #   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 5400": 348 and
 #                        11,724 documents; 9200 gives 19,045); needs scripts/install-test-deps.sh
@@ -256,11 +257,14 @@ extract_index() {
 # $archive; prints "wall rss rounds collected stop mean_round_s
 # median_round_s sum_round_s cpu" (the round seconds from rounds.jsonl: the
 # jobs' wall time, without the process's start and the spec's loading).
+# With extract_timeout set (seconds), a run that takes longer is stopped and
+# extract_run fails.
 extract_run() {
-  local out="$dir/extract-$4"
+  local out="$dir/extract-$4" cmd=("$bin/extract")
+  [ -z "${extract_timeout:-}" ] || cmd=(timeout --signal=TERM "$extract_timeout" "$bin/extract")
   rm -rf "$out"
-  read -r wall rss cpu < <(timed "$out.log" "$bin/extract" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
-    --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}")
+  read -r wall rss cpu < <(timed "$out.log" "${cmd[@]}" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
+    --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}") || return 1
   local tot
   tot=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(t["rounds"], t["collected"], t["stop_reason"].replace(" ","_"))' "$out/run.json")
   local mean
@@ -330,6 +334,10 @@ bench_extract_jobs() {
   local rounds="${BENCH_EXTRACT_JOBS_ROUNDS:-10}"
   local ks="${BENCH_EXTRACT_JOBS_K:-100 1000}" ns="${BENCH_EXTRACT_JOBS_N:-1 10}"
   local runners="${BENCH_EXTRACT_RUNNERS:-prism flink spark}" jreps="${BENCH_EXTRACT_JOBS_REPS:-1}"
+  # A run that has not finished after this long is stopped and reported: on
+  # Flink the job server's planner did not finish a 10-round pipeline in 28
+  # minutes (docs/scaling.md).
+  local extract_timeout="${BENCH_EXTRACT_JOBS_TIMEOUT:-1800}"
   local event="${BENCH_EXTRACT_SPEC:-federal-election-2009}"
   local spec="$archive/specs/$event.yaml" index results="$dir/extract-jobs-${runners// /-}.txt"
   ensure_archive
@@ -372,7 +380,10 @@ bench_extract_jobs() {
         [ $((rep % 2)) = 1 ] || order="$(echo "$ns" | tr ' ' '\n' | tac | tr '\n' ' ')"
         for n in $order; do
           load="$(cut -d' ' -f1 /proc/loadavg)"
-          line=$(extract_run beam "$k" 100000000 "jobs-$runner-k$k-n$n" --max_rounds "$rounds" --rounds_per_job "$n" "${flags[@]}")
+          if ! line=$(extract_run beam "$k" 100000000 "jobs-$runner-k$k-n$n" --max_rounds "$rounds" --rounds_per_job "$n" "${flags[@]}"); then
+            echo "RESULT extract-jobs $runner K=$k N=$n: failed or stopped after ${extract_timeout} s (load $load; see $dir/extract-jobs-$runner-k$k-n$n.log)"
+            continue
+          fi
           set -- $line
           echo "$runner $k $n $rep $1 $8 $3 $4 $load $(cut -d' ' -f1 /proc/loadavg)" >>"$results"
           awk -v r="$runner" -v k="$k" -v n="$n" -v w="$1" -v j="$8" -v nr="$3" -v c="$4" -v l="$load" 'BEGIN {
