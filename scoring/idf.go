@@ -262,6 +262,29 @@ const (
 	dfLangHeader = "#lang\t"
 )
 
+// The index pipeline writes the document frequencies of each language to
+// a file named df-LANG.tsv beside the index (DocFreqFileName); the
+// extraction finds them there (DocFreqFileGlob, DocFreqLanguage).
+const docFreqPrefix, docFreqSuffix = "df-", ".tsv"
+
+// DocFreqFileGlob matches the name of every document-frequency file.
+const DocFreqFileGlob = docFreqPrefix + "*" + docFreqSuffix
+
+// DocFreqFileName is the name of the document-frequency file of a
+// language: df-LANG.tsv.
+func DocFreqFileName(lang string) string { return docFreqPrefix + lang + docFreqSuffix }
+
+// DocFreqLanguage returns the language of a document-frequency file's base
+// name (df-LANG.tsv), and whether the name is one.
+func DocFreqLanguage(base string) (lang string, ok bool) {
+	rest, ok := strings.CutPrefix(base, docFreqPrefix)
+	if !ok {
+		return "", false
+	}
+	lang, ok = strings.CutSuffix(rest, docFreqSuffix)
+	return lang, ok && lang != ""
+}
+
 // LoadDocFreq reads a document-frequency file; see ReadDocFreq.
 func LoadDocFreq(path string) (*DocFreq, error) {
 	f, err := os.Open(path)

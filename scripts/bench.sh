@@ -7,10 +7,11 @@
 #                               # (100,000 random URLs in batches of 1000; target >= 20,000/s)
 #   scripts/bench.sh machine    # (part of index) the whole index pipeline on all cores vs. the all-cores
 #                               # inflate+scan ceiling, 4 files and 1 file, 1 and 2 workers, CDXJ and ZipNum,
-#                               # peak RSS; the peers (jwarc, warcio, cdxj-indexer, pywb) on the same file:
-#                               # MB per CPU-second, ratio to recrawl, line counts and lines equal to pywb's
+#                               # the default build and -tags isal (ISA-L inflate), peak RSS (target: >= 0.9
+#                               # of the ceiling, < 1 GB); the peers (jwarc, warcio, cdxj-indexer, pywb) on
+#                               # one file: MB per CPU-second, ratio to recrawl, lines equal to pywb's
 #   scripts/bench.sh document   # documents/s per core of the whole per-document step vs. the bare
-#                               # html.Parse of the same pages (target: step within 3x the parse)
+#                               # html.Parse of the same pages (target: step within 3x the parse, in CPU time)
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
 #                               # peak RSS, seconds per round and the fixed cost of a round
 #                               # (target: Beam at K=1000 at least as fast; peak RSS < 2 GB); then extract-jobs
@@ -23,9 +24,10 @@
 #                               # compiler memory of any of its packages (target < 2 GB); BENCH_BUILD_FRESH=1
 #                               # compiles the dependencies cold too (an empty GOCACHE), timed apart
 #   scripts/bench.sh replay     # ReplayWeb.page (headless Chromium): time from opening the viewer to the first
-#                               # replayed page and to the slowest of the checked pages, flat vs. ZipNum index,
-#                               # for collections of 348 and 11,724 documents (target: every checked page within
-#                               # 30 s with the default index form; 20,000 documents is the goal, BENCH_REPLAY_PAGES=9200)
+#                               # replayed page and to the slowest of the checked pages, for the default package
+#                               # and two earlier forms (every document in pages.jsonl, with a ZipNum or a flat
+#                               # index), for collections of 348 and 19,045 documents (target: every checked page
+#                               # of the default package within 30 s)
 #   scripts/bench.sh all
 #
 # Environment:
@@ -42,8 +44,9 @@
 #   BENCH_EXTRACT_JOBS_N      rounds per job (default "1 10"), BENCH_EXTRACT_JOBS_REPS repetitions (default 1),
 #   BENCH_EXTRACT_JOBS_TIMEOUT  seconds after which one extraction is stopped and reported (default 1800)
 #   BENCH_EXTRACT_RUNNERS     default "prism flink spark" (the clusters need scripts/install-cluster-deps.sh)
-#   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 5400": 348 and
-#                        11,724 documents; 9200 gives 19,045); needs scripts/install-test-deps.sh
+#   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 9200": 348 and
+#                        19,045 documents; 5400 gives 11,724); kept in BENCH_DIR/replay; needs
+#                        scripts/install-test-deps.sh
 #   BENCH_EXTRACT_SPEC   event of the generated archive whose spec is used (default federal-election-2009)
 #
 # Binaries are built first (build time never counts), into BENCH_DIR/bin.
@@ -151,9 +154,12 @@ bench_machine() {
   if [ ! -f "$one/.complete" ]; then
     mkdir -p "$one"; cat "$corpus"/*.warc.gz >"$one/all.warc.gz"; touch "$one/.complete"
   fi
+  local deps; deps="$(scripts/install-bench-deps.sh)"
+  # Two builds: the default (pure-Go inflate) and -tags isal (ISA-L through cgo; internal/inflate).
   go test -c -o "$bin/cdxj.test" ./internal/cdxj
   go build -o "$bin/index" ./pipelines/index
-  local deps; deps="$(scripts/install-bench-deps.sh)"
+  go test -c -tags isal -o "$bin/cdxj-isal.test" ./internal/cdxj
+  go build -tags isal -o "$bin/index-isal" ./pipelines/index
   local four_mb one_mb
   four_mb=$(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
   one_mb=$(du -b "$one/all.warc.gz" | awk '{ printf "%.1f", $1/1e6 }')
@@ -164,34 +170,53 @@ bench_machine() {
     awk -v a="$1" -v b="$2" -v k="$3" -v mb="$4" -v w="$w" -v r="$r" -v c="$c" 'BEGIN {
       printf "%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\n", a, b, k, w, c, mb/w, mb/c, r }' | tee -a "$table"
   }
-  echo "== the whole index pipeline (prism, in process) vs. the inflate+scan ceiling, same files, same workers"
+  echo "== the whole index pipeline (prism, in process) vs. the inflate+scan ceiling, same files, same workers; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "   (-go: the default build, pure-Go inflate; -isal: built with -tags isal, ISA-L inflate; each ceiling uses its build's inflate)"
   for workers in ${BENCH_WORKERS:-1 2}; do
     for case in "four-files:$corpus:$four_mb" "one-file:$one:$one_mb"; do
       IFS=: read -r name cdir mb <<<"$case"
-      row ceiling "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
-        "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-      for format in cdxj zipnum; do
-        rm -rf "$dir/machine-index.tmp"
-        row "recrawl-$format" "$name" "$workers" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
-          "$bin/index" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
-        [ "$format" = cdxj ] && [ "$name" = four-files ] && cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
-        rm -rf "$dir/machine-index.tmp"
+      for engine in go isal; do
+        local suffix=""; [ "$engine" = isal ] && suffix="-isal"
+        row "ceiling-$engine" "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+          "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+        for format in cdxj zipnum; do
+          rm -rf "$dir/machine-index.tmp"
+          row "recrawl-$engine-$format" "$name" "$workers" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
+            "$bin/index$suffix" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
+          if [ "$format" = cdxj ]; then
+            # Every build, corpus and worker count gives the same index.
+            if [ -f "$dir/recrawl.cdxj" ] && [ "$name" = four-files ]; then
+              cmp -s "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj" || echo "RESULT machine: index.cdxj of $engine, $workers worker(s) DIFFERS from the first run's"
+            fi
+            [ "$name" = four-files ] && [ ! -f "$dir/recrawl.cdxj" ] && cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
+          fi
+          rm -rf "$dir/machine-index.tmp"
+        done
       done
     done
   done
+  rm -f "$dir/recrawl.cdxj"
   # The peers are single-threaded: one file, one core each (MB per CPU-second).
   local pf; pf=$(ls "$corpus"/*.warc.gz | head -1)
   local pmb; pmb=$(du -b "$pf" | awk '{ printf "%.1f", $1/1e6 }')
   echo "== the peers on $(basename "$pf") ($pmb MB), one core each"
-  row "recrawl-cdxj" one-of-four 1 "$pmb" "$(GOMAXPROCS=1 timed "$dir/peer-recrawl.log" \
-    "$bin/index" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
-  cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
+  for engine in go isal; do
+    local suffix=""; [ "$engine" = isal ] && suffix="-isal"
+    row "recrawl-$engine-cdxj" one-of-four 1 "$pmb" "$(GOMAXPROCS=1 timed "$dir/peer-recrawl.log" \
+      "$bin/index$suffix" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
+    cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl-$engine.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
+  done
+  cmp -s "$dir/peer-recrawl-go.cdxj" "$dir/peer-recrawl-isal.cdxj" || echo "RESULT machine: the two builds' index.cdxj DIFFER"
+  mv "$dir/peer-recrawl-go.cdxj" "$dir/peer-recrawl.cdxj"; rm -f "$dir/peer-recrawl-isal.cdxj"
   # Inflate alone, as far as the peers' and faster decompressors go: Go's
-  # (klauspost, the ceiling on one core), zlib (gzip; what jwarc and Python
-  # use), ISA-L's igzip and libdeflate, to /dev/null.
+  # (klauspost) and ISA-L's inside the ceiling benchmark (inflate + header
+  # scan, one core), zlib (gzip; what jwarc and Python use), ISA-L's igzip
+  # and libdeflate as programs, to /dev/null.
   mkdir -p "$dir/peer-file"; ln -sf "$pf" "$dir/peer-file/"
   row ceiling-go one-of-four 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
     "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+  row ceiling-isal one-of-four 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
+    "$bin/cdxj-isal.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
   row inflate-zlib one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
   row inflate-igzip one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
   row inflate-libdeflate one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
@@ -215,13 +240,22 @@ bench_machine() {
   echo
   echo "== RESULT table ($table)"
   column -t -s $'\t' "$table"
-  awk -F'\t' 'NR>1 { key=$2 FS $3; if ($1=="ceiling") ceil[key]=$6; else if ($1 ~ /^recrawl-(cdxj|zipnum)$/ && $2 != "one-of-four") { run[$1 FS key]=$6; mem[$1 FS key]=$8 }
-               if ($2=="one-of-four") { core[$1]=$7; rss[$1]=$8 } }
+  # Ratios: each pipeline against the ceiling of its own inflate and, for
+  # -isal, against the pure-Go ceiling too; by wall time (MB/s; the target,
+  # meaningful on an idle machine) and by CPU time (MB/cpu-s; what a loaded
+  # machine still measures).
+  echo "== load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
+  awk -F'\t' 'NR>1 { key=$2 FS $3
+         if ($1 ~ /^ceiling-/ && $2 != "one-of-four") { e=substr($1, 9); cw[e FS key]=$6; cc[e FS key]=$7 }
+         else if ($1 ~ /^recrawl-/ && $2 != "one-of-four") { run[$1 FS key]=$6; cpu[$1 FS key]=$7; mem[$1 FS key]=$8 }
+         if ($2=="one-of-four") { core[$1]=$7; rss[$1]=$8 } }
        END {
-         for (k in run) { split(k, a, FS); c=ceil[a[2] FS a[3]]
-           printf "RESULT machine %-14s %-10s %s worker(s): %.1f MB/s = %.2f of the ceiling %.1f MB/s (target >= 0.9: %s); peak RSS %s MB (target < 1024: %s)\n", a[1], a[2], a[3], run[k], run[k]/c, c, (run[k]/c >= 0.9 ? "met" : "NOT met"), mem[k], (mem[k] < 1024 ? "met" : "NOT met") }
-         for (p in core) if (p != "recrawl-cdxj")
-           printf "RESULT peer %-13s %.1f MB/cpu-s, recrawl %.1f: recrawl = %.2fx per core (peak RSS %s MB)\n", p, core[p], core["recrawl-cdxj"], core["recrawl-cdxj"]/core[p], rss[p] }' "$table" | sort
+         for (k in run) { split(k, a, FS); split(a[1], q, "-"); e=q[2]; ck=a[2] FS a[3]
+           printf "RESULT machine %-20s %-10s %s worker(s): %.1f MB/s = %.2f of the %s ceiling %.1f MB/s (target >= 0.9: %s); per CPU-s %.2f of it", a[1], a[2], a[3], run[k], run[k]/cw[e FS ck], e, cw[e FS ck], (run[k]/cw[e FS ck] >= 0.9 ? "met" : "NOT met"), cpu[k]/cc[e FS ck]
+           if (e != "go") printf "; %.2f (%.2f per CPU-s) of the go ceiling", run[k]/cw["go" FS ck], cpu[k]/cc["go" FS ck]
+           printf "; peak RSS %s MB (target < 1024: %s)\n", mem[k], (mem[k] < 1024 ? "met" : "NOT met") }
+         for (p in core) if (p !~ /^recrawl-/ && p !~ /^ceiling-/ && p !~ /^inflate-/)
+           printf "RESULT peer %-13s %.1f MB/cpu-s; recrawl-go %.1f = %.2fx, recrawl-isal %.1f = %.2fx per core (peer peak RSS %s MB; recrawl %s / %s MB)\n", p, core[p], core["recrawl-go-cdxj"], core["recrawl-go-cdxj"]/core[p], core["recrawl-isal-cdxj"], core["recrawl-isal-cdxj"]/core[p], rss[p], rss["recrawl-go-cdxj"], rss["recrawl-isal-cdxj"] }' "$table" | sort
 }
 
 bench_document() {
@@ -229,14 +263,20 @@ bench_document() {
   echo "== documents/s per core (GOMAXPROCS=1): whole per-document step vs. bare html.Parse of the same page, interleaved page by page; $((reps + 2)) runs"
   GOMAXPROCS=1 "$bin/scoring.test" -test.run '^$' -test.bench '^BenchmarkDocumentStep$' -test.benchtime 3s \
     -test.count "$((reps + 2))" | grep '^Benchmark' | tee "$dir/document.txt"
+  load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
   for sub in pages=30-100KB pages=raw; do
     step=$(metric step-docs/s "$dir/document.txt" "$sub" | median)
     parse=$(metric parse-docs/s "$dir/document.txt" "$sub" | median)
     ratio=$(metric step/parse "$dir/document.txt" "$sub" | median)
+    cpu=$(metric step/parse-cpu "$dir/document.txt" "$sub" | median)
     kb=$(metric KB/page "$dir/document.txt" "$sub" | median)
-    awk -v s="$sub" -v a="$step" -v p="$parse" -v r="$ratio" -v kb="$kb" 'BEGIN {
-      printf "RESULT document %-15s (%.0f KB/page): step %.0f docs/s per core, bare parse %.0f docs/s: step = %.2fx the parse (median; target <= 3x: %s)\n",
-        s, kb, a, p, r, (r <= 3 ? "met" : "NOT met") }'
+    # The target is judged on the ratio of CPU time (step/parse-cpu): on a machine shared with other
+    # jobs the wall-time ratio also measures the scheduler (measured under a load average of 25 on 2
+    # cores: wall ratios of one page set from 2.3x to 5.8x between runs). Both are printed.
+    awk -v s="$sub" -v a="$step" -v p="$parse" -v r="$ratio" -v c="$cpu" -v kb="$kb" -v load="$load" 'BEGIN {
+      judged = (c == "nan" || c == "") ? r : c
+      printf "RESULT document %-15s (%.0f KB/page): step %.0f docs/s per core, bare parse %.0f docs/s: step = %.2fx the parse in CPU time, %.2fx in wall time (median; target <= 3x: %s; load average %s)\n",
+        s, kb, a, p, c, r, (judged <= 3 ? "met" : "NOT met"), load }'
   done
 }
 
@@ -480,15 +520,19 @@ WRAP
 bench_replay() {
   echo "== replay: ReplayWeb.page, time to the first replayed page (internal/replaytest)"
   local pages fail=0
-  for pages in ${BENCH_REPLAY_PAGES:-80 5400}; do
-    RECRAWL_REPLAY_BENCH_PAGES=$pages go test -count=1 -timeout 90m -run 'TestReplayTimeToFirstPage$' -v ./internal/replaytest \
+  # The generated collections are kept here and reused (a 19,045-document one takes a minute or more to build).
+  mkdir -p "$dir/replay"
+  for pages in ${BENCH_REPLAY_PAGES:-80 9200}; do
+    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    RECRAWL_REPLAY_BENCH_DIR="$dir/replay" RECRAWL_REPLAY_BENCH_PAGES=$pages \
+      nice -n 10 go test -count=1 -timeout 90m -run 'TestReplayTimeToFirstPage$' -v ./internal/replaytest \
       >"$dir/replay-$pages.log" 2>&1 || { echo "FAILED: replay bench with $pages pages (see $dir/replay-$pages.log)"; tail -20 "$dir/replay-$pages.log"; return 1; }
     grep '^replay-bench' "$dir/replay-$pages.log"
-    # The target: with the index form the package writes by default, every checked page within 30 s.
-    local form
-    form=$(sed -n 's/.*default index: \(flat\|ZipNum\).*/\1/p' "$dir/replay-$pages.log" | tr A-Z a-z | head -1)
-    awk -v f="$form" '/^replay-bench/ { delete v; for (i=1;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=kv[2] }
-         if (v["index"]==f) { ok = ("slowest_s" in v) && v["slowest_s"]+0 <= 30; printf "target (default index %s, %s documents): slowest page %.1f s <= 30 s: %s\n", f, v["docs"], v["slowest_s"], ok ? "met" : "MISSED"; exit !ok } }' \
+    echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    # The target: with the package wacz.Package writes by default, every checked page within 30 s of opening the viewer.
+    awk '/^replay-bench/ { delete v; for (i=1;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=kv[2] }
+         if (v["form"]=="default") { ok = ("slowest_s" in v) && v["slowest_s"]+0 <= 30; printf "target (default package, %s documents): slowest page %.1f s <= 30 s: %s\n", v["docs"], v["slowest_s"], ok ? "met" : "MISSED"; found=1; exit !ok } }
+         END { if (!found) { print "target: no measurement of the default package"; exit 1 } }' \
       "$dir/replay-$pages.log" || fail=1
   done
   return $fail

@@ -8,7 +8,9 @@
 #     .complete-<versions>  marker: a second run with the same pins does nothing
 #
 # Also Debian's isal (igzip) and libdeflate-tools (libdeflate-gunzip): the
-# faster inflaters whose speed on the same files bench.sh prints beside Go's.
+# faster inflaters whose speed on the same files bench.sh prints beside Go's;
+# and libisal-dev, for the index built with `-tags isal` (internal/inflate:
+# ISA-L's inflate through cgo), which bench.sh runs beside the default.
 #
 # Needs python3 (venv), java and mvn. Prints the cache directory.
 set -euo pipefail
@@ -33,9 +35,9 @@ if [ ! -f "$marker" ]; then
   test -s "$deps/jwarc.jar"
   touch "$marker"
 fi
-if ! command -v igzip >/dev/null 2>&1 || ! command -v libdeflate-gunzip >/dev/null 2>&1; then
-  echo "== installing isal and libdeflate-tools (apt)" >&2
+if ! command -v igzip >/dev/null 2>&1 || ! command -v libdeflate-gunzip >/dev/null 2>&1 || [ ! -f /usr/include/isa-l/igzip_lib.h ]; then
+  echo "== installing isal, libisal-dev and libdeflate-tools (apt)" >&2
   if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
-  $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq isal libdeflate-tools >&2
+  $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq isal libisal-dev libdeflate-tools >&2
 fi
 echo "$deps"

@@ -42,7 +42,23 @@ install_chromium() {
 	return 1
 }
 
+# libisal-dev: ISA-L's inflate, for the tests of the `-tags isal` build
+# (internal/inflate; scripts/test.sh runs them).
+install_isal() {
+	if [ -f /usr/include/isa-l/igzip_lib.h ]; then
+		echo "install-test-deps: libisal-dev present"
+		return 0
+	fi
+	SUDO=""
+	if [ "$(id -u)" -ne 0 ]; then
+		SUDO="sudo"
+	fi
+	$SUDO apt-get update
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends libisal-dev
+}
+
 install_chromium
+install_isal
 bash "$(dirname "$0")/install-replay-deps.sh"
 # Flink, Spark and Beam's job servers for the cluster tests (runners/cluster_test.go).
 bash "$(dirname "$0")/install-cluster-deps.sh"

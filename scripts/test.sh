@@ -17,3 +17,18 @@ go vet ./...
 
 echo "== go test"
 go test -count=1 -timeout 25m "$@" ./...
+
+# The index built with -tags isal inflates with ISA-L (internal/inflate):
+# the same members, offsets and index lines, on every real archive in
+# ../shared and for any split (install-test-deps.sh installs libisal-dev).
+if [ -f /usr/include/isa-l/igzip_lib.h ] || [ -n "${CI:-}" ]; then
+  echo "== go test -tags isal (ISA-L inflate)"
+  go test -count=1 -timeout 15m -tags isal "$@" ./internal/inflate ./internal/records/...
+  go test -count=1 -timeout 15m -tags isal "$@" ./internal/cdxj \
+    -run 'TestConformance|TestDamaged|TestPywbDoctests|TestOtherArchives|TestNothingReadable|TestSplitConformance|TestSplitStoredInnerArchive'
+else
+  echo "== go test -tags isal: skipped, no libisal-dev (scripts/install-test-deps.sh installs it)"
+fi
+
+echo "== hostile-input suite"
+scripts/hostile.sh

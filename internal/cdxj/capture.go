@@ -55,74 +55,85 @@ func (c Capture) IsRevisit() bool { return c.Mime == "warc/revisit" }
 // with the field order and JSON spacing pywb uses. Empty mime/status/digest
 // fields are left out, as pywb leaves out "-" values.
 func (c Capture) Line() string {
-	var b strings.Builder
-	b.Grow(len(c.Key) + len(c.URL) + len(c.Filename) + 128)
-	b.WriteString(c.Key)
-	b.WriteByte(' ')
-	b.WriteString(c.Timestamp)
-	b.WriteString(` {"url": `)
-	writeJSONString(&b, c.URL)
-	field := func(name, value string) {
-		if value == "" {
-			return
-		}
-		b.WriteString(`, "`)
-		b.WriteString(name)
-		b.WriteString(`": `)
-		writeJSONString(&b, value)
-	}
-	field("mime", c.Mime)
-	field("status", c.Status)
-	field("digest", c.Digest)
-	field("length", strconv.FormatInt(c.Length, 10))
-	field("offset", strconv.FormatInt(c.Offset, 10))
-	field("filename", c.Filename)
-	b.WriteByte('}')
-	return b.String()
+	return string(c.AppendLine(make([]byte, 0, len(c.Key)+len(c.URL)+len(c.Filename)+160)))
 }
 
-// writeJSONString writes s as a JSON string the way Python's json.dumps does
-// (ASCII only: other characters as \uXXXX escapes), so lines match pywb's byte for byte.
-func writeJSONString(b *strings.Builder, s string) {
+// AppendLine appends the line Line returns to b (without a newline): the
+// index pipeline builds its batches of lines with it, without a string per
+// line.
+func (c Capture) AppendLine(b []byte) []byte {
+	b = append(b, c.Key...)
+	b = append(b, ' ')
+	b = append(b, c.Timestamp...)
+	b = append(b, ` {"url": `...)
+	b = appendJSONString(b, c.URL)
+	b = appendField(b, "mime", c.Mime)
+	b = appendField(b, "status", c.Status)
+	b = appendField(b, "digest", c.Digest)
+	b = append(b, `, "length": "`...)
+	b = strconv.AppendInt(b, c.Length, 10)
+	b = append(b, `", "offset": "`...)
+	b = strconv.AppendInt(b, c.Offset, 10)
+	b = append(b, '"')
+	b = appendField(b, "filename", c.Filename)
+	return append(b, '}')
+}
+
+// appendField appends `, "name": "value"`, or nothing for an empty value.
+func appendField(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, `, "`...)
+	b = append(b, name...)
+	b = append(b, `": `...)
+	return appendJSONString(b, value)
+}
+
+// appendJSONString appends s as a JSON string the way Python's json.dumps
+// does (ASCII only: other characters as \uXXXX escapes), so lines match
+// pywb's byte for byte.
+func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for _, r := range s {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		// The common case: a run of printable ASCII, copied at once.
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if i = j; i >= len(s) {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
 		case r == '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case r == '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case r == '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case r == '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r >= 0x7f:
+			b = append(b, `\t`...)
+		default: // r < 0x20 || r >= 0x7f
 			if r == utf8.RuneError {
 				r = 0xfffd
 			}
 			if r > 0xffff { // surrogate pair, as Python writes it
 				r -= 0x10000
-				for _, u := range []rune{0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff} {
-					b.WriteString(`\u`)
-					b.WriteByte(hex[u>>12&0xf])
-					b.WriteByte(hex[u>>8&0xf])
-					b.WriteByte(hex[u>>4&0xf])
-					b.WriteByte(hex[u&0xf])
+				for _, u := range [2]rune{0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff} {
+					b = append(b, '\\', 'u', hex[u>>12&0xf], hex[u>>8&0xf], hex[u>>4&0xf], hex[u&0xf])
 				}
 				continue
 			}
-			b.WriteString(`\u`)
-			b.WriteByte(hex[r>>12&0xf])
-			b.WriteByte(hex[r>>8&0xf])
-			b.WriteByte(hex[r>>4&0xf])
-			b.WriteByte(hex[r&0xf])
-		default:
-			b.WriteRune(r)
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 		}
 	}
-	b.WriteByte('"')
+	return append(b, '"')
 }
 
 // Parse reads one CDXJ line (with or without its trailing newline). It accepts

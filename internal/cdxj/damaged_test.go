@@ -2,14 +2,17 @@ package cdxj
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/surt"
 )
 
 // damagedInputs are the conformance archives whose damaged copies are
@@ -37,7 +40,8 @@ func indexLines(t *testing.T, data []byte, name string) (lines []string, skips [
 // TestDamagedCopiesIndexOnlyCleanLines indexes byte-flipped and truncated
 // copies of every conformance archive: each line the index keeps must be a
 // line of the clean copy's index, identical (a damaged record is left out,
-// never indexed with a wrong length, mime or digest).
+// never indexed with a wrong length, mime or digest), or a response of a
+// non-GET pair whose request was damaged, under its plain key.
 func TestDamagedCopiesIndexOnlyCleanLines(t *testing.T) {
 	for _, rel := range damagedInputs {
 		data, err := os.ReadFile(sharedtest.Path(t, rel))
@@ -49,6 +53,16 @@ func TestDamagedCopiesIndexOnlyCleanLines(t *testing.T) {
 		want := map[string]bool{}
 		for _, l := range clean {
 			want[l] = true
+			// A response paired with a non-GET request has the method in
+			// its key; when the damage falls into the request, which is
+			// then left out, the intact response is indexed unpaired,
+			// under its own URL's key.
+			if c, err := Parse(l); err == nil && strings.Contains(c.Key, "__wb_method=") {
+				if k, err := surt.Key(c.URL); err == nil {
+					c.Key = k
+					want[c.Line()] = true
+				}
+			}
 		}
 		check := func(what string, copy []byte) {
 			got, _ := indexLines(t, copy, name)
@@ -92,4 +106,38 @@ func spread(size, n int) []int {
 		add(p)
 	}
 	return ps
+}
+
+// TestWholeFileGzipChecksum: a whole-file gzip whose one CRC-32 fails (a
+// byte flipped in a stored block decodes without error, so only the
+// checksum finds it) has every record left out, and the skip says so; the
+// same file whole is indexed in full.
+func TestWholeFileGzipChecksum(t *testing.T) {
+	var plain bytes.Buffer
+	for i := range 3 {
+		body := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>page %d</p>", i)
+		fmt.Fprintf(&plain, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/%d\r\nWARC-Date: 2009-09-27T10:00:00Z\r\n"+
+			"WARC-Record-ID: <urn:uuid:%d>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", i, i, len(body), body)
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.NoCompression)
+	zw.Write(plain.Bytes())
+	zw.Close()
+	data := gz.Bytes()
+	if lines, _ := indexLines(t, data, "whole.warc.gz"); len(lines) != 3 {
+		t.Fatalf("the clean file: %d lines, want 3", len(lines))
+	}
+	flipped := bytes.Clone(data)
+	i := bytes.LastIndex(flipped, []byte("text/html"))
+	flipped[i+3] = 'X' // text/hXml in the last record's HTTP head
+	var skips []records.Skip
+	st, err := IndexFile(bytes.NewReader(flipped), "whole.warc.gz", IndexOptions{OnSkip: func(s records.Skip) { skips = append(skips, s) }},
+		func(c Capture) error { t.Errorf("indexed from a file failing its checksum: %s", c.Line()); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Damaged != 3 || st.Captures != 0 || len(skips) != 1 || skips[0].Kind != records.KindBadGzip ||
+		!strings.Contains(skips[0].Error(), "its 3 records are left out") {
+		t.Errorf("stats %+v, skips %v; want the 3 records left out, saying so", st, skips)
+	}
 }

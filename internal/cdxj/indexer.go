@@ -5,8 +5,10 @@ package cdxj
 //
 //   - indexed: response, revisit, resource, metadata and conversion records
 //     and ARC records; not indexed: request and warcinfo records, records
-//     whose Content-Type is exactly "application/warc-fields", the ARC
-//     file header, and HTTP messages whose status code is "-".
+//     whose Content-Type is exactly "application/warc-fields", metadata
+//     records of mime "text/anvl" (Heritrix 1.x's, which collide with their
+//     response; pywb's METADATA_NO_INDEX_TYPES), the ARC file header, and
+//     HTTP messages whose status code is "-".
 //   - mime: "warc/revisit" for revisits; else the HTTP Content-Type up to the
 //     first ';' or space, or, for records without an HTTP head, the record's
 //     own Content-Type (ARC: the header line's content type); "unk" if none.
@@ -19,6 +21,8 @@ package cdxj
 //   - POST and PUT (and any non-GET) requests: a request record right before
 //     or after its response (same URL, WARC-Concurrent-To pointing at the
 //     other) adds "__wb_method=post&<body as query>" to the key of both.
+//     The method is the request line's first token, whatever it is (a
+//     "GETX" request gives "__wb_method=getx", as in pywb).
 //
 // Deliberate differences, all about damaged input where pywb stops with an
 // exception: records with an unparsable WARC-Date or a URL the SURT
@@ -60,6 +64,10 @@ type IndexStats struct {
 // Skip kinds added by the indexer.
 const KindBadURL = "bad-url"
 
+// maxHeld bounds the captures of a whole-file gzip held back until its
+// checksum is known (about 50 MB).
+const maxHeld = 100_000
+
 // IndexFile reads one WARC or ARC file (plain or gzip, detected from the
 // content) and emits a capture for every record pywb's cdx-indexer indexes,
 // in file order (see Sort). filename is stored in every capture as given.
@@ -69,18 +77,57 @@ const KindBadURL = "bad-url"
 // wraps records.ErrNoRecords).
 func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Capture) error) (IndexStats, error) {
 	var st IndexStats
+	var it *records.Iterator
+	// The captures of a whole-file gzip are held back until its one CRC-32
+	// is checked at the stream's end (up to maxHeld of them): a stream that
+	// fails it may have any record wrong, so all of them are left out.
+	var held []Capture
+	holding, failed := true, false
+	var prev *entry
 	onSkip := func(s records.Skip) {
 		st.Skips++
+		if it != nil && it.WholeFileGzip() && !failed && (s.Kind == records.KindBadGzip || s.Kind == records.KindTruncatedGzip) {
+			n := len(held)
+			if prev != nil {
+				n++
+			}
+			failed = true
+			if s.Kind == records.KindBadGzip && holding {
+				st.Damaged += n
+				st.Captures -= len(held)
+				s.Err = fmt.Errorf("%w; the file is one gzip stream with one checksum, so its %d records are left out", s.Err, n)
+				held, prev = nil, nil
+			} else if s.Kind == records.KindBadGzip {
+				s.Err = fmt.Errorf("%w; the file is one gzip stream with one checksum, and its first %d records were indexed before its end (more than %d are not held back)", s.Err, st.Captures, maxHeld)
+			}
+		}
 		if opts.OnSkip != nil {
 			opts.OnSkip(s)
 		}
+	}
+	out := emit
+	emit = func(c Capture) error {
+		if !holding || !it.WholeFileGzip() {
+			return out(c)
+		}
+		held = append(held, c)
+		if len(held) < maxHeld {
+			return nil
+		}
+		holding = false
+		for _, h := range held {
+			if err := out(h); err != nil {
+				return err
+			}
+		}
+		held = nil
+		return nil
 	}
 	it, err := records.NewIterator(r, filename, onSkip)
 	if err != nil {
 		return st, err
 	}
 	x := indexer{opts: opts, filename: filename, emit: emit, onSkip: onSkip, st: &st}
-	var prev *entry
 	for {
 		rec, err := it.Next()
 		if err == io.EOF {
@@ -135,6 +182,11 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 	}
 	if prev != nil {
 		if err := x.out(prev); err != nil {
+			return st, err
+		}
+	}
+	for _, h := range held {
+		if err := out(h); err != nil {
 			return st, err
 		}
 	}
@@ -305,6 +357,12 @@ func (x *indexer) merge(self, other *entry) bool {
 
 func (x *indexer) out(e *entry) error {
 	if e.typ == "request" || e.typ == "warcinfo" || e.c.URL == "" || e.c.Key == "" {
+		return nil
+	}
+	// pywb's BaseCDXWriter._is_skipped (METADATA_NO_INDEX_TYPES): a
+	// text/anvl metadata record (Heritrix 1.x) has its response's URL and
+	// time and would collide with it in the index.
+	if e.typ == "metadata" && e.c.Mime == "text/anvl" {
 		return nil
 	}
 	x.st.Captures++

@@ -1,12 +1,12 @@
 // Package docfreq decides which captures of an archive the document-frequency
 // dictionary counts (the index pipeline's --dictionary step,
-// transforms/index.CountDocumentFrequencies) and names its files: plain Go,
-// the same choice on every runner and in every test.
+// transforms/index.CountDocumentFrequencies): plain Go, the same choice on
+// every runner and in every test. The files' names are scoring's
+// (scoring.DocFreqFileName).
 package docfreq
 
 import (
 	"hash/fnv"
-	"strings"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
@@ -22,26 +22,6 @@ const (
 	SkipParseFailed = "parse-failed" // the payload could not be parsed
 	SkipNoText      = "no-text"      // an HTML page without main text or without terms
 )
-
-// FileName is the name of the document-frequency file of a language in
-// INDEX_DIR: df-<lang>.tsv, in the format of scoring.DocFreq.
-func FileName(lang string) string { return filePrefix + lang + fileSuffix }
-
-// FileGlob matches every document-frequency file of a directory.
-const FileGlob = filePrefix + "*" + fileSuffix
-
-// LanguageOf returns the language of a document-frequency file's base name,
-// and whether the name is one.
-func LanguageOf(base string) (lang string, ok bool) {
-	rest, ok := strings.CutPrefix(base, filePrefix)
-	if !ok {
-		return "", false
-	}
-	lang, ok = strings.CutSuffix(rest, fileSuffix)
-	return lang, ok && lang != ""
-}
-
-const filePrefix, fileSuffix = "df-", ".tsv"
 
 // InSample reports whether the capture with this SURT key and timestamp is
 // in a sample of the given rate. The choice depends on nothing else, so

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
@@ -22,13 +23,11 @@ import (
 // the dictionaries. It travels to Beam workers as JSON and is turned into a
 // Processor in a DoFn's Setup.
 //
-// A single unnamed archive is Index and Archives; several named archives
-// are Sources (sources.go), and then Index and Archives are empty.
+// The archives it reads are Sources (sources.go): several named archives,
+// or one unnamed archive, a source named "".
 type Job struct {
 	Spec       *specs.Spec             `json:"spec"`
-	Index      string                  `json:"index"`             // cdxj:FILE, zipnum:DIR or bigtable:P/I/T
-	Archives   []string                `json:"archives"`          // archive locations, searched in order
-	Sources    []Source                `json:"sources,omitempty"` // named archives, in the order given
+	Sources    []Source                `json:"sources"` // the archives, in the order given
 	References []scoring.ReferenceText `json:"references"`
 	// Dictionaries: language → file. A file named *.idf or *.tsv with
 	// term<TAB>idf lines is a dictionary; a df-LANG.tsv file written by
@@ -94,11 +93,13 @@ func (j *Job) Settings() Settings {
 func (j *Job) Focus() Focus {
 	f := j.Spec.Focus
 	out := Focus{
-		Links:        scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context},
-		LinkDates:    f.LinkDates,
-		Intent:       f.TemporalIntent,
-		MaxDepth:     f.MaxDepth,
-		SkipListings: !f.CountListingPages,
+		Links:           scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context},
+		LinkDates:       f.LinkDates,
+		Intent:          f.TemporalIntent,
+		MaxDepth:        f.MaxDepth,
+		SkipListings:    !f.CountListingPages,
+		FollowCanonical: f.FollowCanonical,
+		LearnLinks:      f.LearnLinks,
 	}
 	switch f.Combine {
 	case specs.CombineAverage:
@@ -268,20 +269,16 @@ func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq b
 // wrote next to an index (df-LANG.tsv), by language; for a Bigtable index,
 // those stored in its table (btindex.DictionaryPaths).
 func FindDictionaries(ctx context.Context, index string) (map[string]string, error) {
-	kind, arg, _ := strings.Cut(index, ":")
-	var dir string
-	switch kind {
-	case "cdxj":
-		dir = storage.Dir(arg) // keeps gs:// (path.Dir would clean it into gs:/)
-	case "zipnum":
-		dir = arg
-		if strings.HasSuffix(arg, ".idx") {
-			dir = storage.Dir(arg)
-		}
-	case "bigtable":
-		return btindex.DictionaryPaths(ctx, arg)
-	default:
-		return nil, nil
+	spec, err := lookup.ParseSpec(index)
+	if err != nil {
+		return nil, nil // not an index: no dictionaries beside it
+	}
+	dir := spec.Location
+	switch {
+	case spec.Kind == lookup.KindBigtable:
+		return btindex.DictionaryPaths(ctx, spec.Location)
+	case spec.Kind == lookup.KindCDXJ, strings.HasSuffix(dir, ".idx"):
+		dir = storage.Dir(dir) // keeps gs:// (path.Dir would clean it into gs:/)
 	}
 	return DictionariesIn(ctx, dir)
 }
@@ -289,14 +286,15 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 // DictionariesIn returns the document-frequency files df-LANG.tsv in dir
 // (local or gs://) by language; none is not an error.
 func DictionariesIn(ctx context.Context, dir string) (map[string]string, error) {
-	files, err := storage.Glob(ctx, storage.Join(dir, "df-*.tsv"))
+	files, err := storage.Glob(ctx, storage.Join(dir, scoring.DocFreqFileGlob))
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
 	for _, f := range files {
-		lang := strings.TrimSuffix(strings.TrimPrefix(storage.Base(f), "df-"), ".tsv")
-		out[lang] = f
+		if lang, ok := scoring.DocFreqLanguage(storage.Base(f)); ok {
+			out[lang] = f
+		}
 	}
 	return out, nil
 }

@@ -32,14 +32,14 @@ type ArchiveUse struct {
 // maxArchiveName bounds an archive name (it is written on every document).
 const maxArchiveName = 64
 
-// SetArchives sets the job's archives from the values of the --index and
+// SetArchives sets the job's Sources from the values of the --index and
 // --archive flags, each of which may be given several times:
 //
 //   - the single-archive form: one unnamed --index (cdxj:FILE, zipnum:DIR,
 //     bigtable:P/I/T) and its locations in --archive (comma-separated). It
-//     sets Index and Archives, exactly as before archives had names: a
-//     repeated unnamed flag is not a second archive, its last value wins
-//     (with a warning in the log).
+//     sets one source named "", with the same outputs as before archives
+//     had names: a repeated unnamed flag is not a second archive, its last
+//     value wins (with a warning in the log). Neither flag: no source.
 //   - the named form: every value NAME=VALUE (--index national=zipnum:/idx
 //     --archive national=/warcs,gs://b/warcs), one --index and one
 //     --archive per name. It sets Sources, in the order of the --index
@@ -58,7 +58,7 @@ func (j *Job) SetArchives(indexes, archives []string) error {
 	if err != nil {
 		return err
 	}
-	j.Index, j.Archives, j.Sources = "", nil, nil
+	j.Sources = nil
 	if !idx.named && !arc.named {
 		// As with any flag, the last value wins (as it always did).
 		for _, f := range []struct {
@@ -70,12 +70,17 @@ func (j *Job) SetArchives(indexes, archives []string) error {
 					"flag", f.name, "times", n, "used", f.v.values[n-1].raw)
 			}
 		}
+		if len(idx.values) == 0 && len(arc.values) == 0 {
+			return nil
+		}
+		var unnamed Source
 		if n := len(idx.values); n > 0 {
-			j.Index = idx.values[n-1].value
+			unnamed.Index = idx.values[n-1].value
 		}
 		if n := len(arc.values); n > 0 {
-			j.Archives = storage.SplitList(arc.values[n-1].value)
+			unnamed.Archives = storage.SplitList(arc.values[n-1].value)
 		}
+		j.Sources = []Source{unnamed}
 		return nil
 	}
 	switch {
@@ -173,19 +178,29 @@ func cutName(s string) (name, value string, named bool) {
 	return before, after, true
 }
 
-// ArchiveSources returns the job's archives: its named Sources, or the
-// single unnamed archive (Index and Archives) as a Source without a name.
-func (j *Job) ArchiveSources() []Source {
-	if len(j.Sources) > 0 {
-		return j.Sources
+// Named reports whether the job's archives have names: false for a single
+// unnamed archive (one source named "") and for a job without archives.
+func (j *Job) Named() bool {
+	return len(j.Sources) > 0 && j.Sources[0].Name != ""
+}
+
+// HasIndex reports whether the job names a snapshot index.
+func (j *Job) HasIndex() bool {
+	for _, s := range j.Sources {
+		if s.Index != "" {
+			return true
+		}
 	}
-	return []Source{{Index: j.Index, Archives: j.Archives}}
+	return false
 }
 
 // ArchiveNames returns the names of the job's archives in the order they
 // were given (ties in snapshot selection go to the first), or nil for a
 // single unnamed archive.
 func (j *Job) ArchiveNames() []string {
+	if !j.Named() {
+		return nil
+	}
 	var names []string
 	for _, s := range j.Sources {
 		names = append(names, s.Name)
@@ -196,7 +211,7 @@ func (j *Job) ArchiveNames() []string {
 // IndexSources returns the job's snapshot indexes for lookup.OpenSources.
 func (j *Job) IndexSources() []lookup.Source {
 	var out []lookup.Source
-	for _, s := range j.ArchiveSources() {
+	for _, s := range j.Sources {
 		out = append(out, lookup.Source{Name: s.Name, Spec: s.Index})
 	}
 	return out
@@ -212,16 +227,14 @@ func (j *Job) OpenIndex(ctx context.Context) (lookup.Index, error) {
 // NewFetcher returns a fetcher that reads a capture's record from the
 // locations of the capture's archive.
 func (j *Job) NewFetcher() *Fetcher {
-	var f *Fetcher
-	if len(j.Sources) == 0 {
-		f = NewFetcher(j.Archives)
-	} else {
-		locations := map[string][]string{}
-		for _, s := range j.Sources {
-			locations[s.Name] = s.Archives
-		}
-		f = NewArchivesFetcher(locations)
+	locations := map[string][]string{"": nil} // a job without archives: every file is missing
+	if len(j.Sources) > 0 {
+		locations = map[string][]string{}
 	}
+	for _, s := range j.Sources {
+		locations[s.Name] = s.Archives
+	}
+	f := NewArchivesFetcher(locations)
 	if j.Spec != nil {
 		f.MaxBodyBytes = j.Spec.MaxDocumentBytes
 	}
@@ -232,7 +245,7 @@ func (j *Job) NewFetcher() *Fetcher {
 // ArchiveUses counts the collected documents of each named archive, for
 // run.json; nil for a single unnamed archive.
 func (j *Job) ArchiveUses(results ResultSource) ([]ArchiveUse, error) {
-	if len(j.Sources) == 0 {
+	if !j.Named() {
 		return nil, nil
 	}
 	counts := map[string]int{}

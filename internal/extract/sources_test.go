@@ -72,22 +72,30 @@ func TestSetArchives(t *testing.T) {
 		if err := j.SetArchives([]string{"cdxj:/i/index.cdxj"}, []string{"/a, gs://b/w"}); err != nil {
 			t.Fatal(err)
 		}
-		if j.Index != "cdxj:/i/index.cdxj" || !reflect.DeepEqual(j.Archives, []string{"/a", "gs://b/w"}) || j.Sources != nil {
-			t.Errorf("got index %q archives %q sources %v", j.Index, j.Archives, j.Sources)
+		if want := []Source{{Index: "cdxj:/i/index.cdxj", Archives: []string{"/a", "gs://b/w"}}}; !reflect.DeepEqual(j.Sources, want) {
+			t.Errorf("got sources %+v, want one unnamed %+v", j.Sources, want)
+		}
+		if j.Named() {
+			t.Error("one source named \"\" is Named")
 		}
 		// Repeated without names, the last value wins, as it always did.
 		if err := j.SetArchives([]string{"cdxj:/i/old.cdxj", "zipnum:/z"}, []string{"/a", "/c,/d"}); err != nil {
 			t.Fatal(err)
 		}
-		if j.Index != "zipnum:/z" || !reflect.DeepEqual(j.Archives, []string{"/c", "/d"}) || j.Sources != nil {
-			t.Errorf("repeated unnamed flags: index %q archives %q sources %v; want the last values", j.Index, j.Archives, j.Sources)
+		if want := []Source{{Index: "zipnum:/z", Archives: []string{"/c", "/d"}}}; !reflect.DeepEqual(j.Sources, want) {
+			t.Errorf("repeated unnamed flags: sources %+v; want the last values %+v", j.Sources, want)
 		}
 		if j.ArchiveNames() != nil {
 			t.Errorf("names of the unnamed form: %v", j.ArchiveNames())
 		}
 		// A path with '=' after a '/' or a "kind:" is not a name.
-		if err := j.SetArchives([]string{"cdxj:/i/a=b.cdxj"}, []string{"/data/x=y"}); err != nil || j.Index != "cdxj:/i/a=b.cdxj" || j.Archives[0] != "/data/x=y" {
-			t.Errorf("paths with '=': %v, index %q archives %q", err, j.Index, j.Archives)
+		if err := j.SetArchives([]string{"cdxj:/i/a=b.cdxj"}, []string{"/data/x=y"}); err != nil || len(j.Sources) != 1 || j.Sources[0].Name != "" ||
+			j.Sources[0].Index != "cdxj:/i/a=b.cdxj" || j.Sources[0].Archives[0] != "/data/x=y" {
+			t.Errorf("paths with '=': %v, sources %+v", err, j.Sources)
+		}
+		// Neither flag: no archive at all (explain without an index).
+		if err := j.SetArchives(nil, nil); err != nil || j.Sources != nil || j.HasIndex() {
+			t.Errorf("no flags: %v, sources %+v", err, j.Sources)
 		}
 	})
 	t.Run("named", func(t *testing.T) {
@@ -99,8 +107,8 @@ func TestSetArchives(t *testing.T) {
 		}
 		want := []Source{{Name: "national", Index: "zipnum:/data/idx", Archives: []string{"/data/warcs", "gs://b/warcs"}},
 			{Name: "special", Index: "cdxj:/data/sc.cdxj", Archives: []string{"/data/sc"}}}
-		if !reflect.DeepEqual(j.Sources, want) || j.Index != "" || j.Archives != nil {
-			t.Errorf("got sources %+v index %q archives %q", j.Sources, j.Index, j.Archives)
+		if !reflect.DeepEqual(j.Sources, want) || !j.Named() {
+			t.Errorf("got sources %+v (named %v)", j.Sources, j.Named())
 		}
 		if !reflect.DeepEqual(j.ArchiveNames(), []string{"national", "special"}) {
 			t.Errorf("names %v: want the order of --index", j.ArchiveNames())
@@ -258,7 +266,7 @@ func TestFetcherCountMissingFiles(t *testing.T) {
 	if !errors.As(err, &re) || re.Kind != ReasonArchiveFileGone || !strings.Contains(err.Error(), "gone.warc.gz") {
 		t.Errorf("counted: %v; want a %s record error naming gone.warc.gz", err, ReasonArchiveFileGone)
 	}
-	j := &Job{Archives: []string{t.TempDir()}, OnMissingFile: OnMissingFileCount}
+	j := &Job{Sources: []Source{{Archives: []string{t.TempDir()}}}, OnMissingFile: OnMissingFileCount}
 	if !j.NewFetcher().CountMissingFiles {
 		t.Error("Job.OnMissingFile=count does not reach the fetcher")
 	}

@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 
 	"cloud.google.com/go/bigtable"
 
@@ -56,7 +55,7 @@ func (a *Archive) IndexSpec() string { return "cdxj:" + a.CDXJ }
 
 // Dictionary returns the df file of a language next to the CDXJ index.
 func (a *Archive) Dictionary(lang string) string {
-	return filepath.Join(filepath.Dir(a.CDXJ), "df-"+lang+".tsv")
+	return filepath.Join(filepath.Dir(a.CDXJ), scoring.DocFreqFileName(lang))
 }
 
 // Build generates an archive into root (cfg.OutDir is set to root/archive)
@@ -178,7 +177,7 @@ func writeDictionaries(ctx context.Context, a *Archive, dirs []string) error {
 			return err
 		}
 		for _, dir := range dirs {
-			if err := os.WriteFile(filepath.Join(dir, "df-"+lang+".tsv"), b.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, scoring.DocFreqFileName(lang)), b.Bytes(), 0o644); err != nil {
 				return err
 			}
 		}
@@ -217,7 +216,7 @@ func (a *Archive) LoadBigtable(ctx context.Context, project, instance, table str
 	if err := w.Close(ctx); err != nil {
 		return err
 	}
-	dfs, err := filepath.Glob(filepath.Join(filepath.Dir(a.CDXJ), "df-*.tsv"))
+	dfs, err := filepath.Glob(filepath.Join(filepath.Dir(a.CDXJ), scoring.DocFreqFileGlob))
 	if err != nil {
 		return err
 	}
@@ -226,7 +225,7 @@ func (a *Archive) LoadBigtable(ctx context.Context, project, instance, table str
 		if err != nil {
 			return err
 		}
-		lang := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "df-"), ".tsv")
+		lang, _ := scoring.DocFreqLanguage(filepath.Base(f))
 		if err := btindex.WriteDictionary(ctx, client.Open(table), lang, data); err != nil {
 			return err
 		}

@@ -38,6 +38,7 @@ package lookup
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"cloud.google.com/go/bigtable"
@@ -55,24 +56,29 @@ type Index interface {
 	Close() error
 }
 
-// Open opens the index named by spec: "cdxj:FILE", "zipnum:DIR" (or
-// "zipnum:FILE.idx") or "bigtable:PROJECT/INSTANCE/TABLE".
-func Open(ctx context.Context, spec string) (Index, error) {
-	scheme, arg, ok := strings.Cut(spec, ":")
-	if !ok || arg == "" {
-		return nil, fmt.Errorf("index %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec)
+// Open opens the index named by an index spec (ParseSpec): "cdxj:FILE",
+// "zipnum:DIR" (or "zipnum:FILE.idx") or "bigtable:PROJECT/INSTANCE/TABLE".
+func Open(ctx context.Context, text string) (Index, error) {
+	spec, err := ParseSpec(text)
+	if err != nil {
+		return nil, err
 	}
-	switch scheme {
-	case "cdxj":
-		return OpenCDXJ(arg, CDXJOptions{})
-	case "zipnum":
-		r, err := zipnum.OpenContext(ctx, arg, zipnum.Options{})
+	return OpenSpec(ctx, spec)
+}
+
+// OpenSpec opens the index a parsed spec names.
+func OpenSpec(ctx context.Context, spec Spec) (Index, error) {
+	switch spec.Kind {
+	case KindCDXJ:
+		return OpenCDXJ(spec.Location, CDXJOptions{})
+	case KindZipNum:
+		r, err := zipnum.OpenContext(ctx, spec.Location, zipnum.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("index %q: %w", spec, err)
 		}
 		return NewZipNum(r), nil
-	case "bigtable":
-		parts := strings.Split(arg, "/")
+	case KindBigtable:
+		parts := strings.Split(spec.Location, "/")
 		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
 			return nil, fmt.Errorf("index %q: want bigtable:PROJECT/INSTANCE/TABLE", spec)
 		}
@@ -81,9 +87,8 @@ func Open(ctx context.Context, spec string) (Index, error) {
 			return nil, fmt.Errorf("index %q: %w", spec, err)
 		}
 		return &bigtableIndex{r: btindex.NewReader(client.Open(parts[2]), 0), client: client}, nil
-	default:
-		return nil, fmt.Errorf("index %q: unknown kind %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec, scheme)
 	}
+	return nil, fmt.Errorf("index %q: unknown kind %q: want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE", spec, spec.Kind)
 }
 
 // sortCaptures puts the captures of every key into the package's order.
@@ -139,4 +144,32 @@ func (b *bigtableIndex) Close() error {
 		return nil
 	}
 	return b.client.Close()
+}
+
+// CheckSpec checks an index spec without opening the index: its form, and
+// that a local cdxj file or zipnum directory (or .idx file) exists. A
+// gs:// location and a Bigtable table are left to Open.
+func CheckSpec(text string) error {
+	spec, err := ParseSpec(text)
+	if err != nil {
+		return err
+	}
+	if spec.Kind == KindBigtable {
+		parts := strings.Split(spec.Location, "/")
+		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+			return fmt.Errorf("index %q: want bigtable:PROJECT/INSTANCE/TABLE", text)
+		}
+		return nil
+	}
+	if strings.HasPrefix(spec.Location, "gs://") {
+		return nil
+	}
+	fi, err := os.Stat(spec.Location)
+	switch {
+	case err != nil:
+		return fmt.Errorf("index %q: %w", text, err)
+	case spec.Kind == KindCDXJ && fi.IsDir():
+		return fmt.Errorf("index %q: %s is a directory; cdxj: names the index file", text, spec.Location)
+	}
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/recrawl/recrawl/internal/arc"
 	"github.com/recrawl/recrawl/internal/records/stream"
@@ -59,6 +58,11 @@ func NewIterator(r io.Reader, name string, onSkip func(Skip)) (*Iterator, error)
 
 // Records is the number of records returned so far.
 func (it *Iterator) Records() int { return it.records }
+
+// WholeFileGzip reports whether the file is one gzip stream of several
+// records (known once its first record is finished): one CRC-32 covers
+// them all, checked only at the stream's end.
+func (it *Iterator) WholeFileGzip() bool { return it.s.Gzipped() && it.s.Continuous }
 
 // Skips is the number of problems reported so far.
 func (it *Iterator) Skips() int { return it.skips }
@@ -386,21 +390,104 @@ func (c *headerCap) over(line []byte, tooLong bool) bool {
 // appendHeaderLine adds one header line, warcio style: continuation lines
 // extend the previous value, lines without a colon are dropped.
 func appendHeaderLine(h Header, l []byte) Header {
-	l = bytes.TrimRight(l, " \t\r\n\x0b\x0c")
+	l = trimRightSpace(l)
+	if len(l) == 0 {
+		return h
+	}
 	if l[0] == ' ' || l[0] == '\t' {
 		if len(h) > 0 {
 			h[len(h)-1].Value += latin1(l)
 		}
 		return h
 	}
-	name, value, ok := bytes.Cut(l, []byte(":"))
-	if !ok {
+	i := bytes.IndexByte(l, ':')
+	if i < 0 {
 		return h
 	}
-	return append(h, Field{latin1(bytes.TrimRight(name, " \t")), latin1(bytes.TrimLeft(value, " \t\r\n\x0b\x0c"))})
+	name, value := l[:i], l[i+1:]
+	for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
+		name = name[:len(name)-1]
+	}
+	for len(value) > 0 && isSpace(value[0]) {
+		value = value[1:]
+	}
+	if h == nil {
+		h = make(Header, 0, 16)
+	}
+	return append(h, Field{headerName(name), latin1(value)})
 }
 
-var httpVerbs = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"}
+// isSpace reports the bytes header lines are trimmed of (Python's
+// str.strip without arguments, for ASCII).
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\x0b' || c == '\x0c'
+}
+
+func trimRightSpace(l []byte) []byte {
+	for len(l) > 0 && isSpace(l[len(l)-1]) {
+		l = l[:len(l)-1]
+	}
+	return l
+}
+
+// headerName is latin1(name), without a new string for the names nearly
+// every WARC and HTTP header has (the compiler does not allocate for a
+// switch on string(name)).
+func headerName(name []byte) string {
+	switch string(name) {
+	case "WARC-Type":
+		return "WARC-Type"
+	case "WARC-Record-ID":
+		return "WARC-Record-ID"
+	case "WARC-Date":
+		return "WARC-Date"
+	case "WARC-Target-URI":
+		return "WARC-Target-URI"
+	case "WARC-Payload-Digest":
+		return "WARC-Payload-Digest"
+	case "WARC-Block-Digest":
+		return "WARC-Block-Digest"
+	case "WARC-Concurrent-To":
+		return "WARC-Concurrent-To"
+	case "WARC-IP-Address":
+		return "WARC-IP-Address"
+	case "WARC-Warcinfo-ID":
+		return "WARC-Warcinfo-ID"
+	case "WARC-Identified-Payload-Type":
+		return "WARC-Identified-Payload-Type"
+	case "Content-Type":
+		return "Content-Type"
+	case "Content-Length":
+		return "Content-Length"
+	case "Date":
+		return "Date"
+	case "Server":
+		return "Server"
+	case "Connection":
+		return "Connection"
+	case "Cache-Control":
+		return "Cache-Control"
+	case "Last-Modified":
+		return "Last-Modified"
+	case "ETag":
+		return "ETag"
+	case "Expires":
+		return "Expires"
+	case "Vary":
+		return "Vary"
+	case "Set-Cookie":
+		return "Set-Cookie"
+	case "Content-Encoding":
+		return "Content-Encoding"
+	case "Transfer-Encoding":
+		return "Transfer-Encoding"
+	case "Location":
+		return "Location"
+	case "Accept-Ranges":
+		return "Accept-Ranges"
+	}
+	return latin1(name)
+}
 
 // parseHTTP parses the HTTP head of the block when pywb would.
 func (it *Iterator) parseHTTP(rec *Record) {
@@ -418,18 +505,12 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		return
 	}
 	h := &HTTP{}
-	if rec.Type == "request" {
-		up := strings.ToUpper(status)
-		for _, v := range httpVerbs {
-			if strings.HasPrefix(up, v) {
-				h.Protocol, h.StatusLine = v, strings.TrimSpace(status[len(v):])
-				break
-			}
-		}
-	} else {
-		proto, rest, _ := strings.Cut(status, " ")
-		h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
-	}
+	// The first token and the rest, for requests as for responses: warcio
+	// splits so when it does not verify the line (verify_http=False, as
+	// pywb's indexer reads), so a request line with a method outside the
+	// standard verbs ("GETX /x HTTP/1.1") keeps its method, GETX.
+	proto, rest, _ := strings.Cut(status, " ")
+	h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
 	var hc headerCap
 	for {
 		l, err := it.block.readLine()
@@ -610,10 +691,14 @@ func pyInt(s string) (int64, error) {
 // minute, second, fraction) must form a valid date, and it is written as 14
 // digits.
 func isoToTimestamp(date string) (string, error) {
-	var parts []string
+	var buf [8]string // at most 7 parts and an empty one after a trailing separator
+	parts := buf[:0]
 	start := 0
 	for i := 0; i <= len(date); i++ {
 		if i == len(date) || date[i] < '0' || date[i] > '9' {
+			if len(parts) == len(buf) {
+				return "", errors.New("not an ISO 8601 date")
+			}
 			parts = append(parts, date[start:i])
 			start = i + 1
 		}
@@ -634,12 +719,38 @@ func isoToTimestamp(date string) (string, error) {
 	if len(parts) == 7 && parts[6] == "" {
 		return "", errors.New("not an ISO 8601 date")
 	}
-	t := time.Date(nums[0], time.Month(nums[1]), nums[2], nums[3], nums[4], nums[5], 0, time.UTC)
-	if nums[0] < 1 || nums[0] > 9999 || t.Year() != nums[0] || int(t.Month()) != nums[1] || t.Day() != nums[2] ||
-		t.Hour() != nums[3] || t.Minute() != nums[4] || t.Second() != nums[5] {
+	// A date time.Date would not normalise: every field in its range.
+	y, mo, d := nums[0], nums[1], nums[2]
+	if y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || nums[3] > 23 || nums[4] > 59 || nums[5] > 59 {
 		return "", errors.New("date out of range")
 	}
-	return t.Format("20060102150405"), nil
+	// As time.Time.Format("20060102150405"), without a time.Time.
+	var b [14]byte
+	put := func(at, n, width int) {
+		for i := at + width - 1; i >= at; i-- {
+			b[i] = byte('0' + n%10)
+			n /= 10
+		}
+	}
+	put(0, y, 4)
+	for i, n := range nums[1:] {
+		put(4+2*i, n, 2)
+	}
+	return string(b[:]), nil
+}
+
+// daysIn is the number of days of month mo of year y (proleptic Gregorian).
+func daysIn(mo, y int) int {
+	switch mo {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 func clip(b []byte) string {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -338,4 +339,25 @@ func FuzzWARC(f *testing.F) {
 func FuzzARC(f *testing.F) {
 	fuzzSeeds(f, "example.arc", "bad.arc", "example.arc.gz")
 	f.Fuzz(fuzzIterate)
+}
+
+// TestISOToTimestampAsTime: the timestamp is what time.Date and Format give,
+// and a date they would normalise (Feb 30, 24:00, second 60) is refused.
+func TestISOToTimestampAsTime(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for i := 0; i < 20000; i++ {
+		y, mo, d, h, mi, s := 1+r.Intn(9999), r.Intn(14), r.Intn(33), r.Intn(26), r.Intn(62), r.Intn(62)
+		in := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, s)
+		got, err := isoToTimestamp(in)
+		tm := time.Date(y, time.Month(mo), d, h, mi, s, 0, time.UTC)
+		valid := tm.Year() == y && int(tm.Month()) == mo && tm.Day() == d && tm.Hour() == h && tm.Minute() == mi && tm.Second() == s
+		if valid != (err == nil) || valid && got != tm.Format("20060102150405") {
+			t.Fatalf("isoToTimestamp(%q) = %q, %v; time says valid=%v %s", in, got, err, valid, tm.Format("20060102150405"))
+		}
+	}
+	for _, in := range []string{"2009", "2009-01", "1-2-3-4-5-6-7-8", "1-2-3-4-5-6-7-8-", "2009-01-01T00:00:00:00:00"} {
+		if got, err := isoToTimestamp(in); err == nil {
+			t.Errorf("isoToTimestamp(%q) = %q, want an error", in, got)
+		}
+	}
 }

@@ -7,7 +7,7 @@
 package shardsample
 
 import (
-	"hash/fnv"
+	"bytes"
 	"sort"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
@@ -27,7 +27,20 @@ type Sample struct {
 // Add offers one line to a sample of at most k items. Only the line's sort
 // prefix (key and timestamp) is kept: boundaries need nothing more.
 func (s *Sample) Add(line string, k int) {
-	item := Item{Hash: hash(line), Line: cdxj.LineSortKey(line)}
+	s.add(Item{Hash: hash(line), Line: cdxj.LineSortKey(line)}, k)
+}
+
+// AddBytes is Add for a line held as bytes (a line of a batch): the line
+// becomes a string only if its hash may enter the sample.
+func (s *Sample) AddBytes(line []byte, k int) {
+	h := hash(line)
+	if len(s.Items) >= k && h > s.Items[len(s.Items)-1].Hash {
+		return
+	}
+	s.add(Item{Hash: h, Line: cdxj.LineSortKey(string(line))}, k)
+}
+
+func (s *Sample) add(item Item, k int) {
 	if len(s.Items) >= k && !less(item, s.Items[len(s.Items)-1]) {
 		return
 	}
@@ -83,10 +96,19 @@ func ShardOf(line string, boundaries []string) int {
 	return sort.Search(len(boundaries), func(i int) bool { return line < boundaries[i] })
 }
 
-func hash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+// ShardOfBytes is ShardOf for a line held as bytes.
+func ShardOfBytes(line []byte, boundaries [][]byte) int {
+	return sort.Search(len(boundaries), func(i int) bool { return bytes.Compare(line, boundaries[i]) < 0 })
+}
+
+// hash is 64-bit FNV-1a (hash/fnv's New64a), without an allocation.
+func hash[T string | []byte](s T) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 func less(a, b Item) bool {

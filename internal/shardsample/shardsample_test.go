@@ -2,6 +2,7 @@ package shardsample
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand"
 	"sort"
 	"testing"
@@ -75,5 +76,38 @@ func TestShardBoundariesDegenerate(t *testing.T) {
 	}
 	if got := cdxj.LineSortKey("com,a)/ 20090101000000 {\"url\": \"x y\"}"); got != "com,a)/ 20090101000000" {
 		t.Errorf("sortPrefix = %q", got)
+	}
+}
+
+// TestAddBytesEqualsAdd: lines offered as bytes give the sample and the
+// shards that the same lines as strings give, and the hash is FNV-1a.
+func TestAddBytesEqualsAdd(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	const k = 300
+	var s, b Sample
+	var lines []string
+	for i := 0; i < 5000; i++ {
+		l := fmt.Sprintf("org,site%02d)/%d 2010%010d {}", rng.Intn(50), rng.Intn(500), rng.Intn(1e9))
+		lines = append(lines, l)
+		s.Add(l, k)
+		b.AddBytes([]byte(l), k)
+	}
+	if fmt.Sprint(s) != fmt.Sprint(b) {
+		t.Fatal("AddBytes gave another sample than Add")
+	}
+	bounds := Boundaries(s.Sorted(), 5)
+	var bb [][]byte
+	for _, x := range bounds {
+		bb = append(bb, []byte(x))
+	}
+	for _, l := range lines {
+		if ShardOf(l, bounds) != ShardOfBytes([]byte(l), bb) {
+			t.Fatalf("ShardOfBytes(%q) differs from ShardOf", l)
+		}
+	}
+	f := fnv.New64a()
+	f.Write([]byte(lines[0]))
+	if hash(lines[0]) != f.Sum64() {
+		t.Error("hash is not FNV-1a")
 	}
 }

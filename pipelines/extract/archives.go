@@ -38,7 +38,7 @@ func (l *listFlag) Set(v string) error {
 // must reach them).
 func archivePaths(job *extract.Job) (indexes, locations string) {
 	var idx, locs []string
-	for _, s := range job.ArchiveSources() {
+	for _, s := range job.Sources {
 		if p := indexPath(s.Index); p != "" {
 			idx = append(idx, p)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/recrawl/recrawl/internal/evaluate"
@@ -19,6 +20,9 @@ func evalCommand(ctx context.Context, args []string) error {
 		return err
 	}
 	base := optionsFromFlags()
+	if err := checkOptions(base); err != nil { // the extraction flags, before the evaluation starts
+		return fmt.Errorf("eval: %w", err)
+	}
 	extractor := func(ctx context.Context, specPath string, ov evaluate.Overrides, outDir string) error {
 		o := base
 		o.spec, o.output, o.work = specPath, outDir, ""

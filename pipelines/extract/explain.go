@@ -69,18 +69,32 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("explain: --capture-time: %w", err)
 	}
+	if err := checkExplainFlags(fs.Args(), *specPath, *htmlPath, *dictionary, *terms, specRoots); err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
 	spec, err := specs.LoadToScore(*specPath, specRoots...)
 	if err != nil {
 		return err
 	}
-	var body []byte
-	if *htmlPath == "-" {
-		body, err = io.ReadAll(os.Stdin)
-	} else {
-		body, err = storage.ReadFile(ctx, *htmlPath)
+	// Read through max_document_bytes, as the extraction reads a record.
+	var page io.ReadCloser = os.Stdin
+	if *htmlPath != "-" {
+		if page, err = storage.Open(ctx, *htmlPath); err != nil {
+			return fmt.Errorf("explain: --html: %w", err)
+		}
+		defer page.Close()
 	}
+	limit := spec.MaxDocumentBytes
+	if limit <= 0 {
+		limit = document.DefaultMaxBytes
+	}
+	body, err := io.ReadAll(io.LimitReader(page, limit+1))
 	if err != nil {
 		return fmt.Errorf("explain: --html: %w", err)
+	}
+	if int64(len(body)) > limit {
+		body = body[:limit]
+		fmt.Fprintf(os.Stderr, "explain: --html: the page is longer than max_document_bytes (%d bytes) and was cut there, as the extraction cuts it\n", limit)
 	}
 	var unread string // why normalisation is off although the spec asks for it
 	if len(indexes) == 0 && len(archives) == 0 {
@@ -92,11 +106,16 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err := job.SetArchives(indexes, archives); err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
+	if len(indexes) > 0 || len(archives) > 0 {
+		if err := checkArchives(job); err != nil {
+			return fmt.Errorf("explain: %w", err)
+		}
+	}
 	if err := attachDictionaries(ctx, job, *dictionary); err != nil {
 		return err
 	}
 	var idx lookup.Index
-	if job.Index != "" || len(job.Sources) > 0 {
+	if job.HasIndex() {
 		if idx, err = job.OpenIndex(ctx); err != nil {
 			return err
 		}

@@ -6,11 +6,13 @@
 //	go run ./pipelines/extract --spec SPEC --index national=zipnum:IDX --archive national=DIR --index special=cdxj:FILE --archive special=DIR --output OUT
 //	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture-time 2009-09-27T12:00:00Z
 //	go run ./pipelines/extract eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused --labels FILE --report DIR
+//	go run ./pipelines/extract serve --report DIR   (report.html's documents open in ReplayWeb.page)
 //
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
 // the collection reaches target_size, the frontier is empty or max_rounds is
-// reached. Each round (rounds.go; composites in transforms/round):
+// reached. The engines (internal/engine) run the rounds; each round of the
+// Beam engine is a pipeline of transforms/round's composites:
 //
 //	SelectBatch       the K best frontier URLs (heap combiner)
 //	ResolveSnapshots  their captures: batched index look-ups, or a CoGroupByKey
@@ -22,7 +24,8 @@
 //
 // The logic of every step is plain Go in internal/extract, shared with the
 // sequential engine (--engine=sequential), which is the oracle the Beam
-// engine is tested against.
+// engine is tested against. This package reads the flags, prepares the job
+// (run.go), picks an engine and writes the outputs of its run.
 //
 // Outputs in OUT: documents.jsonl, missing.jsonl, links.tsv, rounds.jsonl,
 // run.json, collection.warc.gz and collection.cdxj. State lives in --work
@@ -41,9 +44,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/profiling"
+	"github.com/recrawl/recrawl/internal/replay"
 )
 
 var verbose = flag.Bool("verbose", false, "log at debug level, including the runner's own messages")
@@ -59,7 +67,7 @@ func main() {
 		flag.CommandLine.Parse(args)
 		beam.Init()
 		setLogLevel()
-		stop := startProfiles()
+		stop := profiling.Start()
 		err = run(context.Background())
 		stop()
 	case "explain":
@@ -68,12 +76,16 @@ func main() {
 	case "eval":
 		beam.Init()
 		err = evalCommand(context.Background(), args)
+	case "serve":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = replay.Command(ctx, args, os.Stdout)
+		stop()
 	case "help":
-		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index [NAME=]KIND:LOCATION --archive [NAME=]DIR[,DIR…] --output OUT [flags]\n       (repeat --index NAME=… and --archive NAME=… to read several archives at once)\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME\n       extract eval --runs OUT_A,OUT_B,... [--labels FILE] [--event NAME] --report DIR [--table3 --spec SPEC --index ... --archive ...]")
+		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index [NAME=]KIND:LOCATION --archive [NAME=]DIR[,DIR…] --output OUT [flags]\n       (repeat --index NAME=… and --archive NAME=… to read several archives at once)\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME\n       extract eval --runs OUT_A,OUT_B,... [--labels FILE] [--event NAME] --report DIR [--table3 --spec SPEC --index ... --archive ...]\n       extract serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]")
 		flag.CommandLine.PrintDefaults()
 		return
 	default:
-		err = fmt.Errorf("unknown command %q: want run (the default), explain or help", cmd)
+		err = fmt.Errorf("unknown command %q: want run (the default), explain, eval, serve or help", cmd)
 	}
 	if err != nil {
 		slog.Error("extract failed", "command", cmd, "err", err)

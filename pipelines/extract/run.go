@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/wacz"
 	"github.com/recrawl/recrawl/internal/worklock"
@@ -140,13 +141,14 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 		job.Dictionaries = d
 	case job.Spec.Dictionary != "":
 		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: job.Spec.Dictionary}
-	case job.Index != "":
-		d, err := extract.FindDictionaries(ctx, job.Index)
+	case !job.Named() && job.HasIndex():
+		index := job.Sources[0].Index
+		d, err := extract.FindDictionaries(ctx, index)
 		if err != nil {
-			return fmt.Errorf("dictionaries next to %s: %w", job.Index, err)
+			return fmt.Errorf("dictionaries next to %s: %w", index, err)
 		}
 		job.Dictionaries = d
-	case len(job.Sources) > 0: // several archives: their counts summed
+	case job.Named(): // several archives: their counts summed
 		d, err := extract.FindSourceDictionaries(ctx, job.Sources)
 		if err != nil {
 			return err
@@ -182,6 +184,9 @@ func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) 
 }
 
 func run(ctx context.Context) error {
+	if err := flagcheck.NoArgs(flag.Args()); err != nil {
+		return err
+	}
 	return extractRun(ctx, optionsFromFlags())
 }
 
@@ -192,17 +197,8 @@ func extractRun(ctx context.Context, o options) error {
 			return fmt.Errorf("%s is required (see extract help)", name)
 		}
 	}
-	if o.roundsPerJob < 1 {
-		return fmt.Errorf("--rounds_per_job=%d: must be 1 or more", o.roundsPerJob)
-	}
-	if o.engine != "beam" && o.engine != "sequential" {
-		return fmt.Errorf("--engine=%q: want beam or sequential", o.engine)
-	}
-	if o.join != "lookup" && o.join != "cogroup" {
-		return fmt.Errorf("--join=%q: want lookup or cogroup", o.join)
-	}
-	if o.onMissingFile != "" && o.onMissingFile != extract.OnMissingFileStop && o.onMissingFile != extract.OnMissingFileCount {
-		return fmt.Errorf("--on_missing_archive_file=%q: want %s or %s", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount)
+	if err := checkOptions(o); err != nil {
+		return err
 	}
 	started := time.Now()
 	spec, err := specs.Load(o.spec, specRootFlag...)
@@ -216,6 +212,9 @@ func extractRun(ctx context.Context, o options) error {
 	if err := job.SetArchives(o.indexes, o.archives); err != nil {
 		return err
 	}
+	if err := checkArchives(job); err != nil {
+		return err
+	}
 	// One run per output and work directory (the lock also refuses a file).
 	// Taken once the spec and the flags are known to be valid, so that a
 	// run refused for them writes nothing.
@@ -225,6 +224,9 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	defer release()
 	if err := attachDictionaries(ctx, job, o.dictionary); err != nil {
+		return err
+	}
+	if err := checkDictionaries(job, o.dictionary); err != nil {
 		return err
 	}
 	idx, err := job.OpenIndex(ctx)
@@ -254,28 +256,12 @@ func extractRun(ctx context.Context, o options) error {
 	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
 		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
 
-	var st *runState
-	var fetcher *extract.Fetcher
-	work := "" // the Beam engine's state directory
+	var eng engine.Engine
 	switch o.engine {
 	case "sequential":
-		proc, err := job.NewProcessor(ctx)
-		if err != nil {
-			return err
-		}
-		fetcher = proc.Fetcher
-		defer fetcher.Close()
-		n := 0
-		st, err = runSequential(ctx, job, seeds, idx, proc, func(rs extract.RoundStats) {
-			if n++; !o.quiet && (n%100 == 0) {
-				progressLine(rs)
-			}
-		})
-		if err != nil {
-			return err
-		}
+		eng = &engine.Sequential{Index: idx, Quiet: o.quiet}
 	default:
-		work = o.work
+		work := o.work
 		if work == "" {
 			work = storage.Join(o.output, ".work")
 		}
@@ -294,37 +280,34 @@ func extractRun(ctx context.Context, o options) error {
 		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
 			return err
 		}
-		st, err = runRounds(ctx, &rc, job, seeds, work, max(o.roundsPerJob, 1), o.quiet, outputsInPlace)
-		if errors.Is(err, errAlreadyFinished) {
-			fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, work)
-			return nil
-		}
-		if errors.Is(err, errDryRun) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		fetcher = job.NewFetcher()
-		defer fetcher.Close()
+		eng = &engine.Beam{Runner: &rc, Work: work, RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
+	}
+	st, err := eng.Extract(ctx, job, seeds)
+	switch {
+	case errors.Is(err, engine.ErrAlreadyFinished):
+		fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, eng.(*engine.Beam).Work)
+		return nil
+	case errors.Is(err, engine.ErrDryRun):
+		return nil
+	case err != nil:
+		return err
 	}
 	info, err := runInfo(job, st, o, time.Since(started))
 	if err != nil {
 		return err
 	}
-	if err := extract.WriteOutputs(ctx, o.output, st.source(), st.rounds, info, fetcher); err != nil {
+	fetcher := job.NewFetcher()
+	defer fetcher.Close()
+	if err := extract.WriteOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
 		return err
 	}
 	if err := packageCollection(ctx, o.output, spec); err != nil {
 		return err
 	}
-	if work != "" {
-		if err := roundstate.MarkFinished(ctx, work); err != nil {
-			return err
-		}
+	if err := eng.Finish(ctx); err != nil {
+		return err
 	}
-	fmt.Printf("collected %d documents (%d missing, %d redirects) in %d rounds: %s; accumulated relevance %.3f; outputs in %s\n",
-		st.collected, st.missing, st.redirects, len(st.rounds), st.stop, st.relevance, o.output)
+	fmt.Println(st.Summary(o.output))
 	if t := info.Totals; t.Starvation != "" {
 		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
 	}
@@ -350,24 +333,18 @@ func packageCollection(ctx context.Context, out string, spec *specs.Spec) error 
 	return nil
 }
 
-// indexPath is the storage path inside an index spec (cdxj:FILE, zipnum:DIR);
+// indexPath is the storage path of an index spec (cdxj:FILE, zipnum:DIR);
 // "" for Bigtable, which every worker reaches by its address.
-func indexPath(spec string) string {
-	kind, p, _ := strings.Cut(spec, ":")
-	if kind == "bigtable" {
+func indexPath(text string) string {
+	spec, err := lookup.ParseSpec(text)
+	if err != nil {
 		return ""
 	}
-	return p
-}
-
-// progressLine prints one round's progress on standard error.
-func progressLine(rs extract.RoundStats) {
-	fmt.Fprintf(os.Stderr, "round %d: frontier %d, selected %d, collected %d, missing %d, accumulated relevance %.3f (%.2fs)\n",
-		rs.Round, rs.FrontierSize, rs.Selected, rs.Collected, rs.Missing, rs.AccumulatedRelevance, rs.Seconds)
+	return spec.Path()
 }
 
 // runInfo builds run.json: the resolved spec, the flags given, versions and totals.
-func runInfo(job *extract.Job, st *runState, o options, took time.Duration) (extract.RunInfo, error) {
+func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (extract.RunInfo, error) {
 	specJSON, err := json.Marshal(job.Spec)
 	if err != nil {
 		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
@@ -383,13 +360,13 @@ func runInfo(job *extract.Job, st *runState, o options, took time.Duration) (ext
 			}
 		}
 	}
-	archives, err := job.ArchiveUses(st.source())
+	archives, err := job.ArchiveUses(st.Results())
 	if err != nil {
 		return extract.RunInfo{}, err
 	}
 	return extract.RunInfo{
 		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: o.engine, Flags: flags, Versions: versions,
 		Archives: archives, Gate: job.Gate, Listings: !job.Spec.Focus.CountListingPages,
-		Totals: st.totals(len(st.rounds)), Seconds: took.Seconds(),
+		Totals: st.Totals(), Seconds: took.Seconds(),
 	}, nil
 }

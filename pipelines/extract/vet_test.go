@@ -30,8 +30,7 @@ func vetRound(t *testing.T, join string, extra func(beam.Scope)) error {
 	t.Helper()
 	job := &extract.Job{
 		Spec:     &specs.Spec{Name: "vet", Strategy: "ctf", BatchSize: 10, TargetSize: 100},
-		Index:    "zipnum:gs://bucket/index",
-		Archives: []string{"gs://bucket/warc"},
+		Sources:  []extract.Source{{Index: "zipnum:gs://bucket/index", Archives: []string{"gs://bucket/warc"}}},
 		JoinMode: join,
 	}
 	jobJSON, err := job.Marshal()
@@ -50,7 +49,7 @@ func vetRound(t *testing.T, join string, extra func(beam.Scope)) error {
 		FrontierFiles: []string{storage.Join(roundstate.StateDir(work, 3), "frontier", "part-00000.jsonl"),
 			storage.Join(roundstate.StateDir(work, 3), "frontier", "part-00001.jsonl")},
 		SeenFiles: seenFiles, OutDir: roundstate.StateDir(work, 4),
-		JoinMode: job.JoinMode, IndexSpec: job.Index,
+		JoinMode: job.JoinMode, Sources: job.IndexSources(),
 	}
 	p, s := beam.NewPipelineWithRoot()
 	round.Extract(s, cfg)

@@ -139,7 +139,7 @@ func checkDocFreqFiles(t *testing.T, dir string, want map[string]*scoring.DocFre
 		t.Errorf("%d dictionary files %v, want one for each of %d languages", len(names), names, len(want))
 	}
 	for lang, w := range want {
-		got, err := scoring.LoadDocFreq(filepath.Join(dir, docfreq.FileName(lang)))
+		got, err := scoring.LoadDocFreq(filepath.Join(dir, scoring.DocFreqFileName(lang)))
 		if err != nil {
 			t.Error(err)
 			continue
@@ -265,7 +265,7 @@ func TestDictionarySample(t *testing.T) {
 		if ratio < 0.3 || ratio > 0.7 {
 			t.Errorf("%s: sample 0.5 counts %d of %d documents", lang, want[lang].Docs(), all[lang].Docs())
 		}
-		name := docfreq.FileName(lang)
+		name := scoring.DocFreqFileName(lang)
 		if !bytes.Equal(readFile(t, filepath.Join(outs[0], name)), readFile(t, filepath.Join(outs[1], name))) {
 			t.Errorf("%s differs between two runs", name)
 		}

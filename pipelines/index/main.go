@@ -14,9 +14,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
 	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/flagcheck"
+	"github.com/recrawl/recrawl/internal/profiling"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
+	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
 	"github.com/recrawl/recrawl/transforms/index"
 )
@@ -41,7 +44,10 @@ func main() {
 	flag.Parse()
 	beam.Init()
 	ctx := context.Background()
-	if err := run(ctx); err != nil {
+	stop := profiling.Start()
+	err := run(ctx)
+	stop()
+	if err != nil {
 		slog.Error("index failed", "err", err)
 		os.Exit(1)
 	}
@@ -50,6 +56,9 @@ func main() {
 func run(ctx context.Context) error {
 	if *input == "" {
 		return fmt.Errorf("--input is required")
+	}
+	if err := checkFlags(); err != nil {
+		return err
 	}
 	rc, err := runners.FromFlags()
 	if err != nil {
@@ -137,7 +146,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 // into the Bigtable index (internal/btindex, "Document frequencies"), so
 // that the extraction finds them with the index.
 func storeDictionaries(ctx context.Context, spec, dir string) error {
-	files, err := storage.Glob(ctx, storage.Join(dir, "df-*.tsv"))
+	files, err := storage.Glob(ctx, storage.Join(dir, scoring.DocFreqFileGlob))
 	if err != nil {
 		return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
 	}
@@ -151,7 +160,7 @@ func storeDictionaries(ctx context.Context, spec, dir string) error {
 		if err != nil {
 			return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
 		}
-		lang := strings.TrimSuffix(strings.TrimPrefix(storage.Base(f), "df-"), ".tsv")
+		lang, _ := scoring.DocFreqLanguage(storage.Base(f))
 		if err := btindex.WriteDictionary(ctx, tbl, lang, data); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
@@ -273,4 +282,29 @@ func (s Summary) Print(w io.Writer) {
 	for _, r := range reasons {
 		fmt.Fprintf(w, "dictionary: skipped %d captures: %s\n", s.DictionarySkipped[r], r)
 	}
+}
+
+// checkFlags checks what Config.Validate cannot see: arguments left after
+// the flags, an --output that cannot be a directory, and --dictionary_*
+// flags given without --dictionary (they would do nothing).
+func checkFlags() error {
+	if err := flagcheck.NoArgs(flag.Args()); err != nil {
+		return err
+	}
+	if err := flagcheck.OutputDir("--output", *output); err != nil {
+		return err
+	}
+	var unused []string
+	flag.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "dictionary_sample", "dictionary_min_df", "default_language":
+			if !*dictionary {
+				unused = append(unused, "--"+f.Name)
+			}
+		}
+	})
+	if len(unused) > 0 {
+		return fmt.Errorf("%s: only with --dictionary", strings.Join(unused, ", "))
+	}
+	return nil
 }

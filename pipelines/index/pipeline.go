@@ -11,10 +11,10 @@
 //
 // The pipeline, step by step (composites in package transforms/index):
 //
-//	files ─ IndexArchives ─ CDXJ lines ─┬─ SortIntoShards ─ WriteCDXJ   → INDEX_DIR/index.cdxj
-//	                                    │                 └ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
-//	                                    ├─ WriteBigtable                 → rows keyed by SURT and timestamp
-//	                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
+//	files ─ IndexArchives ─┬─ sorted runs (files in INDEX_DIR/.runs) ─ SortIntoShards ─┬─ WriteCDXJ   → INDEX_DIR/index.cdxj
+//	                       │                                                          └─ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
+//	                       └─ batches of lines ─ Lines ─┬─ WriteBigtable     → rows keyed by SURT and timestamp
+//	                                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
 //
 // Inputs are local paths or gs:// URIs, a comma-separated list of files and
 // glob patterns. A file is cut into parts of about --range_bytes at
@@ -52,6 +52,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/transforms/index"
@@ -97,6 +98,9 @@ func (c Config) Validate() error {
 	if c.Shards < 1 {
 		return fmt.Errorf("--shards=%d: must be at least 1", c.Shards)
 	}
+	if c.Parallelism < 0 {
+		return fmt.Errorf("--index_parallelism=%d: must be 0 (all cores) or more", c.Parallelism)
+	}
 	if c.LinesPerBlock < 1 {
 		return fmt.Errorf("--lines_per_block=%d: must be at least 1", c.LinesPerBlock)
 	}
@@ -120,15 +124,25 @@ func (c Config) Validate() error {
 // Build adds the index pipeline to the scope.
 func Build(s beam.Scope, cfg Config) {
 	files := beam.CreateList(s, cfg.Files)
-	lines := index.IndexArchives(s, files, index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism})
+	opts := index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism,
+		Batches: cfg.Bigtable != "" || cfg.Dictionary}
 	if cfg.OutputDir != "" {
-		shards := index.SortIntoShards(s, lines, cfg.Shards)
+		opts.RunsDir = storage.Join(cfg.OutputDir, index.RunsDirName)
+		opts.SampleK = cfg.Shards * index.SamplesPerShard
+	}
+	indexed := index.IndexArchives(s, files, opts)
+	if cfg.OutputDir != "" {
+		shards := index.SortIntoShards(s, indexed.Runs, cfg.Shards)
 		switch cfg.Format {
 		case "zipnum":
 			index.WriteZipNum(s, shards, cfg.OutputDir, cfg.LinesPerBlock)
 		default:
 			index.WriteCDXJ(s, shards, cfg.OutputDir)
 		}
+	}
+	var lines beam.PCollection // one line per element, only for the steps that need it
+	if opts.Batches {
+		lines = index.Lines(s, indexed.Batches)
 	}
 	if cfg.Bigtable != "" {
 		index.WriteBigtable(s, lines, cfg.Bigtable)

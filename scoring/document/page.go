@@ -2,6 +2,7 @@ package document
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,6 +22,7 @@ type page struct {
 	frameset  bool
 	htmlLang  string
 	baseHref  string
+	canonical string // href of the first <link rel="canonical">
 	titleTag  string
 	metas     []metaTag
 	jsonLD    []string
@@ -29,6 +31,9 @@ type page struct {
 	bylines   []int32 // elements whose class/id speaks of dates or bylines
 	h1s       []int32
 	links     []rawLink
+
+	// go-htmldate's answers (doctime.go), asked at most once per mode.
+	libraryExtensive, libraryFast libraryAnswer
 
 	// Main content selection (maintext.go) and the links inside it.
 	roots     []int32
@@ -66,6 +71,12 @@ const (
 )
 
 type metaTag struct{ key, content string }
+
+// libraryAnswer is go-htmldate's date for the page (zero if none), once asked.
+type libraryAnswer struct {
+	asked bool
+	t     time.Time
+}
 
 type rawLink struct {
 	rec  int32
@@ -158,6 +169,10 @@ func (p *page) element(idx int32, n *html.Node, parent int32, inLink *bool) {
 	case atom.Base:
 		if p.baseHref == "" {
 			p.baseHref = attr(n, "href")
+		}
+	case atom.Link:
+		if p.canonical == "" && hasToken(attr(n, "rel"), "canonical") {
+			p.canonical = attr(n, "href")
 		}
 	case atom.Title:
 		if p.titleTag == "" && n.FirstChild != nil {
@@ -336,3 +351,14 @@ func classTokens(n *html.Node, yield func(string) bool) {
 }
 
 func isLowerASCII(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// hasToken reports whether the space-separated list (a rel attribute)
+// holds token, ASCII case-insensitively.
+func hasToken(list, token string) bool {
+	for _, t := range strings.Fields(list) {
+		if strings.EqualFold(t, token) {
+			return true
+		}
+	}
+	return false
+}

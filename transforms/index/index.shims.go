@@ -19,10 +19,11 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/typex"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/reflectx"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/shardsample"
 )
 
 func init() {
+	runtime.RegisterFunction(emitShardSpecsFn)
+	runtime.RegisterFunction(splitBatchFn)
 	runtime.RegisterFunction(sumDocFreq)
 	runtime.RegisterFunction(toDocFreqEntry)
 	runtime.RegisterFunction(toShardPath)
@@ -30,8 +31,10 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*DocFreqEntry)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*KVShardPath)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*KVShardPath)(nil)).Elem())
-	runtime.RegisterType(reflect.TypeOf((*assignShardFn)(nil)).Elem())
-	schema.RegisterType(reflect.TypeOf((*assignShardFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*ShardSpec)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*ShardSpec)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*SortedRun)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*SortedRun)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*cdxj.Range)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*cdxj.Range)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*concatCDXJFn)(nil)).Elem())
@@ -44,16 +47,14 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*indexRangesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*planRangesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*planRangesFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*planShardsFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*planShardsFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
-	runtime.RegisterType(reflect.TypeOf((*sampleKeysFn)(nil)).Elem())
-	schema.RegisterType(reflect.TypeOf((*sampleKeysFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
-	runtime.RegisterType(reflect.TypeOf((*shardBoundariesFn)(nil)).Elem())
-	schema.RegisterType(reflect.TypeOf((*shardBoundariesFn)(nil)).Elem())
-	runtime.RegisterType(reflect.TypeOf((*shardsample.Sample)(nil)).Elem())
-	schema.RegisterType(reflect.TypeOf((*shardsample.Sample)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*shardPlan)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*shardPlan)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeBigtableFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeBigtableFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem())
@@ -64,26 +65,24 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem())
-	reflectx.RegisterStructWrapper(reflect.TypeOf((*assignShardFn)(nil)).Elem(), wrapMakerAssignShardFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*concatCDXJFn)(nil)).Elem(), wrapMakerConcatCDXJFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*documentTermsFn)(nil)).Elem(), wrapMakerDocumentTermsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*indexRangesFn)(nil)).Elem(), wrapMakerIndexRangesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planRangesFn)(nil)).Elem(), wrapMakerPlanRangesFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*planShardsFn)(nil)).Elem(), wrapMakerPlanShardsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem(), wrapMakerPruneDocFreqFn)
-	reflectx.RegisterStructWrapper(reflect.TypeOf((*sampleKeysFn)(nil)).Elem(), wrapMakerSampleKeysFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem(), wrapMakerSelectDictionaryCapturesFn)
-	reflectx.RegisterStructWrapper(reflect.TypeOf((*shardBoundariesFn)(nil)).Elem(), wrapMakerShardBoundariesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableFn)(nil)).Elem(), wrapMakerWriteBigtableFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem(), wrapMakerWriteCDXJShardFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem(), wrapMakerWriteClusterIndexFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem(), wrapMakerWriteDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem(), wrapMakerWriteZipNumShardFn)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, DocFreqEntry, func(string, DocFreqEntry)))(nil)).Elem(), funcMakerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextEmitStringInt64Г)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitIntStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, ShardSpec, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextShardSpecEmitIntStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringГ)
@@ -92,32 +91,26 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context) error)(nil)).Elem(), funcMakerContext۰ContextГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int64, int64) int64)(nil)).Elem(), funcMakerInt64Int64ГInt64)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int, string) KVShardPath)(nil)).Elem(), funcMakerIntStringГKVShardPath)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample, shardsample.Sample) shardsample.Sample)(nil)).Elem(), funcMakerShardsample۰SampleShardsample۰SampleГShardsample۰Sample)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample, string) shardsample.Sample)(nil)).Elem(), funcMakerShardsample۰SampleStringГShardsample۰Sample)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(shardsample.Sample) []string)(nil)).Elem(), funcMakerShardsample۰SampleГSliceOfString)
-	reflectx.RegisterFunc(reflect.TypeOf((*func([]string, func([]string)))(nil)).Elem(), funcMakerSliceOfStringEmitSliceOfStringГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan, shardPlan) shardPlan)(nil)).Elem(), funcMakerShardPlanShardPlanГShardPlan)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan, SortedRun) shardPlan)(nil)).Elem(), funcMakerShardPlanSortedRunГShardPlan)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan) []ShardSpec)(nil)).Elem(), funcMakerShardPlanГSliceOfShardSpec)
+	reflectx.RegisterFunc(reflect.TypeOf((*func([]byte, func(string)))(nil)).Elem(), funcMakerSliceOfByteEmitStringГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func([]ShardSpec, func(ShardSpec)))(nil)).Elem(), funcMakerSliceOfShardSpecEmitShardSpecГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(string, int64, func(DocFreqEntry)))(nil)).Elem(), funcMakerStringInt64EmitDocFreqEntryГ)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(string, []string, func(int, string)))(nil)).Elem(), funcMakerStringSliceOfStringEmitIntStringГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func())(nil)).Elem(), funcMakerГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() error)(nil)).Elem(), funcMakerГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func() shardsample.Sample)(nil)).Elem(), funcMakerГShardsample۰Sample)
+	reflectx.RegisterFunc(reflect.TypeOf((*func() shardPlan)(nil)).Elem(), funcMakerГShardPlan)
 	exec.RegisterEmitter(reflect.TypeOf((*func(cdxj.Range))(nil)).Elem(), emitMakerCdxj۰Range)
 	exec.RegisterEmitter(reflect.TypeOf((*func(DocFreqEntry))(nil)).Elem(), emitMakerDocFreqEntry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(int, string))(nil)).Elem(), emitMakerIntString)
-	exec.RegisterEmitter(reflect.TypeOf((*func([]string))(nil)).Elem(), emitMakerSliceOfString)
+	exec.RegisterEmitter(reflect.TypeOf((*func(ShardSpec))(nil)).Elem(), emitMakerShardSpec)
+	exec.RegisterEmitter(reflect.TypeOf((*func([]byte))(nil)).Elem(), emitMakerSliceOfByte)
+	exec.RegisterEmitter(reflect.TypeOf((*func(SortedRun))(nil)).Elem(), emitMakerSortedRun)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string))(nil)).Elem(), emitMakerString)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, DocFreqEntry))(nil)).Elem(), emitMakerStringDocFreqEntry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, int64))(nil)).Elem(), emitMakerStringInt64)
 	exec.RegisterInput(reflect.TypeOf((*func(*DocFreqEntry) bool)(nil)).Elem(), iterMakerDocFreqEntry)
 	exec.RegisterInput(reflect.TypeOf((*func(*KVShardPath) bool)(nil)).Elem(), iterMakerKVShardPath)
-	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
-}
-
-func wrapMakerAssignShardFn(fn any) map[string]reflectx.Func {
-	dfn := fn.(*assignShardFn)
-	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 string, a1 []string, a2 func(int, string)) { dfn.ProcessElement(a0, a1, a2) }),
-	}
 }
 
 func wrapMakerConcatCDXJFn(fn any) map[string]reflectx.Func {
@@ -144,9 +137,13 @@ func wrapMakerDocumentTermsFn(fn any) map[string]reflectx.Func {
 func wrapMakerIndexRangesFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*indexRangesFn)
 	return map[string]reflectx.Func{
-		"FinishBundle":   reflectx.MakeFunc(func(a0 context.Context, a1 func(string)) error { return dfn.FinishBundle(a0, a1) }),
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 cdxj.Range, a2 func(string)) error { return dfn.ProcessElement(a0, a1, a2) }),
-		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
+		"FinishBundle": reflectx.MakeFunc(func(a0 context.Context, a1 func(SortedRun), a2 func([]byte)) error {
+			return dfn.FinishBundle(a0, a1, a2)
+		}),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 cdxj.Range, a2 func(SortedRun), a3 func([]byte)) error {
+			return dfn.ProcessElement(a0, a1, a2, a3)
+		}),
+		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
 	}
 }
 
@@ -155,6 +152,16 @@ func wrapMakerPlanRangesFn(fn any) map[string]reflectx.Func {
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(cdxj.Range)) error { return dfn.ProcessElement(a0, a1, a2) }),
 		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
+func wrapMakerPlanShardsFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*planShardsFn)
+	return map[string]reflectx.Func{
+		"AddInput":          reflectx.MakeFunc(func(a0 shardPlan, a1 SortedRun) shardPlan { return dfn.AddInput(a0, a1) }),
+		"CreateAccumulator": reflectx.MakeFunc(func() shardPlan { return dfn.CreateAccumulator() }),
+		"ExtractOutput":     reflectx.MakeFunc(func(a0 shardPlan) []ShardSpec { return dfn.ExtractOutput(a0) }),
+		"MergeAccumulators": reflectx.MakeFunc(func(a0 shardPlan, a1 shardPlan) shardPlan { return dfn.MergeAccumulators(a0, a1) }),
 	}
 }
 
@@ -168,30 +175,11 @@ func wrapMakerPruneDocFreqFn(fn any) map[string]reflectx.Func {
 	}
 }
 
-func wrapMakerSampleKeysFn(fn any) map[string]reflectx.Func {
-	dfn := fn.(*sampleKeysFn)
-	return map[string]reflectx.Func{
-		"AddInput":          reflectx.MakeFunc(func(a0 shardsample.Sample, a1 string) shardsample.Sample { return dfn.AddInput(a0, a1) }),
-		"CreateAccumulator": reflectx.MakeFunc(func() shardsample.Sample { return dfn.CreateAccumulator() }),
-		"ExtractOutput":     reflectx.MakeFunc(func(a0 shardsample.Sample) []string { return dfn.ExtractOutput(a0) }),
-		"MergeAccumulators": reflectx.MakeFunc(func(a0 shardsample.Sample, a1 shardsample.Sample) shardsample.Sample {
-			return dfn.MergeAccumulators(a0, a1)
-		}),
-	}
-}
-
 func wrapMakerSelectDictionaryCapturesFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*selectDictionaryCapturesFn)
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string)) { dfn.ProcessElement(a0, a1, a2) }),
 		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
-	}
-}
-
-func wrapMakerShardBoundariesFn(fn any) map[string]reflectx.Func {
-	dfn := fn.(*shardBoundariesFn)
-	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 []string, a1 func([]string)) { dfn.ProcessElement(a0, a1) }),
 	}
 }
 
@@ -208,8 +196,8 @@ func wrapMakerWriteBigtableFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteCDXJShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeCDXJShardFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(int, string)) error {
-			return dfn.ProcessElement(a0, a1, a2, a3)
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 ShardSpec, a2 func(int, string)) error {
+			return dfn.ProcessElement(a0, a1, a2)
 		}),
 	}
 }
@@ -236,36 +224,36 @@ func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteZipNumShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeZipNumShardFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(int, string)) error {
-			return dfn.ProcessElement(a0, a1, a2, a3)
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 ShardSpec, a2 func(int, string)) error {
+			return dfn.ProcessElement(a0, a1, a2)
 		}),
 	}
 }
 
-type callerContext۰ContextCdxj۰RangeEmitStringГError struct {
-	fn func(context.Context, cdxj.Range, func(string)) error
+type callerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError struct {
+	fn func(context.Context, cdxj.Range, func(SortedRun), func([]byte)) error
 }
 
-func funcMakerContext۰ContextCdxj۰RangeEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, cdxj.Range, func(string)) error)
-	return &callerContext۰ContextCdxj۰RangeEmitStringГError{fn: f}
+func funcMakerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, cdxj.Range, func(SortedRun), func([]byte)) error)
+	return &callerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError{fn: f}
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Name() string {
+func (c *callerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(cdxj.Range), args[2].(func(string)))
+func (c *callerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(cdxj.Range), args[2].(func(SortedRun)), args[3].(func([]byte)))
 	return []any{out0}
 }
 
-func (c *callerContext۰ContextCdxj۰RangeEmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
-	return c.fn(arg0.(context.Context), arg1.(cdxj.Range), arg2.(func(string)))
+func (c *callerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
+	return c.fn(arg0.(context.Context), arg1.(cdxj.Range), arg2.(func(SortedRun)), arg3.(func([]byte)))
 }
 
 type callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ struct {
@@ -294,6 +282,32 @@ func (c *callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ) Call3x0(arg
 	c.fn(arg0.(context.Context), arg1.(DocFreqEntry), arg2.(func(string, DocFreqEntry)))
 }
 
+type callerContext۰ContextEmitSortedRunEmitSliceOfByteГError struct {
+	fn func(context.Context, func(SortedRun), func([]byte)) error
+}
+
+func funcMakerContext۰ContextEmitSortedRunEmitSliceOfByteГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, func(SortedRun), func([]byte)) error)
+	return &callerContext۰ContextEmitSortedRunEmitSliceOfByteГError{fn: f}
+}
+
+func (c *callerContext۰ContextEmitSortedRunEmitSliceOfByteГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextEmitSortedRunEmitSliceOfByteГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextEmitSortedRunEmitSliceOfByteГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(func(SortedRun)), args[2].(func([]byte)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextEmitSortedRunEmitSliceOfByteГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.(func(SortedRun)), arg2.(func([]byte)))
+}
+
 type callerContext۰ContextEmitStringInt64Г struct {
 	fn func(context.Context, func(string, int64))
 }
@@ -318,32 +332,6 @@ func (c *callerContext۰ContextEmitStringInt64Г) Call(args []any) []any {
 
 func (c *callerContext۰ContextEmitStringInt64Г) Call2x0(arg0, arg1 any) {
 	c.fn(arg0.(context.Context), arg1.(func(string, int64)))
-}
-
-type callerContext۰ContextEmitStringГError struct {
-	fn func(context.Context, func(string)) error
-}
-
-func funcMakerContext۰ContextEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, func(string)) error)
-	return &callerContext۰ContextEmitStringГError{fn: f}
-}
-
-func (c *callerContext۰ContextEmitStringГError) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerContext۰ContextEmitStringГError) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerContext۰ContextEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(func(string)))
-	return []any{out0}
-}
-
-func (c *callerContext۰ContextEmitStringГError) Call2x1(arg0, arg1 any) any {
-	return c.fn(arg0.(context.Context), arg1.(func(string)))
 }
 
 type callerContext۰ContextIntIterKVShardPathEmitStringГError struct {
@@ -372,30 +360,30 @@ func (c *callerContext۰ContextIntIterKVShardPathEmitStringГError) Call4x1(arg0
 	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*KVShardPath) bool), arg3.(func(string)))
 }
 
-type callerContext۰ContextIntIterStringEmitIntStringГError struct {
-	fn func(context.Context, int, func(*string) bool, func(int, string)) error
+type callerContext۰ContextShardSpecEmitIntStringГError struct {
+	fn func(context.Context, ShardSpec, func(int, string)) error
 }
 
-func funcMakerContext۰ContextIntIterStringEmitIntStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, int, func(*string) bool, func(int, string)) error)
-	return &callerContext۰ContextIntIterStringEmitIntStringГError{fn: f}
+func funcMakerContext۰ContextShardSpecEmitIntStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, ShardSpec, func(int, string)) error)
+	return &callerContext۰ContextShardSpecEmitIntStringГError{fn: f}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Name() string {
+func (c *callerContext۰ContextShardSpecEmitIntStringГError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextShardSpecEmitIntStringГError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool), args[3].(func(int, string)))
+func (c *callerContext۰ContextShardSpecEmitIntStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(ShardSpec), args[2].(func(int, string)))
 	return []any{out0}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitIntStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
-	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool), arg3.(func(int, string)))
+func (c *callerContext۰ContextShardSpecEmitIntStringГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.(ShardSpec), arg2.(func(int, string)))
 }
 
 type callerContext۰ContextStringEmitCdxj۰RangeГError struct {
@@ -606,108 +594,134 @@ func (c *callerIntStringГKVShardPath) Call2x1(arg0, arg1 any) any {
 	return c.fn(arg0.(int), arg1.(string))
 }
 
-type callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample struct {
-	fn func(shardsample.Sample, shardsample.Sample) shardsample.Sample
+type callerShardPlanShardPlanГShardPlan struct {
+	fn func(shardPlan, shardPlan) shardPlan
 }
 
-func funcMakerShardsample۰SampleShardsample۰SampleГShardsample۰Sample(fn any) reflectx.Func {
-	f := fn.(func(shardsample.Sample, shardsample.Sample) shardsample.Sample)
-	return &callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample{fn: f}
+func funcMakerShardPlanShardPlanГShardPlan(fn any) reflectx.Func {
+	f := fn.(func(shardPlan, shardPlan) shardPlan)
+	return &callerShardPlanShardPlanГShardPlan{fn: f}
 }
 
-func (c *callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample) Name() string {
+func (c *callerShardPlanShardPlanГShardPlan) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample) Type() reflect.Type {
+func (c *callerShardPlanShardPlanГShardPlan) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample) Call(args []any) []any {
-	out0 := c.fn(args[0].(shardsample.Sample), args[1].(shardsample.Sample))
+func (c *callerShardPlanShardPlanГShardPlan) Call(args []any) []any {
+	out0 := c.fn(args[0].(shardPlan), args[1].(shardPlan))
 	return []any{out0}
 }
 
-func (c *callerShardsample۰SampleShardsample۰SampleГShardsample۰Sample) Call2x1(arg0, arg1 any) any {
-	return c.fn(arg0.(shardsample.Sample), arg1.(shardsample.Sample))
+func (c *callerShardPlanShardPlanГShardPlan) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(shardPlan), arg1.(shardPlan))
 }
 
-type callerShardsample۰SampleStringГShardsample۰Sample struct {
-	fn func(shardsample.Sample, string) shardsample.Sample
+type callerShardPlanSortedRunГShardPlan struct {
+	fn func(shardPlan, SortedRun) shardPlan
 }
 
-func funcMakerShardsample۰SampleStringГShardsample۰Sample(fn any) reflectx.Func {
-	f := fn.(func(shardsample.Sample, string) shardsample.Sample)
-	return &callerShardsample۰SampleStringГShardsample۰Sample{fn: f}
+func funcMakerShardPlanSortedRunГShardPlan(fn any) reflectx.Func {
+	f := fn.(func(shardPlan, SortedRun) shardPlan)
+	return &callerShardPlanSortedRunГShardPlan{fn: f}
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Name() string {
+func (c *callerShardPlanSortedRunГShardPlan) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Type() reflect.Type {
+func (c *callerShardPlanSortedRunГShardPlan) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Call(args []any) []any {
-	out0 := c.fn(args[0].(shardsample.Sample), args[1].(string))
+func (c *callerShardPlanSortedRunГShardPlan) Call(args []any) []any {
+	out0 := c.fn(args[0].(shardPlan), args[1].(SortedRun))
 	return []any{out0}
 }
 
-func (c *callerShardsample۰SampleStringГShardsample۰Sample) Call2x1(arg0, arg1 any) any {
-	return c.fn(arg0.(shardsample.Sample), arg1.(string))
+func (c *callerShardPlanSortedRunГShardPlan) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(shardPlan), arg1.(SortedRun))
 }
 
-type callerShardsample۰SampleГSliceOfString struct {
-	fn func(shardsample.Sample) []string
+type callerShardPlanГSliceOfShardSpec struct {
+	fn func(shardPlan) []ShardSpec
 }
 
-func funcMakerShardsample۰SampleГSliceOfString(fn any) reflectx.Func {
-	f := fn.(func(shardsample.Sample) []string)
-	return &callerShardsample۰SampleГSliceOfString{fn: f}
+func funcMakerShardPlanГSliceOfShardSpec(fn any) reflectx.Func {
+	f := fn.(func(shardPlan) []ShardSpec)
+	return &callerShardPlanГSliceOfShardSpec{fn: f}
 }
 
-func (c *callerShardsample۰SampleГSliceOfString) Name() string {
+func (c *callerShardPlanГSliceOfShardSpec) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerShardsample۰SampleГSliceOfString) Type() reflect.Type {
+func (c *callerShardPlanГSliceOfShardSpec) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerShardsample۰SampleГSliceOfString) Call(args []any) []any {
-	out0 := c.fn(args[0].(shardsample.Sample))
+func (c *callerShardPlanГSliceOfShardSpec) Call(args []any) []any {
+	out0 := c.fn(args[0].(shardPlan))
 	return []any{out0}
 }
 
-func (c *callerShardsample۰SampleГSliceOfString) Call1x1(arg0 any) any {
-	return c.fn(arg0.(shardsample.Sample))
+func (c *callerShardPlanГSliceOfShardSpec) Call1x1(arg0 any) any {
+	return c.fn(arg0.(shardPlan))
 }
 
-type callerSliceOfStringEmitSliceOfStringГ struct {
-	fn func([]string, func([]string))
+type callerSliceOfByteEmitStringГ struct {
+	fn func([]byte, func(string))
 }
 
-func funcMakerSliceOfStringEmitSliceOfStringГ(fn any) reflectx.Func {
-	f := fn.(func([]string, func([]string)))
-	return &callerSliceOfStringEmitSliceOfStringГ{fn: f}
+func funcMakerSliceOfByteEmitStringГ(fn any) reflectx.Func {
+	f := fn.(func([]byte, func(string)))
+	return &callerSliceOfByteEmitStringГ{fn: f}
 }
 
-func (c *callerSliceOfStringEmitSliceOfStringГ) Name() string {
+func (c *callerSliceOfByteEmitStringГ) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerSliceOfStringEmitSliceOfStringГ) Type() reflect.Type {
+func (c *callerSliceOfByteEmitStringГ) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerSliceOfStringEmitSliceOfStringГ) Call(args []any) []any {
-	c.fn(args[0].([]string), args[1].(func([]string)))
+func (c *callerSliceOfByteEmitStringГ) Call(args []any) []any {
+	c.fn(args[0].([]byte), args[1].(func(string)))
 	return []any{}
 }
 
-func (c *callerSliceOfStringEmitSliceOfStringГ) Call2x0(arg0, arg1 any) {
-	c.fn(arg0.([]string), arg1.(func([]string)))
+func (c *callerSliceOfByteEmitStringГ) Call2x0(arg0, arg1 any) {
+	c.fn(arg0.([]byte), arg1.(func(string)))
+}
+
+type callerSliceOfShardSpecEmitShardSpecГ struct {
+	fn func([]ShardSpec, func(ShardSpec))
+}
+
+func funcMakerSliceOfShardSpecEmitShardSpecГ(fn any) reflectx.Func {
+	f := fn.(func([]ShardSpec, func(ShardSpec)))
+	return &callerSliceOfShardSpecEmitShardSpecГ{fn: f}
+}
+
+func (c *callerSliceOfShardSpecEmitShardSpecГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerSliceOfShardSpecEmitShardSpecГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerSliceOfShardSpecEmitShardSpecГ) Call(args []any) []any {
+	c.fn(args[0].([]ShardSpec), args[1].(func(ShardSpec)))
+	return []any{}
+}
+
+func (c *callerSliceOfShardSpecEmitShardSpecГ) Call2x0(arg0, arg1 any) {
+	c.fn(arg0.([]ShardSpec), arg1.(func(ShardSpec)))
 }
 
 type callerStringInt64EmitDocFreqEntryГ struct {
@@ -734,32 +748,6 @@ func (c *callerStringInt64EmitDocFreqEntryГ) Call(args []any) []any {
 
 func (c *callerStringInt64EmitDocFreqEntryГ) Call3x0(arg0, arg1, arg2 any) {
 	c.fn(arg0.(string), arg1.(int64), arg2.(func(DocFreqEntry)))
-}
-
-type callerStringSliceOfStringEmitIntStringГ struct {
-	fn func(string, []string, func(int, string))
-}
-
-func funcMakerStringSliceOfStringEmitIntStringГ(fn any) reflectx.Func {
-	f := fn.(func(string, []string, func(int, string)))
-	return &callerStringSliceOfStringEmitIntStringГ{fn: f}
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Call(args []any) []any {
-	c.fn(args[0].(string), args[1].([]string), args[2].(func(int, string)))
-	return []any{}
-}
-
-func (c *callerStringSliceOfStringEmitIntStringГ) Call3x0(arg0, arg1, arg2 any) {
-	c.fn(arg0.(string), arg1.([]string), arg2.(func(int, string)))
 }
 
 type callerГ struct {
@@ -814,29 +802,29 @@ func (c *callerГError) Call0x1() any {
 	return c.fn()
 }
 
-type callerГShardsample۰Sample struct {
-	fn func() shardsample.Sample
+type callerГShardPlan struct {
+	fn func() shardPlan
 }
 
-func funcMakerГShardsample۰Sample(fn any) reflectx.Func {
-	f := fn.(func() shardsample.Sample)
-	return &callerГShardsample۰Sample{fn: f}
+func funcMakerГShardPlan(fn any) reflectx.Func {
+	f := fn.(func() shardPlan)
+	return &callerГShardPlan{fn: f}
 }
 
-func (c *callerГShardsample۰Sample) Name() string {
+func (c *callerГShardPlan) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerГShardsample۰Sample) Type() reflect.Type {
+func (c *callerГShardPlan) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerГShardsample۰Sample) Call(args []any) []any {
+func (c *callerГShardPlan) Call(args []any) []any {
 	out0 := c.fn()
 	return []any{out0}
 }
 
-func (c *callerГShardsample۰Sample) Call0x1() any {
+func (c *callerГShardPlan) Call0x1() any {
 	return c.fn()
 }
 
@@ -916,13 +904,45 @@ func (e *emitNative) invokeIntString(key int, val string) {
 	}
 }
 
-func emitMakerSliceOfString(n exec.ElementProcessor) exec.ReusableEmitter {
+func emitMakerShardSpec(n exec.ElementProcessor) exec.ReusableEmitter {
 	ret := &emitNative{n: n}
-	ret.fn = ret.invokeSliceOfString
+	ret.fn = ret.invokeShardSpec
 	return ret
 }
 
-func (e *emitNative) invokeSliceOfString(val []string) {
+func (e *emitNative) invokeShardSpec(val ShardSpec) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+		panic(err)
+	}
+}
+
+func emitMakerSliceOfByte(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeSliceOfByte
+	return ret
+}
+
+func (e *emitNative) invokeSliceOfByte(val []byte) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+		panic(err)
+	}
+}
+
+func emitMakerSortedRun(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeSortedRun
+	return ret
+}
+
+func (e *emitNative) invokeSortedRun(val SortedRun) {
 	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
@@ -1042,24 +1062,6 @@ func (v *iterNative) readKVShardPath(value *KVShardPath) bool {
 		panic(fmt.Sprintf("broken stream: %v", err))
 	}
 	*value = elm.Elm.(KVShardPath)
-	return true
-}
-
-func iterMakerString(s exec.ReStream) exec.ReusableInput {
-	ret := &iterNative{s: s}
-	ret.fn = ret.readString
-	return ret
-}
-
-func (v *iterNative) readString(value *string) bool {
-	elm, err := v.cur.Read()
-	if err != nil {
-		if err == io.EOF {
-			return false
-		}
-		panic(fmt.Sprintf("broken stream: %v", err))
-	}
-	*value = elm.Elm.(string)
 	return true
 }
 

@@ -1,7 +1,10 @@
 package index
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"runtime"
 	"strings"
@@ -10,7 +13,9 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/linesort"
 	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/shardsample"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -35,12 +40,40 @@ type IndexArchivesOptions struct {
 	// Parallelism is the number of ranges one worker indexes at once;
 	// 0: GOMAXPROCS.
 	Parallelism int
+	// RunsDir is the directory (local or gs://, reachable by every worker)
+	// the sorted runs are written to; "": no runs.
+	RunsDir string
+	// SampleK is the size of the bottom-k sample of its lines each run
+	// carries (SortIntoShards: shards × SamplesPerShard).
+	SampleK int
+	// Batches also emits the lines in batches, for Lines.
+	Batches bool
+	// RunBytes caps the line bytes of one run; 0: DefaultRunBytes.
+	RunBytes int
+}
+
+// Indexed is what IndexArchives returns.
+type Indexed struct {
+	// Runs are the SortedRuns written to RunsDir (empty without RunsDir).
+	Runs beam.PCollection
+	// Batches are []byte batches of whole lines, each ending in '\n'
+	// (empty without Batches).
+	Batches beam.PCollection
 }
 
 // IndexArchives reads every archive file named in files (local paths or gs://
-// URIs of .warc, .warc.gz, .arc, .arc.gz files) and emits one CDXJ line per
+// URIs of .warc, .warc.gz, .arc, .arc.gz files) and makes one CDXJ line per
 // capture, as pywb's indexer would write it. The index records a file by its
 // base name, as pywb does; the extraction finds it again through --archive.
+//
+// The lines do not go through the runner one by one: a line per element
+// cost prism as much CPU as the indexing itself, and about 1.3 KB of memory
+// per line. Instead, each range's lines are sorted and written to
+// opts.RunsDir as runs of at most DefaultRunBytes (internal/linesort), and only a
+// small SortedRun per run is emitted; SortIntoShards and the writers merge
+// the runs. For the steps that want the lines themselves (Bigtable, the
+// dictionary), opts.Batches also emits them in batches of about BatchBytes;
+// Lines turns those into one line per element.
 //
 // Every file is cut into ranges of about opts.RangeBytes, which start and end
 // at confirmed record boundaries (cdxj.IndexRange: the lines do not depend on
@@ -52,7 +85,7 @@ type IndexArchivesOptions struct {
 // offset, and skipped; the rest of the file is still indexed. A file (or a
 // range of one) that cannot be opened or read at all is counted
 // (index/files_unreadable) and logged; the run goes on with the others.
-func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptions) beam.PCollection {
+func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptions) Indexed {
 	s = s.Scope("IndexArchives")
 	if opts.RangeBytes == 0 {
 		opts.RangeBytes = DefaultRangeBytes
@@ -60,8 +93,50 @@ func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptio
 	// Cut the files into ranges, then spread them over workers.
 	ranges := beam.ParDo(s, &planRangesFn{RangeBytes: opts.RangeBytes}, files)
 	ranges = beam.Reshuffle(s, ranges)
-	// Index several ranges at once; lines leave in range order.
-	return beam.ParDo(s, &indexRangesFn{Parallelism: opts.Parallelism}, ranges)
+	// Index several ranges at once: sorted runs written, and batches.
+	if opts.RunBytes <= 0 {
+		opts.RunBytes = DefaultRunBytes
+	}
+	runs, batches := beam.ParDo2(s, &indexRangesFn{Parallelism: opts.Parallelism, RunsDir: opts.RunsDir,
+		SampleK: opts.SampleK, Batches: opts.Batches, RunBytes: opts.RunBytes}, ranges)
+	return Indexed{Runs: runs, Batches: batches}
+}
+
+// BatchBytes is the size at which IndexArchives closes a batch of lines.
+const BatchBytes = 1 << 20
+
+// DefaultRunBytes is the most line bytes a run holds: the memory one range
+// being indexed needs for its lines, whatever the size of the range.
+const DefaultRunBytes = 32 << 20
+
+// SortedRun is a run of sorted lines written by IndexArchives, with the
+// bottom-k sample of its lines (the sample shard boundaries come from).
+type SortedRun struct {
+	Run    linesort.Run
+	Sample shardsample.Sample
+}
+
+// Lines turns batches of lines (IndexArchives) into one line per element,
+// without its newline.
+func Lines(s beam.Scope, batches beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("Lines"), splitBatchFn, batches)
+}
+
+func splitBatchFn(batch []byte, emit func(string)) {
+	forEachLine(batch, func(line []byte) { emit(string(line)) })
+}
+
+// forEachLine calls f with each line of a batch, without its newline.
+func forEachLine(batch []byte, f func(line []byte)) {
+	for len(batch) > 0 {
+		i := bytes.IndexByte(batch, '\n')
+		if i < 0 {
+			f(batch)
+			return
+		}
+		f(batch[:i])
+		batch = batch[i+1:]
+	}
 }
 
 // planRangesFn cuts one file into nominal ranges (cdxj.Split).
@@ -90,13 +165,17 @@ func (f *planRangesFn) ProcessElement(ctx context.Context, path string, emit fun
 }
 
 // indexRangesFn indexes up to Parallelism ranges at once, each in its own
-// goroutine. Lines are emitted from ProcessElement and FinishBundle (the
-// only places Beam allows), in the order the ranges came: while more than
-// Parallelism ranges are under way, the oldest is drained. Each range's
-// lines wait in a bounded channel, so memory stays bounded whatever the
-// size of a range.
+// goroutine. Runs and batches are emitted from ProcessElement and
+// FinishBundle (the only places Beam allows), in the order the ranges came:
+// while more than Parallelism ranges are under way, the oldest is drained.
+// Each range's output waits in a bounded channel, and its lines are written
+// out every RunBytes, so memory stays bounded whatever the size of a range.
 type indexRangesFn struct {
 	Parallelism int
+	RunsDir     string
+	SampleK     int
+	Batches     bool
+	RunBytes    int
 
 	failed, captures beam.Counter
 	pending          []*rangeJob
@@ -104,16 +183,24 @@ type indexRangesFn struct {
 
 // rangeJob is one range being indexed.
 type rangeJob struct {
-	rng   cdxj.Range
-	lines chan string // closed when the range is done
-	// Set before lines is closed:
+	rng cdxj.Range
+	fn  *indexRangesFn
+	out chan rangeOutput // closed when the range is done
+	// Set before out is closed:
 	captures int
 	skips    map[string]int64
 	err      error
 }
 
-// linesInFlight bounds the lines one range holds before they are emitted.
-const linesInFlight = 8192
+// rangeOutput is a run or a batch of a range.
+type rangeOutput struct {
+	run   *SortedRun
+	batch []byte
+}
+
+// outputsInFlight bounds the runs and batches one range holds before they
+// are emitted.
+const outputsInFlight = 4
 
 func (f *indexRangesFn) Setup() {
 	f.failed = beam.NewCounter(CounterNamespaceIndex, CounterFilesFailed)
@@ -127,30 +214,34 @@ func (f *indexRangesFn) parallelism() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emit func(string)) error {
-	job := &rangeJob{rng: rng, lines: make(chan string, linesInFlight), skips: map[string]int64{}}
+func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emitRun func(SortedRun), emitBatch func([]byte)) error {
+	job := &rangeJob{rng: rng, fn: f, out: make(chan rangeOutput, outputsInFlight), skips: map[string]int64{}}
 	go job.run(context.WithoutCancel(ctx))
 	f.pending = append(f.pending, job)
 	for len(f.pending) > f.parallelism() {
-		f.drainOldest(ctx, emit)
+		f.drainOldest(ctx, emitRun, emitBatch)
 	}
 	return nil
 }
 
-func (f *indexRangesFn) FinishBundle(ctx context.Context, emit func(string)) error {
+func (f *indexRangesFn) FinishBundle(ctx context.Context, emitRun func(SortedRun), emitBatch func([]byte)) error {
 	for len(f.pending) > 0 {
-		f.drainOldest(ctx, emit)
+		f.drainOldest(ctx, emitRun, emitBatch)
 	}
 	return nil
 }
 
-// drainOldest emits the lines of the oldest range until it is done and
+// drainOldest emits the output of the oldest range until it is done and
 // adds its counts to the counters.
-func (f *indexRangesFn) drainOldest(ctx context.Context, emit func(string)) {
+func (f *indexRangesFn) drainOldest(ctx context.Context, emitRun func(SortedRun), emitBatch func([]byte)) {
 	job := f.pending[0]
 	f.pending = f.pending[1:]
-	for line := range job.lines {
-		emit(line)
+	for o := range job.out {
+		if o.run != nil {
+			emitRun(*o.run)
+		} else {
+			emitBatch(o.batch)
+		}
 	}
 	f.captures.Inc(ctx, int64(job.captures))
 	for kind, n := range job.skips {
@@ -164,12 +255,73 @@ func (f *indexRangesFn) drainOldest(ctx context.Context, emit func(string)) {
 }
 
 func (j *rangeJob) run(ctx context.Context) {
-	defer close(j.lines)
+	defer close(j.out)
+	var (
+		batch   []byte
+		lines   [][]byte // the lines of the run being gathered, in chunks
+		chunk   []byte   // where they are stored, 1 MB at a time
+		scratch []byte   // the line being made
+		size    int      // their bytes
+		sample  shardsample.Sample
+		runs    int
+		runErr  error
+		runsDir = j.fn.RunsDir
+	)
+	flushRun := func() {
+		if len(lines) == 0 || runErr != nil {
+			return
+		}
+		name := fmt.Sprintf("%016x-%d-%d.run", fileHash(j.rng.File), j.rng.Start, runs)
+		run, err := linesort.Write(ctx, storage.Join(runsDir, name), lines)
+		if err != nil {
+			runErr = err
+			return
+		}
+		j.out <- rangeOutput{run: &SortedRun{Run: run, Sample: sample}}
+		runs++
+		lines, chunk, size, sample = nil, nil, 0, shardsample.Sample{}
+	}
 	j.captures, j.err = archive.IndexRange(ctx, j.rng, func(c cdxj.Capture) {
-		j.lines <- c.Line()
+		if runsDir != "" && runErr == nil {
+			scratch = c.AppendLine(scratch[:0])
+			if len(chunk)+len(scratch) > cap(chunk) {
+				// A new chunk; the lines taken keep the old one.
+				chunk = make([]byte, 0, max(1<<20, len(scratch)))
+			}
+			start := len(chunk)
+			chunk = append(chunk, scratch...)
+			line := chunk[start:len(chunk):len(chunk)]
+			lines = append(lines, line)
+			sample.AddBytes(line, j.fn.SampleK)
+			if size += len(line) + 1; size >= j.fn.RunBytes {
+				flushRun()
+			}
+		}
+		if j.fn.Batches {
+			batch = append(c.AppendLine(batch), '\n')
+			if len(batch) >= BatchBytes {
+				j.out <- rangeOutput{batch: batch}
+				batch = nil
+			}
+		}
 	}, func(skip records.Skip) {
 		j.skips[skip.Kind]++
 	})
+	flushRun()
+	if runErr != nil && j.err == nil {
+		j.err = fmt.Errorf("write a sorted run of %s: %w", j.rng.File, runErr)
+	}
+	if len(batch) > 0 {
+		j.out <- rangeOutput{batch: batch}
+	}
+}
+
+// fileHash names a file's runs: base names alone can repeat across
+// directories.
+func fileHash(path string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	return h.Sum64()
 }
 
 // IsSkipCounter reports whether a counter name of namespace "index" counts

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -14,7 +15,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/recrawl/recrawl/internal/docfreq"
+	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/shardsample"
 	"github.com/recrawl/recrawl/internal/zipnum"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -33,6 +35,51 @@ func cdxjLines(n int) []string {
 		lines[i] = fmt.Sprintf("com,example%d)/p%d 2009%010d {\"url\": \"https://example%d.com/p%d\"}", r.Intn(40), r.Intn(200), r.Intn(1e9), i%40, i)
 	}
 	return lines
+}
+
+// batchesOf packs lines into batches of n lines, as IndexArchives emits
+// them (each line ending in a newline).
+func batchesOf(lines []string, n int) [][]byte {
+	var out [][]byte
+	for i := 0; i < len(lines); i += n {
+		var b []byte
+		for _, l := range lines[i:min(i+n, len(lines))] {
+			b = append(append(b, l...), '\n')
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// runsOf writes lines as n sorted runs in a temporary directory, each with
+// the sample SortIntoShards needs for the given number of shards, as
+// IndexArchives makes them.
+func runsOf(t *testing.T, lines []string, n, shards int) []SortedRun {
+	t.Helper()
+	dir := t.TempDir()
+	var runs []SortedRun
+	for i := 0; i < n; i++ {
+		var part [][]byte
+		var sample shardsample.Sample
+		for _, l := range lines[i*len(lines)/n : (i+1)*len(lines)/n] {
+			part = append(part, []byte(l))
+			sample.Add(l, shards*SamplesPerShard)
+		}
+		run, err := linesort.Write(context.Background(), filepath.Join(dir, fmt.Sprintf("run-%d", i)), part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, SortedRun{Run: run, Sample: sample})
+	}
+	return runs
+}
+
+// TestLines: Lines gives back every line of the batches, without newlines.
+func TestLines(t *testing.T) {
+	lines := cdxjLines(500)
+	p, s := beam.NewPipelineWithRoot()
+	passert.Equals(s, Lines(s, beam.CreateList(s, batchesOf(lines, 37))), anys(lines)...)
+	ptest.RunAndValidate(t, p)
 }
 
 func sortedCopy(lines []string) []string {
@@ -58,7 +105,7 @@ func TestSortIntoShardsWriteCDXJ(t *testing.T) {
 		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) {
 			dir := t.TempDir()
 			p, s := beam.NewPipelineWithRoot()
-			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, lines), shards), dir)
+			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 7, shards)), shards), dir)
 			passert.Equals(s, out, filepath.Join(dir, CDXJFileName))
 			ptest.RunAndValidate(t, p)
 			got, err := os.ReadFile(filepath.Join(dir, CDXJFileName))
@@ -81,7 +128,7 @@ func TestWriteZipNum(t *testing.T) {
 	lines := cdxjLines(2000)
 	dir := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
-	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, lines), 3), dir, 100)
+	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 5, 3)), 3), dir, 100)
 	ptest.RunAndValidate(t, p)
 	r, err := zipnum.Open(dir, zipnum.Options{})
 	if err != nil {
@@ -121,16 +168,16 @@ func TestWriteDocumentFrequencies(t *testing.T) {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	paths := WriteDocumentFrequencies(s, beam.Create(s, entries...), dir, 2)
-	passert.Equals(s, paths, filepath.Join(dir, docfreq.FileName("en")), filepath.Join(dir, docfreq.FileName("de")))
+	passert.Equals(s, paths, filepath.Join(dir, scoring.DocFreqFileName("en")), filepath.Join(dir, scoring.DocFreqFileName("de")))
 	ptest.RunAndValidate(t, p)
-	en, err := scoring.LoadDocFreq(filepath.Join(dir, docfreq.FileName("en")))
+	en, err := scoring.LoadDocFreq(filepath.Join(dir, scoring.DocFreqFileName("en")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if en.Docs() != 10 || en.DF("election") != 7 || en.DF("rare") != 0 || en.Len() != 1 {
 		t.Errorf("df-en.tsv: docs %d, election %d, rare %d (pruned: want 0), %d terms", en.Docs(), en.DF("election"), en.DF("rare"), en.Len())
 	}
-	de, err := scoring.LoadDocFreq(filepath.Join(dir, docfreq.FileName("de")))
+	de, err := scoring.LoadDocFreq(filepath.Join(dir, scoring.DocFreqFileName("de")))
 	if err != nil {
 		t.Fatal(err)
 	}

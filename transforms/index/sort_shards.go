@@ -1,77 +1,95 @@
 package index
 
 import (
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/linesort"
 	"github.com/recrawl/recrawl/internal/shardsample"
 )
 
-// samplesPerShard is how many sampled keys back each shard boundary: with
+// SamplesPerShard is how many sampled keys back each shard boundary: with
 // 200 samples per shard, shard sizes vary by a few percent.
-const samplesPerShard = 200
+const SamplesPerShard = 200
 
-// SortIntoShards splits CDXJ lines into n key ranges of similar size and
-// groups each range, so each shard can be sorted on one worker and the shards,
-// concatenated in order, are globally sorted (the TeraSort scheme).
+// RunsDirName is the directory of OUTPUT that holds the sorted runs while a
+// run of the pipeline lasts; the writers remove it at the end.
+const RunsDirName = ".runs"
+
+// ShardSpec is one key-range shard of the index: its lines l, Lo <= l < Hi
+// ("" unbounded), are in Runs.
+type ShardSpec struct {
+	Shard  int
+	Lo, Hi string
+	Runs   []linesort.Run
+}
+
+// SortIntoShards splits the sorted runs of IndexArchives into n key ranges
+// of similar size, so each shard can be merged on one worker and the shards,
+// concatenated in order, are globally sorted (the TeraSort scheme). It
+// returns a PCollection<ShardSpec>, one per shard, spread over workers; the
+// writers merge each shard's lines from the runs (linesort.Merge), so no
+// line passes through the runner.
 //
 // Boundaries come from a deterministic bottom-k sample of the lines (the k
-// lines with the smallest hash): the same input always gives the same shards,
-// on every runner, without a first pass that counts the input.
-// The result is a PCollection<KV<int, iterable<string>>>: shard number → its
-// lines, unsorted; SortedShard sorts them.
-func SortIntoShards(s beam.Scope, lines beam.PCollection, n int) beam.PCollection {
+// lines with the smallest hash; every run carries the sample of its own
+// lines, and samples merge): the same input always gives the same shards,
+// on every runner and for any cut of the files, without a pass that counts
+// the input. The runs must have been made with SampleK >= n × SamplesPerShard.
+func SortIntoShards(s beam.Scope, runs beam.PCollection, n int) beam.PCollection {
 	s = s.Scope("SortIntoShards")
 	if n < 1 {
 		n = 1
 	}
-	sample := beam.Combine(s, &sampleKeysFn{K: n * samplesPerShard}, lines)
-	boundaries := beam.ParDo(s, &shardBoundariesFn{N: n}, sample)
-	keyed := beam.ParDo(s, &assignShardFn{}, lines, beam.SideInput{Input: boundaries})
-	return beam.GroupByKey(s, keyed)
+	plan := beam.Combine(s, &planShardsFn{K: n * SamplesPerShard, N: n}, runs)
+	return beam.Reshuffle(s, beam.ParDo(s, emitShardSpecsFn, plan))
 }
 
-// shardBoundariesFn turns the sorted sample into shard boundaries.
-type shardBoundariesFn struct{ N int }
-
-func (f *shardBoundariesFn) ProcessElement(sample []string, emit func([]string)) {
-	emit(shardsample.Boundaries(sample, f.N))
+// shardPlan gathers the runs and the merged sample of their lines.
+type shardPlan struct {
+	Runs   []linesort.Run
+	Sample shardsample.Sample
 }
 
-type assignShardFn struct{}
-
-func (assignShardFn) ProcessElement(line string, boundaries []string, emit func(int, string)) {
-	emit(shardsample.ShardOf(line, boundaries), line)
+// planShardsFn combines the runs into the specs of N shards.
+type planShardsFn struct {
+	K, N int
 }
 
-// sampleKeysFn computes a bottom-k sample of lines (internal/shardsample).
-type sampleKeysFn struct {
-	K int
-}
+func (f *planShardsFn) CreateAccumulator() shardPlan { return shardPlan{} }
 
-func (f *sampleKeysFn) CreateAccumulator() shardsample.Sample { return shardsample.Sample{} }
-
-func (f *sampleKeysFn) AddInput(acc shardsample.Sample, line string) shardsample.Sample {
-	acc.Add(line, f.K)
+func (f *planShardsFn) AddInput(acc shardPlan, r SortedRun) shardPlan {
+	acc.Runs = append(acc.Runs, r.Run)
+	acc.Sample = shardsample.Merge(acc.Sample, r.Sample, f.K)
 	return acc
 }
 
-func (f *sampleKeysFn) MergeAccumulators(a, b shardsample.Sample) shardsample.Sample {
-	return shardsample.Merge(a, b, f.K)
+func (f *planShardsFn) MergeAccumulators(a, b shardPlan) shardPlan {
+	return shardPlan{Runs: append(a.Runs, b.Runs...), Sample: shardsample.Merge(a.Sample, b.Sample, f.K)}
 }
 
-func (f *sampleKeysFn) ExtractOutput(acc shardsample.Sample) []string { return acc.Sorted() }
-
-// SortedShard drains a shard's lines and sorts them as pywb sorts an index:
-// by the whole line, bytewise, which orders by key, then timestamp, then the
-// JSON block (so equal key and timestamp still sort deterministically).
-func SortedShard(iter func(*string) bool) []string {
-	var lines []string
-	var l string
-	for iter(&l) {
-		lines = append(lines, l)
+func (f *planShardsFn) ExtractOutput(acc shardPlan) []ShardSpec {
+	runs := slices.Clone(acc.Runs)
+	slices.SortFunc(runs, func(a, b linesort.Run) int { return strings.Compare(a.Path, b.Path) })
+	bounds := shardsample.Boundaries(acc.Sample.Sorted(), f.N)
+	specs := make([]ShardSpec, 0, len(bounds)+1)
+	for i := 0; i <= len(bounds); i++ {
+		spec := ShardSpec{Shard: i, Runs: runs}
+		if i > 0 {
+			spec.Lo = bounds[i-1]
+		}
+		if i < len(bounds) {
+			spec.Hi = bounds[i]
+		}
+		specs = append(specs, spec)
 	}
-	sort.Strings(lines)
-	return lines
+	return specs
+}
+
+func emitShardSpecsFn(specs []ShardSpec, emit func(ShardSpec)) {
+	for _, s := range specs {
+		emit(s)
+	}
 }

@@ -9,16 +9,18 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/linesort"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
 // CDXJFileName is the name of the single sorted index file in INDEX_DIR.
 const CDXJFileName = "index.cdxj"
 
-// WriteCDXJ writes sorted shards (the output of SortIntoShards) as one sorted
-// file, dir/index.cdxj: each shard is sorted and written as a part file, then
-// the parts are concatenated in shard order, which is key order. It returns
-// the path of the file written (a PCollection with one element).
+// WriteCDXJ writes the shards of SortIntoShards as one sorted file,
+// dir/index.cdxj: each shard's lines are merged from the runs and written as
+// a part file, then the parts are concatenated in shard order, which is key
+// order, and the parts and runs are removed. It returns the path of the file
+// written (a PCollection with one element).
 func WriteCDXJ(s beam.Scope, shards beam.PCollection, dir string) beam.PCollection {
 	s = s.Scope("WriteCDXJ")
 	parts := beam.ParDo(s, &writeCDXJShardFn{Dir: dir}, shards)
@@ -38,32 +40,29 @@ type writeCDXJShardFn struct {
 	Dir string
 }
 
-func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, emit func(int, string)) error {
-	sorted := SortedShard(lines)
-	p := storage.Join(f.Dir, ".parts", fmt.Sprintf("index-%05d.cdxj", shard))
-	if err := writeLines(ctx, p, sorted); err != nil {
-		return err
-	}
-	emit(shard, p)
-	return nil
-}
-
-// writeLines writes lines, one per line, to p atomically.
-func writeLines(ctx context.Context, p string, lines []string) error {
+func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, spec ShardSpec, emit func(int, string)) error {
+	p := storage.Join(f.Dir, ".parts", fmt.Sprintf("index-%05d.cdxj", spec.Shard))
 	w, err := storage.Create(ctx, p)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	for _, l := range lines {
-		bw.WriteString(l)
-		bw.WriteByte('\n')
+	err = linesort.Merge(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
+		bw.Write(l)
+		return bw.WriteByte('\n')
+	})
+	if err == nil {
+		err = bw.Flush()
 	}
-	if err := bw.Flush(); err != nil {
+	if err != nil {
 		w.Abort()
 		return fmt.Errorf("write %s: %w", p, err)
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	emit(spec.Shard, p)
+	return nil
 }
 
 type concatCDXJFn struct {
@@ -91,8 +90,10 @@ func (f *concatCDXJFn) ProcessElement(ctx context.Context, _ int, parts func(*KV
 	if err := w.Close(); err != nil {
 		return err
 	}
-	if err := storage.RemoveAll(ctx, storage.Join(f.Dir, ".parts")); err != nil {
-		return err
+	for _, tmp := range []string{".parts", RunsDirName} {
+		if err := storage.RemoveAll(ctx, storage.Join(f.Dir, tmp)); err != nil {
+			return err
+		}
 	}
 	emit(out)
 	return nil

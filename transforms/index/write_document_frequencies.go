@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/recrawl/recrawl/internal/docfreq"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -69,7 +68,7 @@ func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entrie
 			c.AddCounts(e.Term, e.DF, 0)
 		}
 	}
-	p := storage.Join(f.Dir, docfreq.FileName(lang))
+	p := storage.Join(f.Dir, scoring.DocFreqFileName(lang))
 	w, err := storage.Create(ctx, p)
 	if err != nil {
 		return fmt.Errorf("dictionary of %q: %w", lang, err)

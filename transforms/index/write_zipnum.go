@@ -9,15 +9,17 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/linesort"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
-// WriteZipNum writes sorted shards (the output of SortIntoShards) as a ZipNum
-// index in dir: one gzip-block shard file per shard (zipnum.ShardName), then
-// cluster.idx (the first key of every block, in key order) and cluster.loc.
-// The secondary index is written last, so a reader never sees an index that
-// points at shards not yet written. Returns the path of cluster.idx.
+// WriteZipNum writes the shards of SortIntoShards as a ZipNum index in dir:
+// one gzip-block shard file per shard that has lines (zipnum.ShardName), its
+// lines merged from the runs, then cluster.idx (the first key of every
+// block, in key order) and cluster.loc, and removes the runs. The secondary
+// index is written last, so a reader never sees an index that points at
+// shards not yet written. Returns the path of cluster.idx.
 func WriteZipNum(s beam.Scope, shards beam.PCollection, dir string, linesPerBlock int) beam.PCollection {
 	s = s.Scope("WriteZipNum")
 	entries := beam.ParDo(s, &writeZipNumShardFn{Dir: dir, LinesPerBlock: linesPerBlock}, shards)
@@ -30,22 +32,33 @@ type writeZipNumShardFn struct {
 	LinesPerBlock int
 }
 
-// ProcessElement writes one shard and emits (shard, its block entries as lines).
-func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, shard int, lines func(*string) bool, emit func(int, string)) error {
-	sorted := SortedShard(lines)
-	name := zipnum.ShardName(shard)
+// ProcessElement writes one shard and emits (shard, its block entries as
+// lines); a shard without lines gets no file.
+func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, spec ShardSpec, emit func(int, string)) error {
+	name := zipnum.ShardName(spec.Shard)
 	p := storage.Join(f.Dir, name)
-	w, err := storage.Create(ctx, p)
-	if err != nil {
+	var (
+		w  storage.Writer
+		bw *bufio.Writer
+		sw *zipnum.ShardWriter
+	)
+	err := linesort.Merge(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
+		if w == nil {
+			var err error
+			if w, err = storage.Create(ctx, p); err != nil {
+				return err
+			}
+			bw = bufio.NewWriterSize(w, 1<<20)
+			sw = zipnum.NewShardWriter(bw, name, f.LinesPerBlock)
+		}
+		return sw.WriteLine(string(l))
+	})
+	if w == nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	sw := zipnum.NewShardWriter(bw, name, f.LinesPerBlock)
-	for _, l := range sorted {
-		if err := sw.WriteLine(l); err != nil {
-			w.Abort()
-			return fmt.Errorf("write %s: %w", p, err)
-		}
+	if err != nil {
+		w.Abort()
+		return fmt.Errorf("write %s: %w", p, err)
 	}
 	entries, err := sw.Close()
 	if err == nil {
@@ -63,7 +76,7 @@ func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, shard int, line
 		buf.WriteString(e.Line())
 		buf.WriteByte('\n')
 	}
-	emit(shard, buf.String())
+	emit(spec.Shard, buf.String())
 	return nil
 }
 
@@ -107,6 +120,9 @@ func (f *writeClusterIndexFn) ProcessElement(ctx context.Context, _ int, shards 
 	}
 	idxPath := storage.Join(f.Dir, "cluster.idx")
 	if err := storage.WriteFile(ctx, idxPath, idx.Bytes()); err != nil {
+		return err
+	}
+	if err := storage.RemoveAll(ctx, storage.Join(f.Dir, RunsDirName)); err != nil {
 		return err
 	}
 	emit(idxPath)

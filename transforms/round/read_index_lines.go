@@ -44,10 +44,13 @@ func ReadIndexLines(s beam.Scope, sources []lookup.Source) beam.PCollection {
 type splitIndexFn struct{}
 
 func (splitIndexFn) ProcessElement(src lookup.Source, emit func(IndexRange)) error {
-	spec := src.Spec
-	kind, p, _ := strings.Cut(spec, ":")
+	spec, err := lookup.ParseSpec(src.Spec)
+	if err != nil {
+		return err
+	}
+	kind, p := spec.Kind, spec.Location
 	switch kind {
-	case "cdxj":
+	case lookup.KindCDXJ:
 		size, err := storage.Size(context.Background(), p)
 		if err != nil {
 			return fmt.Errorf("index %s: %w", spec, err)
@@ -56,7 +59,7 @@ func (splitIndexFn) ProcessElement(src lookup.Source, emit func(IndexRange)) err
 			emit(IndexRange{Archive: src.Name, Kind: kind, Path: p, Start: start, End: min(start+cdxjRangeBytes, size)})
 		}
 		return nil
-	case "zipnum":
+	case lookup.KindZipNum:
 		emit(IndexRange{Archive: src.Name, Kind: kind, Path: p})
 		return nil
 	}
@@ -77,7 +80,7 @@ func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit f
 			skipped.Inc(ctx, 1)
 		}
 	}
-	if r.Kind == "zipnum" {
+	if r.Kind == lookup.KindZipNum {
 		zr, err := zipnum.Open(r.Path, zipnum.Options{})
 		if err != nil {
 			return err

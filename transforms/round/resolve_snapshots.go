@@ -39,20 +39,10 @@ const lookupChunk = 256
 func ResolveSnapshots(s beam.Scope, batch beam.PCollection, cfg Config) beam.PCollection {
 	s = s.Scope("ResolveSnapshots")
 	chunks := beam.Reshuffle(s, beam.ParDo(s, &explodeBatchFn{}, batch))
-	sources := indexSources(cfg)
 	if cfg.JoinMode == "cogroup" {
-		return cogroupResolve(s, chunks, sources)
+		return cogroupResolve(s, chunks, cfg.Sources)
 	}
-	return beam.ParDo(s, &lookupSnapshotsFn{Sources: sources}, chunks)
-}
-
-// indexSources are the indexes a round resolves URLs in: the job's named
-// archives, else the single index cfg.IndexSpec (unnamed).
-func indexSources(cfg Config) []lookup.Source {
-	if job, err := extract.UnmarshalJob(cfg.JobJSON); err == nil && len(job.Sources) > 0 {
-		return job.IndexSources()
-	}
-	return []lookup.Source{{Spec: cfg.IndexSpec}}
+	return beam.ParDo(s, &lookupSnapshotsFn{Sources: cfg.Sources}, chunks)
 }
 
 // explodeBatchFn cuts the batch into chunks of ranked entries.

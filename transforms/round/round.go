@@ -80,16 +80,17 @@ const CounterNamespace = "extract"
 
 // Config is everything one round's pipeline needs.
 type Config struct {
-	JobJSON       string   // extract.Job, JSON
-	Round         int      // number of this round (from 0)
-	K             int      // URLs to take
-	MaxPerHost    int      // at most this many URLs of one host (0: no limit)
-	Strategy      int      // scoring.Strategy
-	FrontierFiles []string // state files of the frontier before the round
-	SeenFiles     []string // files of the SURT keys seen before the round (one per line); their union is the seen set
-	OutDir        string   // state directory written by the round
-	JoinMode      string   // lookup or cogroup
-	IndexSpec     string   // for ResolveSnapshots (a job with named archives names its indexes itself)
+	JobJSON       string          // extract.Job, JSON
+	Round         int             // number of this round (from 0)
+	K             int             // URLs to take
+	MaxPerHost    int             // at most this many URLs of one host (0: no limit)
+	Strategy      int             // scoring.Strategy
+	FrontierFiles []string        // state files of the frontier before the round
+	SeenFiles     []string        // files of the SURT keys seen before the round (one per line); their union is the seen set
+	OutDir        string          // state directory written by the round
+	JoinMode      string          // lookup or cogroup
+	Sources       []lookup.Source // the snapshot indexes of the job's archives (extract.Job.IndexSources)
+	LinkModel     string          // the link model of learn_links (extract.LinkLearner.ModelJSON; "" without)
 }
 
 // Extract adds one round of the extraction to the pipeline.

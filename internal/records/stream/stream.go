@@ -6,9 +6,10 @@
 //   - for a gzip file, the compressed offset at which each gzip member starts
 //     and ends, and the decompressed position inside the file's stream.
 //
-// Gzip members are read one at a time (gzip.Reader.Multistream(false)) from a
-// counting reader that implements io.ByteReader, so the inflater never reads
-// past the end of a member and the count is the exact member boundary. After
+// Gzip members are read one at a time (internal/inflate: pure Go, or ISA-L
+// with -tags isal) from a counting *bufio.Reader; the inflater never takes a
+// byte past the end of a member from it, so the count is the exact member
+// boundary. After
 // a damaged member, Resync looks for the next gzip header, seeking back to the
 // byte after the damaged member's start when the input can seek, so a member
 // swallowed by the damage is not lost.
@@ -21,7 +22,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
+	"github.com/recrawl/recrawl/internal/inflate"
 )
 
 // MaxLine is the longest line ReadLine returns whole; longer lines are
@@ -43,8 +44,8 @@ func (e *SourceError) Unwrap() error { return e.Err }
 
 // counter counts the bytes read from the source. The bytes consumed are
 // n minus what the bufio.Reader above it still holds; the inflater reads that
-// *bufio.Reader directly (klauspost/compress has a fast path for it), and
-// since it is an io.ByteReader the inflater never reads past a member's end.
+// *bufio.Reader directly and never consumes past a member's end (package
+// inflate).
 type counter struct {
 	r   io.Reader
 	n   int64
@@ -65,7 +66,7 @@ type Reader struct {
 	raw     io.Reader
 	cnt     *counter
 	src     *bufio.Reader // over cnt; the compressed (or plain) bytes
-	gz      *gzip.Reader
+	gz      inflate.Member
 	in      *bufio.Reader
 	gzipped bool
 
@@ -92,7 +93,7 @@ func New(r io.Reader) (*Reader, error) {
 	}
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		s.gzipped = true
-		s.gz = new(gzip.Reader)
+		s.gz = inflate.New()
 		s.in = bufio.NewReaderSize(nil, 64<<10)
 		s.startMember()
 		return s, nil
@@ -152,7 +153,6 @@ func (s *Reader) startMember() {
 		s.memberErr = fmt.Errorf("gzip header at offset %d: %w", s.memberStart, err)
 		return
 	}
-	s.gz.Multistream(false)
 	s.in.Reset(s.gz)
 }
 

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/roundstate"
+)
+
+// TestBadFlagValues runs the extract and index binaries with one wrong flag
+// value each (a negative size, an unknown name, a missing or unreadable
+// path, an output that is a file, flags that exclude each other, a stray
+// argument): each fails before anything runs, with exactly one line on
+// stderr that names the flag, nothing on stdout, and no round started.
+func TestBadFlagValues(t *testing.T) {
+	a := fixture(t)
+	indexCmd := indexBinary(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing")
+	out := filepath.Join(dir, "out")
+	// run is an extraction's command line with extra flags; an extra
+	// --index or --archive replaces the good one.
+	run := func(extra ...string) []string {
+		args := []string{"--spec", a.Spec(testEvent), "--output", out, "--quiet"}
+		for _, f := range []string{"--index=" + a.IndexSpec(), "--archive=" + a.WARCDir} {
+			name, _, _ := strings.Cut(f, "=")
+			if !slices.ContainsFunc(extra, func(e string) bool { return strings.HasPrefix(e, name+"=") }) {
+				args = append(args, f)
+			}
+		}
+		return append(args, extra...)
+	}
+	explain := func(extra ...string) []string {
+		return append([]string{"explain", "--spec", a.Spec(testEvent), "--html", file, "--url", "http://a.example/", "--capture-time", "20090927120000"}, extra...)
+	}
+	index := func(extra ...string) []string {
+		return append([]string{"--input", a.WARCs[0], "--output", filepath.Join(dir, "index-out")}, extra...)
+	}
+	cases := []struct {
+		index bool // the index binary
+		args  []string
+		want  string // in the one line
+	}{
+		{false, run("--target_size=-1"), "--target_size=-1"},
+		{false, run("--batch_size=-3"), "--batch_size=-3"},
+		{false, run("--batch_size=100000000"), "--batch_size=100000000"},
+		{false, run("--alpha=2"), "--alpha=2"},
+		{false, run("--max_rounds=-5"), "--max_rounds=-5"},
+		{false, run("--rounds_per_job=0"), "--rounds_per_job=0"},
+		{false, run("--engine=fast"), `--engine="fast"`},
+		{false, run("--join=hash"), `--join="hash"`},
+		{false, run("--strategy=best"), "--strategy=best"},
+		{false, run("--focus=sharp"), "--focus=sharp"},
+		{false, run("--on_missing_archive_file=ignore"), `--on_missing_archive_file="ignore"`},
+		{false, run("--engine=sequential", "--rounds_per_job=3"), "--rounds_per_job=3: only with --engine=beam"},
+		{false, run("--dictionary=" + missing), "--dictionary=" + missing + ": no such file"},
+		{false, run("--spec_root=" + missing), "--spec_root=" + missing + ": no such directory"},
+		{false, run("--spec_root=" + file), "--spec_root=" + file + ": a file"},
+		{false, run("--work=" + file), "--work=" + file + ": a file"},
+		{false, run("--output=" + file), "--output=" + file + ": a file"},
+		{false, run("--output=" + filepath.Join(file, "sub")), "--output=" + filepath.Join(file, "sub") + ": " + file + " is a file"},
+		{false, run("--index=cdxj:" + missing), "--index: index \"cdxj:" + missing + "\""},
+		{false, run("--index=cdxj:" + dir), "is a directory"},
+		{false, run("--index=sqlite:" + file), `--index: index "sqlite:`},
+		{false, run("--archive=" + missing), "--archive=" + missing + ": no such directory"},
+		{false, run("--archive=" + file), "--archive=" + file + ": a file"},
+		{false, run("--spec=" + missing), "--spec=" + missing + ": no such file"},
+		{false, run("--spec=" + dir), "--spec=" + dir + ": a directory"},
+		{false, run("--runner=bogus"), `--runner="bogus"`},
+		{false, run("stray"), `unexpected argument "stray"`},
+		{false, explain("--html=" + missing), "--html=" + missing + ": no such file"},
+		{false, explain("--terms=-1"), "--terms=-1"},
+		{false, explain("--spec_root=" + missing), "--spec_root=" + missing},
+		{false, explain("--archive="+missing, "--index="+a.IndexSpec()), "--archive=" + missing},
+		{false, explain("stray"), `unexpected argument "stray"`},
+		{false, []string{"eval", "--runs", dir, "--report", filepath.Join(dir, "report"), "--engine=fast"}, `--engine="fast"`},
+		{true, index("--shards=-1"), "--shards=-1"},
+		{true, index("--index_parallelism=-2"), "--index_parallelism=-2"},
+		{true, index("--lines_per_block=0", "--format=zipnum"), "--lines_per_block=0"},
+		{true, index("--format=parquet"), `--format="parquet"`},
+		{true, index("--dictionary_sample=0.5"), "--dictionary_sample: only with --dictionary"},
+		{true, index("--dictionary", "--dictionary_sample=2"), "--dictionary_sample=2"},
+		{true, index("--dictionary", "--default_language=xx"), `--default_language="xx"`},
+		{true, index("--bigtable=project-only"), `--bigtable="project-only"`},
+		{true, index("--runner=bogus"), `--runner="bogus"`},
+		{true, index("stray"), `unexpected argument "stray"`},
+		{true, []string{"--input", missing, "--output", filepath.Join(dir, "index-out")}, "--input"},
+		{true, []string{"--input", a.WARCs[0], "--output", file}, "--output=" + file + ": a file"},
+		{true, []string{"--input", a.WARCs[0], "--output", filepath.Join(file, "sub")}, "--output=" + filepath.Join(file, "sub")},
+	}
+	for _, c := range cases {
+		cmd := command(t, nil, c.args...)
+		if c.index {
+			cmd.Path, cmd.Args[0] = indexCmd, indexCmd
+		}
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		// The log quotes the error: \" in it is a quote.
+		lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(stderr.String()), `\"`, `"`), "\n")
+		name := shortArgs(c.args)
+		switch {
+		case err == nil:
+			t.Errorf("%s: accepted; want an error naming %q", name, c.want)
+		case len(lines) != 1 || !strings.Contains(lines[0], c.want):
+			t.Errorf("%s: stderr\n%s\nwant one line with %q", name, tail(stderr.String(), 2000), c.want)
+		case stdout.Len() > 0:
+			t.Errorf("%s: printed on stdout:\n%s", name, tail(stdout.String(), 1000))
+		}
+		if _, err := os.Stat(roundstate.StateDir(filepath.Join(out, ".work"), 0)); err == nil {
+			t.Fatalf("%s: the run got as far as its first state", name)
+		}
+	}
+}
