@@ -5,19 +5,24 @@ package runners
 // Flink and Spark job servers, all started by the project's scripts
 // (scripts/flink-cluster.sh, spark-cluster.sh, beam-jobserver.sh; the
 // software comes from scripts/install-cluster-deps.sh at the versions of
-// scripts/versions.env). On each cluster:
+// scripts/versions.env). On each cluster (testCluster, the same steps for
+// both):
 //
-//   - the index pipeline writes a CDXJ index and a ZipNum index,
-//   - the extraction runs 3 rounds (one job per round),
+//   - the index pipeline writes a CDXJ index with LOOPBACK workers (the Go
+//     SDK harness runs in the submitting program);
+//   - it writes a ZipNum index through scripts/run-flink.sh / run-spark.sh
+//     given only the cluster's address, with PROCESS workers: the script
+//     starts its own job server, and the TaskManager or executor starts the
+//     Go SDK's boot program, which fetches the worker binary from the job
+//     server and runs it, as a cluster without docker does;
+//   - the extraction runs 3 rounds with LOOPBACK workers, against prism's
+//     one job per round: on Flink one job per round too, on Spark as one
+//     job (--rounds_per_job=3);
 //
-// with LOOPBACK workers (the Go SDK harness runs in the submitting program),
 // and every output must be byte for byte that of the same command on
-// in-process prism. On Flink one more job runs through scripts/run-flink.sh
-// with PROCESS workers: the TaskManager starts the Go SDK's boot program,
-// which fetches the worker binary from the job server and runs it, as a
-// cluster without docker does. Each job must be seen on the cluster itself
-// (Flink: its REST API's job list; Spark: the master's application list),
-// not only in the job server's log.
+// in-process prism (built once, clusterSetup). Each job must be seen on the
+// cluster itself (Flink: its REST API's job list; Spark: the master's
+// application list), not only in the job server's log.
 //
 // The clusters run one after the other, so that at most one cluster's JVMs
 // (about 3 GB) are up at a time. A cluster that cannot start fails the
@@ -33,8 +38,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -49,6 +56,12 @@ import (
 const clusterEvent = "hrafnfell-eruption-2010"
 
 var clusterExtractFlags = []string{"--batch_size=10", "--max_rounds=3"}
+
+// clusterJobTimeout bounds one program's run (a job, or the jobs of an
+// extraction). An unloaded 2-core machine needs well under 2 minutes for
+// any of them; a heavily loaded one (load average 30+) needed more than 8
+// for one Spark job.
+const clusterJobTimeout = 15 * time.Minute
 
 // clusterFixture is what every cluster run reads, built once per test
 // process: the two programs, the index's input archives (real WARC and ARC
@@ -146,7 +159,7 @@ func (f *clusterFixture) extractArgs(out string) []string {
 // runProgram runs a pipeline program with a private TMPDIR (Beam leaves a
 // file per LOOPBACK job there) and returns its combined output.
 func runProgram(bin string, env []string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), clusterJobTimeout)
 	defer cancel()
 	tmp, err := os.MkdirTemp("", "recrawl-cluster-run-")
 	if err != nil {
@@ -272,24 +285,27 @@ func getJSON(t *testing.T, url string, v any) {
 	}
 }
 
-// flinkJobs returns the names of the jobs the Flink cluster ran to the end
-// (FINISHED) and its failed ones.
-func flinkJobs(t *testing.T, master string) (finished, failed []string) {
+// clusterJobs returns the jobs a cluster lists at url (a JSON object with
+// a list of jobs under listKey, each with a "name", its id under idKey and a
+// "state") that finished and that failed (failedStates), each "NAME ID".
+// Flink's REST API: /jobs/overview, "jobs", "jid"; the Spark master:
+// /json/, "completedapps", "id" (the job server's Spark driver registers
+// each job as one application).
+func clusterJobs(t *testing.T, url, listKey, idKey string, failedStates ...string) (finished, failed []string) {
 	t.Helper()
-	var overview struct {
-		Jobs []struct {
-			ID    string `json:"jid"`
-			Name  string `json:"name"`
-			State string `json:"state"`
-		} `json:"jobs"`
+	var doc map[string]json.RawMessage
+	getJSON(t, url, &doc)
+	var jobs []map[string]any
+	if err := json.Unmarshal(doc[listKey], &jobs); err != nil {
+		t.Fatalf("GET %s: %q: %v", url, listKey, err)
 	}
-	getJSON(t, "http://"+master+"/jobs/overview", &overview)
-	for _, j := range overview.Jobs {
-		switch j.State {
-		case "FINISHED":
-			finished = append(finished, j.Name+" "+j.ID)
-		case "FAILED":
-			failed = append(failed, j.Name+" "+j.ID)
+	for _, j := range jobs {
+		entry := fmt.Sprintf("%v %v", j["name"], j[idKey])
+		switch state := fmt.Sprint(j["state"]); {
+		case state == "FINISHED":
+			finished = append(finished, entry)
+		case slices.Contains(failedStates, state):
+			failed = append(failed, entry)
 		}
 	}
 	return finished, failed
@@ -306,6 +322,56 @@ func countWith(list []string, prefix string) int {
 	return n
 }
 
+// clusterUnderTest is one runner's cluster as TestClusters drives it.
+type clusterUnderTest struct {
+	runner string // --runner, scripts/beam-jobserver.sh RUNNER, scripts/run-RUNNER.sh
+	// start starts the cluster for the test and returns its address for
+	// Beam's job server (--flink-master, --spark-master-url; masterEnv for
+	// run-RUNNER.sh) and the URL of the list of its jobs.
+	start     func(t *testing.T) (master, jobsURL string)
+	masterEnv string
+	// The list of jobs (clusterJobs): the key of the list, of a job's id,
+	// the states of a failed job; listed is how a job submitted with
+	// --job_name=name is named there.
+	listKey, idKey string
+	failedStates   []string
+	listed         func(name string) string
+	// extractFlags are added to the extraction's flags; extractJobs is the
+	// number of jobs the extraction then runs.
+	extractFlags []string
+	extractJobs  int
+}
+
+var clustersUnderTest = []clusterUnderTest{{
+	runner: "flink", masterEnv: "FLINK_MASTER",
+	start: func(t *testing.T) (string, string) {
+		c := testservers.FlinkCluster(t)
+		return c.Master, "http://" + c.Master + "/jobs/overview"
+	},
+	listKey: "jobs", idKey: "jid", failedStates: []string{"FAILED"},
+	// Flink's job name is the --job_name with every character other than a
+	// letter or digit replaced by "0", then "-USER-TIME-ID".
+	listed: func(name string) string { return strings.ReplaceAll(name, "-", "0") + "-" },
+	// One job per round (the default). With --rounds_per_job=2 the second
+	// job (the last round and one past --max_rounds) fails on Flink:
+	// "splitFrontierFn: got 0 values, want one value for Singleton side
+	// input of type []extract.Entry" (measured 24 Nov 2026; prism passes).
+	extractJobs: 3,
+}, {
+	runner: "spark", masterEnv: "SPARK_MASTER_URL",
+	start: func(t *testing.T) (string, string) {
+		c := testservers.SparkCluster(t)
+		return c.MasterURL, c.Web + "/json/"
+	},
+	// The job server's Spark driver registers each job as one application,
+	// named after its --job_name.
+	listKey: "completedapps", idKey: "id", failedStates: []string{"FAILED", "KILLED"},
+	listed: func(name string) string { return name + " " },
+	// The 3 rounds as one job (--rounds_per_job): the same bytes as
+	// prism's one job per round.
+	extractFlags: []string{"--rounds_per_job=3"}, extractJobs: 1,
+}}
+
 func TestClusters(t *testing.T) {
 	t.Cleanup(func() {
 		if clusterRoot != "" {
@@ -313,113 +379,97 @@ func TestClusters(t *testing.T) {
 		}
 	})
 	f := clusterSetup(t)
-	t.Run("flink", func(t *testing.T) { testFlink(t, f) })
-	t.Run("spark", func(t *testing.T) { testSpark(t, f) })
+	for _, c := range clustersUnderTest {
+		t.Run(c.runner, func(t *testing.T) { testCluster(t, f, c) })
+	}
 }
 
-func testFlink(t *testing.T, f *clusterFixture) {
+// testCluster starts a cluster and runs the pipelines on it: the CDXJ index and the extraction with LOOPBACK workers through a job server
+// started here, the ZipNum index with PROCESS workers through
+// scripts/run-RUNNER.sh given the cluster's address (the script starts its
+// own job server and builds the boot program). Every output must be
+// prism's, and the cluster must list every job as finished.
+func testCluster(t *testing.T, f *clusterFixture, c clusterUnderTest) {
 	start := time.Now()
-	cluster := testservers.FlinkCluster(t)
-	endpoint, jsLog := testservers.JobServer(t, "flink", cluster.Master)
-	t.Logf("%v and its job server at %s started in %.1fs", cluster, endpoint, time.Since(start).Seconds())
+	master, jobsURL := c.start(t)
+	endpoint, jsLog := testservers.JobServer(t, c.runner, master)
+	t.Logf("%s cluster at %s and a job server at %s started in %.1fs", c.runner, master, endpoint, time.Since(start).Seconds())
 	dir := t.TempDir()
+	name := func(what string) string { return "recrawl-" + c.runner + "-" + what }
 
-	// Each job is named after its --job_name; Flink's job list shows it.
-	runOn(t, f.index, "flink", endpoint, "recrawl-flink-cdxj", f.indexArgs(filepath.Join(dir, "cdxj"), "cdxj")...)
+	runOn(t, f.index, c.runner, endpoint, name("cdxj"), f.indexArgs(filepath.Join(dir, "cdxj"), "cdxj")...)
 	sameFiles(t, f.refCDXJ, filepath.Join(dir, "cdxj"))
-	runOn(t, f.index, "flink", endpoint, "recrawl-flink-zipnum", f.indexArgs(filepath.Join(dir, "zipnum"), "zipnum")...)
-	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
-	runOn(t, f.extract, "flink", endpoint, "recrawl-flink-extract", f.extractArgs(filepath.Join(dir, "extract"))...)
-	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
-	logRounds(t, "flink", filepath.Join(dir, "extract"))
 
-	// One job with PROCESS workers through scripts/run-flink.sh: the
-	// TaskManager runs the Go SDK's boot program (built by the script),
-	// which runs the index program as the worker.
+	// PROCESS workers: the TaskManager or executor runs the Go SDK's boot
+	// program, which runs the index program as the worker.
 	procStart := time.Now()
-	cmd := exec.Command("bash", testservers.ScriptPath("run-flink.sh"))
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "RECRAWL_BIN="+t.TempDir(),
-		"FLINK_JOB_ENDPOINT="+endpoint, "ENVIRONMENT_TYPE=PROCESS", "LOCAL_FILES=1", "JOB_NAME=recrawl-flink-process",
-		"WORKER_BINARY="+f.index, "INPUT="+strings.Join(f.warcs, ","), "OUTPUT="+filepath.Join(dir, "process"),
-		"FORMAT=cdxj", "SHARDS=2")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("scripts/run-flink.sh with PROCESS workers: %v\n%s", err, tail(string(out), 6000))
-	}
-	t.Logf("index recrawl-flink-process on flink, PROCESS workers (boot program built by the script): %.1fs", time.Since(procStart).Seconds())
-	if !strings.Contains(string(out), "--environment_type=PROCESS --job_name=recrawl-flink-process") {
-		t.Errorf("run-flink.sh did not print the command it ran:\n%s", out)
-	}
-	sameFiles(t, f.refCDXJ, filepath.Join(dir, "process"))
-
-	// The jobs ran on the cluster: its REST API lists them as finished,
-	// the extraction once per round. Flink's job name is the --job_name
-	// with every character other than a letter or digit replaced by "0",
-	// then "-USER-TIME-ID".
-	finished, failed := flinkJobs(t, cluster.Master)
-	for _, want := range []struct {
-		prefix string
-		n      int
-	}{{"recrawl-flink-cdxj", 1}, {"recrawl-flink-zipnum", 1}, {"recrawl-flink-extract", 3}, {"recrawl-flink-process", 1}} {
-		if got := countWith(finished, strings.ReplaceAll(want.prefix, "-", "0")+"-"); got != want.n {
-			t.Errorf("Flink's REST API lists %d finished jobs %s*, want %d; finished: %v", got, want.prefix, want.n, finished)
+	out := runScript(t, "run-"+c.runner+".sh", c.masterEnv+"="+master, "JOB_PORT=0", "ARTIFACT_PORT=0",
+		"ARTIFACTS_DIR="+t.TempDir(), "TMPDIR="+t.TempDir(), "RECRAWL_BIN="+filepath.Join(clusterRoot, "bin"),
+		"ENVIRONMENT_TYPE=PROCESS", "LOCAL_FILES=1", "JOB_NAME="+name("zipnum"), "WORKER_BINARY="+f.index,
+		"INPUT="+strings.Join(f.warcs, ","), "OUTPUT="+filepath.Join(dir, "zipnum"), "FORMAT=zipnum", "SHARDS=2",
+		"--lines_per_block=20")
+	t.Logf("index %s on %s, PROCESS workers, through run-%s.sh with its own job server: %.1fs",
+		name("zipnum"), c.runner, c.runner, time.Since(procStart).Seconds())
+	masterFlag := "--" + strings.ToLower(strings.ReplaceAll(c.masterEnv, "_", "-")) + "=" + master
+	for _, want := range []string{"beam-jobserver.sh " + c.runner + " " + masterFlag,
+		"--environment_type=PROCESS --job_name=" + name("zipnum")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run-%s.sh did not print a command with %q:\n%s", c.runner, want, tail(out, 4000))
 		}
 	}
-	if len(failed) > 0 {
-		t.Errorf("failed Flink jobs: %v", failed)
-	}
-	t.Logf("Flink's /jobs/overview: %v", finished)
-	if !strings.Contains(jsLog.String(), "recrawl-flink-extract") {
-		t.Errorf("the job server's log does not name the jobs:\n%s", tail(jsLog.String(), 4000))
-	}
-}
-
-func testSpark(t *testing.T, f *clusterFixture) {
-	start := time.Now()
-	cluster := testservers.SparkCluster(t)
-	endpoint, jsLog := testservers.JobServer(t, "spark", cluster.MasterURL)
-	t.Logf("%v and its job server at %s started in %.1fs", cluster, endpoint, time.Since(start).Seconds())
-	dir := t.TempDir()
-
-	runOn(t, f.index, "spark", endpoint, "recrawl-spark-cdxj", f.indexArgs(filepath.Join(dir, "cdxj"), "cdxj")...)
-	sameFiles(t, f.refCDXJ, filepath.Join(dir, "cdxj"))
-	runOn(t, f.index, "spark", endpoint, "recrawl-spark-zipnum", f.indexArgs(filepath.Join(dir, "zipnum"), "zipnum")...)
 	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
-	runOn(t, f.extract, "spark", endpoint, "recrawl-spark-extract", f.extractArgs(filepath.Join(dir, "extract"))...)
-	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
-	logRounds(t, "spark", filepath.Join(dir, "extract"))
 
-	// The jobs ran on the cluster: the master lists one finished
-	// application per job, named after its --job_name (the job server's
-	// Spark driver registers each job as an application).
-	var status struct {
-		Completed []struct {
-			ID    string `json:"id"`
-			Name  string `json:"name"`
-			State string `json:"state"`
-		} `json:"completedapps"`
-	}
-	getJSON(t, cluster.Web+"/json/", &status)
-	var apps []string
-	for _, a := range status.Completed {
-		if a.State == "FINISHED" {
-			apps = append(apps, a.Name+" "+a.ID)
-		}
-	}
-	t.Logf("Spark master's /json/ finished applications: %v", apps)
+	runOn(t, f.extract, c.runner, endpoint, name("extract"),
+		append(f.extractArgs(filepath.Join(dir, "extract")), c.extractFlags...)...)
+	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
+	logRounds(t, c.runner, filepath.Join(dir, "extract"))
+
+	// The jobs ran on the cluster: it lists them as finished itself.
+	finished, failed := clusterJobs(t, jobsURL, c.listKey, c.idKey, c.failedStates...)
+	t.Logf("%s lists these jobs as finished: %v", c.runner, finished)
 	for _, want := range []struct {
 		job string
 		n   int
-	}{{"recrawl-spark-cdxj", 1}, {"recrawl-spark-zipnum", 1}, {"recrawl-spark-extract", 3}} {
-		if got := countWith(apps, want.job+" "); got != want.n {
-			t.Errorf("the Spark master lists %d finished applications %s, want %d: %v", got, want.job, want.n, status.Completed)
+	}{{name("cdxj"), 1}, {name("zipnum"), 1}, {name("extract"), c.extractJobs}} {
+		if got := countWith(finished, c.listed(want.job)); got != want.n {
+			t.Errorf("%s lists %d finished jobs %s, want %d; finished: %v", c.runner, got, want.job, want.n, finished)
 		}
 	}
-	for _, job := range []string{"recrawl-spark-cdxj", "recrawl-spark-zipnum", "recrawl-spark-extract"} {
+	if len(failed) > 0 {
+		t.Errorf("failed %s jobs: %v", c.runner, failed)
+	}
+	for _, job := range []string{name("cdxj"), name("extract")} {
 		if !strings.Contains(jsLog.String(), job) {
 			t.Errorf("the job server's log does not name job %s:\n%s", job, tail(jsLog.String(), 4000))
 		}
 	}
+}
+
+// runScript runs scripts/NAME with env (VAR=VALUE) and args in its own
+// process group, so that on a timeout SIGTERM reaches the job server it
+// started too, and returns its combined output; the test fails if it fails.
+func runScript(t *testing.T, name string, envAndArgs ...string) string {
+	t.Helper()
+	var env, args []string
+	for _, s := range envAndArgs {
+		if strings.HasPrefix(s, "--") {
+			args = append(args, s)
+		} else {
+			env = append(env, s)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), clusterJobTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", append([]string{testservers.ScriptPath(name)}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = 30 * time.Second
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/%s: %v\n%s", name, err, tail(string(out), 6000))
+	}
+	return string(out)
 }
 
 // tail returns the last n bytes of s.

@@ -18,12 +18,9 @@
 # recrawl does not use) gets a free port. JOBSERVER_HEAP caps the JVM's heap
 # (default 768m). Stops, leaving no process behind, on SIGTERM or SIGINT.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck source=versions.env
-. "$here/versions.env"
-cache="${RECRAWL_CACHE:-$HOME/.cache/recrawl}"
 me=beam-jobserver
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 runner="${1:-}"
 shift || true
@@ -39,7 +36,6 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 [ "$job_port" != 0 ] || job_port="$(free_port)"
 [ "$artifact_port" != 0 ] || artifact_port="$(free_port)"
 
@@ -60,13 +56,12 @@ case "$runner" in
     # client needs a newer Guava than Spark's guava-14, and Beam's slf4j
     # (with slf4j-simple) logs for both.
     spark_home="$cache/spark-$SPARK_VERSION"
-    [ -e "$spark_home/.complete" ] || "$here/install-cluster-deps.sh" >&2
+    installed "Spark $SPARK_VERSION" "$spark_home"
     classpath="$lib/*:$spark_home/jars/*"
     ;;
   *) die "usage: $0 flink|spark --flink-master=HOST:PORT|--spark-master-url=spark://HOST:PORT [--job-port=N]" ;;
 esac
-[ -e "$lib/../.complete" ] || "$here/install-cluster-deps.sh" >&2
-[ -e "$lib/../.complete" ] || die "no Beam $runner job server in $lib"
+installed "Beam $BEAM_JOB_SERVER_VERSION's $runner job server" "$lib/.."
 
 # Beam's job servers use the expansion port 8097 unless told: pick a free one.
 expansion_port="$(free_port)"
@@ -81,29 +76,20 @@ if [ "$runner" = spark ]; then
     --add-opens=java.base/sun.nio.cs=ALL-UNNAMED --add-opens=java.base/sun.security.action=ALL-UNNAMED
     --add-opens=java.base/sun.util.calendar=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false
     -Dspark.driver.host=127.0.0.1 -Dspark.driver.bindAddress=127.0.0.1)
+  # The executors, likewise: Beam's Guava before Spark's guava-14 (without
+  # it the first task of every job fails once, NoSuchMethodError
+  # Preconditions.checkState in Beam's GCS client, and Spark retries it).
+  guava=("$lib"/guava-*.jar "$lib"/failureaccess-*.jar)
+  java_opts+=("-Dspark.executor.extraClassPath=$(IFS=:; echo "${guava[*]}")")
 fi
 
-java "${java_opts[@]}" -cp "$classpath" "$main" "$master" \
+trap_daemons
+start_daemon - java "${java_opts[@]}" -cp "$classpath" "$main" "$master" \
   --job-host=localhost --job-port="$job_port" --artifact-port="$artifact_port" \
-  --expansion-port="$expansion_port" "${args[@]}" &
-pid=$!
-cleanup() {
-  trap - EXIT INT TERM
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
+  --expansion-port="$expansion_port" "${args[@]}"
 
-for i in $(seq 240); do
-  kill -0 "$pid" 2>/dev/null || die "the $runner job server exited while starting"
-  if (exec 3<>"/dev/tcp/127.0.0.1/$job_port") 2>/dev/null; then break; fi
-  [ "$i" -lt 240 ] || die "the $runner job server accepts no connections on port $job_port after 120 s"
-  sleep 0.5
-done
+accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$job_port") 2>/dev/null; }
+wait_ready "the $runner job server on port $job_port" accepts
 echo "JOB_ENDPOINT=localhost:$job_port"
 echo "$me: Beam $BEAM_JOB_SERVER_VERSION $runner job server on localhost:$job_port ($master)" >&2
-wait "$pid"
+watch_daemons

@@ -14,7 +14,11 @@
 #                               # html.Parse of the same pages (target: step within 3x the parse, in CPU time)
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
 #                               # peak RSS, seconds per round and the fixed cost of a round
-#                               # (target: Beam at K=1000 at least as fast; peak RSS < 2 GB)
+#                               # (target: Beam at K=1000 at least as fast; peak RSS < 2 GB); then extract-jobs
+#   scripts/bench.sh extract-jobs  # (part of extract) rounds per job: wall time per round for N = 1 and 10
+#                               # rounds per job at K = 100 and 1000 on prism, a Flink and a Spark cluster
+#                               # (started and stopped here by the project's scripts); the job start and the
+#                               # work per round from N = 1 against N = 10 on the same runner
 #   scripts/bench.sh build      # cold build of the module: wall time of `go build ./...` of a copy of the
 #                               # module, its dependencies cached (target < 90 s on 2 cores), and the largest
 #                               # compiler memory of any of its packages (target < 2 GB); BENCH_BUILD_FRESH=1
@@ -35,6 +39,11 @@
 #                        are also concatenated once into BENCH_DIR/one-file/all.warc.gz (the 1-file case)
 #   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
 #   BENCH_EXTRACT_TARGET documents to extract (default 20000), BENCH_EXTRACT_K batch size (default 1000),
+#   BENCH_EXTRACT_JOBS_BYTES  extract-jobs' archive (default 200MB: 14,630 article pages, generated once)
+#   BENCH_EXTRACT_JOBS_ROUNDS rounds per extraction (default 10), BENCH_EXTRACT_JOBS_K (default "100 1000"),
+#   BENCH_EXTRACT_JOBS_N      rounds per job (default "1 10"), BENCH_EXTRACT_JOBS_REPS repetitions (default 1),
+#   BENCH_EXTRACT_JOBS_TIMEOUT  seconds after which one extraction is stopped and reported (default 1800)
+#   BENCH_EXTRACT_RUNNERS     default "prism flink spark" (the clusters need scripts/install-cluster-deps.sh)
 #   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 9200": 348 and
 #                        19,045 documents; 5400 gives 11,724); kept in BENCH_DIR/replay; needs
 #                        scripts/install-test-deps.sh
@@ -271,6 +280,38 @@ bench_document() {
   done
 }
 
+# extract_index: builds the ZipNum index (and the document frequencies) of
+# $archive for the extraction, once per archive size; sets index.
+extract_index() {
+  index="$dir/index-extract-$bytes"
+  if [ ! -f "$index/.complete" ]; then
+    echo "== indexing $archive for extraction (zipnum + document frequencies, once)"
+    rm -rf "$index"
+    "$bin/index" --input="$archive/*.warc.gz" --output="$index" --format=zipnum --shards=4 --dictionary --dictionary_sample=0.25 >"$dir/index-extract.log" 2>&1 ||
+      { tail -20 "$dir/index-extract.log"; exit 1; }
+    touch "$index/.complete"
+  fi
+}
+
+# extract_run ENGINE K TARGET NAME [FLAG...]: one extraction of $spec on
+# $archive; prints "wall rss rounds collected stop mean_round_s
+# median_round_s sum_round_s cpu" (the round seconds from rounds.jsonl: the
+# jobs' wall time, without the process's start and the spec's loading).
+# With extract_timeout set (seconds), a run that takes longer is stopped and
+# extract_run fails.
+extract_run() {
+  local out="$dir/extract-$4" cmd=("$bin/extract")
+  [ -z "${extract_timeout:-}" ] || cmd=(timeout --signal=TERM "$extract_timeout" "$bin/extract")
+  rm -rf "$out"
+  read -r wall rss cpu < <(timed "$out.log" "${cmd[@]}" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
+    --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}") || return 1
+  local tot
+  tot=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(t["rounds"], t["collected"], t["stop_reason"].replace(" ","_"))' "$out/run.json")
+  local mean
+  mean=$(python3 -c 'import json,sys,statistics as s; r=[json.loads(l)["seconds"] for l in open(sys.argv[1])]; print("%.3f %.3f %.3f" % (sum(r)/len(r), s.median(r), sum(r)))' "$out/rounds.jsonl")
+  echo "$wall $rss $tot $mean $cpu"
+}
+
 bench_extract() {
   ensure_archive
   if [ "${pages:-0}" -lt 50000 ]; then
@@ -282,27 +323,8 @@ bench_extract() {
   spec="$archive/specs/$event.yaml"
   go build -o "$bin/index" ./pipelines/index
   go build -o "$bin/extract" ./pipelines/extract
-  index="$dir/index-extract-$bytes"
-  if [ ! -f "$index/.complete" ]; then
-    echo "== indexing the archive for extraction (zipnum + document frequencies, once)"
-    rm -rf "$index"
-    "$bin/index" --input="$archive/*.warc.gz" --output="$index" --format=zipnum --shards=4 --dictionary --dictionary_sample=0.25 >"$dir/index-extract.log" 2>&1 ||
-      { tail -20 "$dir/index-extract.log"; exit 1; }
-    touch "$index/.complete"
-  fi
+  extract_index
 
-  # run ENGINE K TARGET NAME [FLAG...]: one extraction; prints "wall rss rounds collected mean_round_s".
-  run() {
-    local out="$dir/extract-$4"
-    rm -rf "$out"
-    read -r wall rss cpu < <(timed "$out.log" "$bin/extract" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
-      --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}")
-    local tot
-    tot=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(t["rounds"], t["collected"], t["stop_reason"].replace(" ","_"))' "$out/run.json")
-    local mean
-    mean=$(python3 -c 'import json,sys,statistics as s; r=[json.loads(l)["seconds"] for l in open(sys.argv[1])]; print("%.3f %.3f %.3f" % (sum(r)/len(r), s.median(r), sum(r)))' "$out/rounds.jsonl")
-    echo "$wall $rss $tot $mean $cpu"
-  }
   report() { # NAME LINE
     set -- "$1" $2
     printf "RESULT extract %-22s wall %7.1f s  CPU %7.1f s  peak RSS %6s MB  rounds %4s  collected %6s  round s mean %.3f median %.3f sum %.1f  (stop: %s)\n" \
@@ -310,8 +332,8 @@ bench_extract() {
   }
 
   echo "== extraction of $target documents (ctf, K=$k) on $archive, spec $event; engines interleaved"
-  seq_line=$(run sequential "$k" "$target" "sequential-k$k"); report "sequential K=$k" "$seq_line"
-  beam_line=$(run beam "$k" "$target" "beam-k$k"); report "beam K=$k" "$beam_line"
+  seq_line=$(extract_run sequential "$k" "$target" "sequential-k$k"); report "sequential K=$k" "$seq_line"
+  beam_line=$(extract_run beam "$k" "$target" "beam-k$k"); report "beam K=$k" "$beam_line"
   set -- $seq_line; sw=$1
   set -- $beam_line; bw=$1; brss=$2
   awk -v s="$sw" -v b="$bw" -v m="$brss" 'BEGIN {
@@ -324,29 +346,124 @@ bench_extract() {
   small_k="${BENCH_EXTRACT_SMALL_K:-10}"
   small_target="${BENCH_EXTRACT_SMALL_TARGET:-300}"
   echo "== per-round fixed cost: K=$small_k, $small_target documents"
-  sl=$(run sequential "$small_k" "$small_target" "sequential-k$small_k"); report "sequential K=$small_k" "$sl"
-  bl=$(run beam "$small_k" "$small_target" "beam-k$small_k"); report "beam K=$small_k" "$bl"
+  sl=$(extract_run sequential "$small_k" "$small_target" "sequential-k$small_k"); report "sequential K=$small_k" "$sl"
+  bl=$(extract_run beam "$small_k" "$small_target" "beam-k$small_k"); report "beam K=$small_k" "$bl"
   set -- $bl; bfix=$7
   set -- $sl; sfix=$7
   set -- $beam_line; brounds=$3; bmed=$7
   awk -v bf="$bfix" -v sf="$sfix" -v n="$brounds" -v bm="$bmed" 'BEGIN {
     printf "RESULT extract: fixed cost per round (median round at K=small): beam %.3f s, sequential %.3f s; beam at K=1000: %d rounds x %.3f s fixed = %.1f s of overhead, %.0f %% of its median round\n",
       bf, sf, n, bf, n*bf, 100*bf/bm }'
-  # Several rounds per job (--rounds_per_job): one job start per N rounds.
-  # The wall time per round of the whole run (job starts included), N = 1
-  # and N = 10, at K = 100 and K = 1000, on prism (BENCH_EXTRACT_RUNNER_FLAGS
-  # adds flags, e.g. --runner=flink --endpoint=...).
-  local jobs_target="${BENCH_EXTRACT_JOBS_TARGET:-10000}"
-  echo "== rounds per job: $jobs_target documents, wall time per round, N = 1 and N = 10 ${BENCH_EXTRACT_RUNNER_FLAGS:-(prism)}"
-  for jk in 100 1000; do
-    for n in 1 10; do
-      # shellcheck disable=SC2086
-      line=$(run beam "$jk" "$jobs_target" "beam-k$jk-n$n" --rounds_per_job="$n" ${BENCH_EXTRACT_RUNNER_FLAGS:-})
-      set -- $line
-      awk -v k="$jk" -v n="$n" -v w="$1" -v r="$3" -v c="$4" 'BEGIN {
-        printf "RESULT extract rounds_per_job=%-2d K=%-4d %.3f s per round (wall %.1f s, %d rounds, %d collected)\n", n, k, w/r, w, r, c }'
+
+  bench_extract_jobs
+}
+
+# bench_extract_jobs: several rounds per job (--rounds_per_job). The same
+# extraction (a fixed number of rounds) with N = 1 and N = 10 rounds per job,
+# at K = 100 and K = 1000, on in-process prism, then on a Flink and a Spark
+# cluster on loopback, each started by the project's scripts
+# (flink-cluster.sh / spark-cluster.sh and beam-jobserver.sh; LOOPBACK
+# workers) for its runs and stopped after them. Prints the wall time per
+# round and, from N = 1 against N = 10 on the same runner in the same run,
+# the cost of a job start and the work per round. It has its own archive,
+# small by default, so that it finishes in about half an hour on 2 shared
+# cores.
+bench_extract_jobs() {
+  local bytes="${BENCH_EXTRACT_JOBS_BYTES:-200MB}"
+  local archive="$dir/archive-$bytes"
+  local rounds="${BENCH_EXTRACT_JOBS_ROUNDS:-10}"
+  local ks="${BENCH_EXTRACT_JOBS_K:-100 1000}" ns="${BENCH_EXTRACT_JOBS_N:-1 10}"
+  local runners="${BENCH_EXTRACT_RUNNERS:-prism flink spark}" jreps="${BENCH_EXTRACT_JOBS_REPS:-1}"
+  # A run that has not finished after this long is stopped and reported: on
+  # Flink the job server's planner did not finish a 10-round pipeline in 28
+  # minutes (docs/scaling.md).
+  local extract_timeout="${BENCH_EXTRACT_JOBS_TIMEOUT:-1800}"
+  local event="${BENCH_EXTRACT_SPEC:-federal-election-2009}"
+  local spec="$archive/specs/$event.yaml" index results="$dir/extract-jobs-${runners// /-}.txt"
+  ensure_archive
+  go build -o "$bin/index" ./pipelines/index
+  go build -o "$bin/extract" ./pipelines/extract
+  extract_index
+  local me=bench
+  # shellcheck source=lib.sh
+  . scripts/lib.sh
+  echo "== rounds per job: $rounds rounds (ctf, $event) on $archive; N in {$ns}, K in {$ks}, on: $runners; $jreps repetition(s), N interleaved"
+  : >"$results"
+  local runner k n rep order line endpoint master started load flags=()
+  for runner in $runners; do
+    flags=()
+    started=$(date +%s.%N)
+    case "$runner" in
+      prism) ;;
+      flink | spark)
+        trap_daemons
+        # The cluster's logs stay in BENCH_DIR/jobs-RUNNER-cluster (--keep).
+        rm -rf "$dir/jobs-$runner-cluster"
+        if [ "$runner" = flink ]; then
+          start_daemon "$dir/jobs-flink-cluster.log" scripts/flink-cluster.sh --port 0 --rpc-port 0 --work "$dir/jobs-flink-cluster" --keep
+          master="--flink-master=$(announced FLINK_MASTER "$dir/jobs-flink-cluster.log")"
+        else
+          start_daemon "$dir/jobs-spark-cluster.log" scripts/spark-cluster.sh --port 0 --web-port 0 --work "$dir/jobs-spark-cluster" --keep
+          master="--spark-master-url=$(announced SPARK_MASTER_URL "$dir/jobs-spark-cluster.log")"
+        fi
+        start_daemon "$dir/jobs-$runner-jobserver.log" scripts/beam-jobserver.sh "$runner" "$master" --job-port=0 --artifact-port=0
+        endpoint="$(announced JOB_ENDPOINT "$dir/jobs-$runner-jobserver.log")"
+        flags=(--runner="$runner" --endpoint="$endpoint" --environment_type=LOOPBACK)
+        awk -v a="$started" -v b="$(date +%s.%N)" -v r="$runner" -v m="$master" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+          printf "%s cluster (%s) and its job server started in %.1f s (load average %s)\n", r, m, b-a, l }'
+        ;;
+      *) echo "unknown runner $runner in BENCH_EXTRACT_RUNNERS (prism, flink, spark)"; exit 2 ;;
+    esac
+    for rep in $(seq "$jreps"); do
+      for k in $ks; do
+        order="$ns"
+        [ $((rep % 2)) = 1 ] || order="$(echo "$ns" | tr ' ' '\n' | tac | tr '\n' ' ')"
+        for n in $order; do
+          load="$(cut -d' ' -f1 /proc/loadavg)"
+          if ! line=$(extract_run beam "$k" 100000000 "jobs-$runner-k$k-n$n" --max_rounds "$rounds" --rounds_per_job "$n" "${flags[@]}"); then
+            echo "RESULT extract-jobs $runner K=$k N=$n: failed or stopped after ${extract_timeout} s (load $load; see $dir/extract-jobs-$runner-k$k-n$n.log)"
+            continue
+          fi
+          set -- $line
+          echo "$runner $k $n $rep $1 $8 $3 $4 $load $(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+          awk -v r="$runner" -v k="$k" -v n="$n" -v w="$1" -v j="$8" -v nr="$3" -v c="$4" -v l="$load" 'BEGIN {
+            printf "RESULT extract-jobs %-5s K=%-4d N=%-2d %7.2f s per round (wall %6.1f s, jobs %6.1f s, %d rounds, %d collected; load %s)\n", r, k, n, w/nr, w, j, nr, c, l }'
+        done
+      done
     done
+    if [ "$runner" != prism ]; then
+      stop_daemons
+      daemon_pids=() daemon_logs=()
+    fi
   done
+  # Per runner and K, medians over the repetitions; the job start S and the
+  # work per round W from the jobs' time T(N) = jobs(N) * S + rounds * W.
+  python3 - "$results" <<'EOF'
+import collections, math, statistics, sys
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    r, k, n, rep, wall, jobs, rounds, got, l0, l1 = line.split()
+    runs[(r, int(k), int(n))].append((float(wall), float(jobs), int(rounds), float(l0), float(l1)))
+order = {"prism": 0, "flink": 1, "spark": 2}
+for r, k in sorted({(r, k) for r, k, _ in runs}, key=lambda x: (order.get(x[0], 9), x[1])):
+    ns = sorted(n for rr, kk, n in runs if (rr, kk) == (r, k))
+    med = {n: (statistics.median(v[0] for v in runs[(r, k, n)]),
+               statistics.median(v[1] for v in runs[(r, k, n)]),
+               runs[(r, k, n)][0][2]) for n in ns}
+    loads = [l for n in ns for v in runs[(r, k, n)] for l in v[3:]]
+    lo, hi = ns[0], ns[-1]
+    rounds = med[lo][2]
+    parts = ["N=%d %.2f s" % (n, med[n][0] / med[n][2]) for n in ns]
+    extra = ""
+    jobs_lo, jobs_hi = math.ceil(rounds / lo), math.ceil(rounds / hi)
+    if jobs_lo != jobs_hi and med[hi][2] == rounds:
+        start = (med[lo][1] - med[hi][1]) / (jobs_lo - jobs_hi)
+        work = (med[lo][1] - jobs_lo * start) / rounds
+        extra = "; N=%d/N=%d = %.2f; job start %.2f s, work %.2f s per round" % (
+            hi, lo, med[hi][0] / med[lo][0], start, work)
+    print("RESULT extract-jobs %s K=%d, %d rounds: wall per round %s%s (load average %.1f-%.1f)" % (
+        r, k, rounds, ", ".join(parts), extra, min(loads), max(loads)))
+EOF
 }
 
 # bench_build: a cold build of the module's own packages. The module is
@@ -428,9 +545,10 @@ main() {
     machine) bench_machine ;;
     document) bench_document ;;
     extract) bench_extract ;;
+    extract-jobs) bench_extract_jobs ;;
     replay) bench_replay ;;
     all) bench_index; bench_machine; bench_document; bench_extract; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, replay, all)"; exit 2 ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, replay, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

@@ -25,12 +25,9 @@
 #                     directory under TMPDIR, removed on exit unless --keep)
 #   --keep            keep --work on exit (its logs)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck source=versions.env
-. "$here/versions.env"
-cache="${RECRAWL_CACHE:-$HOME/.cache/recrawl}"
 me=flink-cluster
-die() { echo "$me: $*" >&2; exit 1; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 port=8081 rpc_port=6123 slots=2 tm_memory=2048m jm_memory=768m work="" keep=""
 while [ $# -gt 0 ]; do
@@ -46,20 +43,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# free_port: a loopback port that was free a moment ago.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 [ "$port" != 0 ] || port="$(free_port)"
 [ "$rpc_port" != 0 ] || rpc_port="$(free_port)"
 
 flink_home="$cache/flink-$FLINK_VERSION"
-[ -e "$flink_home/.complete" ] || "$here/install-cluster-deps.sh" >&2
-[ -e "$flink_home/.complete" ] || die "no Flink $FLINK_VERSION in $flink_home"
-
-if [ -z "$work" ]; then
-  work="$(mktemp -d "${TMPDIR:-/tmp}/flink-cluster-XXXXXX")"
-else
-  mkdir -p "$work"
-fi
+installed "Flink $FLINK_VERSION" "$flink_home"
+work="$(work_dir "$work" flink-cluster)"
 # The distribution's configuration and scripts, with this cluster's
 # config.yaml: FLINK_CONF_DIR points the scripts at it.
 mkdir -p "$work/conf" "$work/log" "$work/tmp"
@@ -100,51 +89,25 @@ io.tmp.dirs: $work/tmp
 EOF
 
 export FLINK_CONF_DIR="$work/conf" FLINK_LOG_DIR="$work/log" FLINK_PID_DIR="$work"
-pids=()
-cleanup() {
-  trap - EXIT INT TERM
-  local p
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  for _ in $(seq 50); do
-    local alive=""
-    for p in "${pids[@]}"; do ! kill -0 "$p" 2>/dev/null || alive=1; done
-    [ -n "$alive" ] || break
-    sleep 0.2
-  done
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  [ -n "$keep" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
+on_stopped() { [ -n "$keep" ] || rm -rf "$work"; }
+trap_daemons
 
 # flink-console.sh runs each daemon in the foreground and execs the JVM, so
 # the pid started here is the JVM's.
-"$flink_home/bin/jobmanager.sh" start-foreground >"$work/log/jobmanager.out" 2>&1 &
-pids+=($!)
-"$flink_home/bin/taskmanager.sh" start-foreground >"$work/log/taskmanager.out" 2>&1 &
-pids+=($!)
+start_daemon "$work/log/jobmanager.out" "$flink_home/bin/jobmanager.sh" start-foreground
+start_daemon "$work/log/taskmanager.out" "$flink_home/bin/taskmanager.sh" start-foreground
 
 # Ready when the JobManager's REST API reports the TaskManager's slots.
-for i in $(seq 240); do
-  for p in "${pids[@]}"; do
-    kill -0 "$p" 2>/dev/null || die "a Flink process exited while starting; its log:
-$(tail -n 40 "$work/log/"*.out)"
-  done
-  overview="$(curl -fsS "http://127.0.0.1:$port/overview" 2>/dev/null || true)"
-  case "$overview" in *"\"slots-total\":$slots"*) break ;; esac
-  [ "$i" -lt 240 ] || die "the cluster did not offer $slots slots within 120 s; $work/log"
-  sleep 0.5
-done
+slots_offered() {
+  case "$(curl -fsS "http://127.0.0.1:$port/overview" 2>/dev/null || true)" in
+    *"\"slots-total\":$slots"*) return 0 ;;
+  esac
+  return 1
+}
+wait_ready "Flink (logs in $work/log)" slots_offered
 echo "FLINK_MASTER=127.0.0.1:$port"
 echo "FLINK_LOG_DIR=$work/log"
 echo "$me: Flink $FLINK_VERSION, 1 JobManager + 1 TaskManager with $slots slots; web UI http://127.0.0.1:$port; stop with SIGTERM or Ctrl+C" >&2
 
 # Until a signal, or until a daemon exits.
-while :; do
-  for p in "${pids[@]}"; do
-    kill -0 "$p" 2>/dev/null || die "a Flink process exited; logs in $work/log"
-  done
-  sleep 1
-done
+watch_daemons

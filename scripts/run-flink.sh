@@ -42,7 +42,7 @@
 #                       (SPARK_MASTER_URL=spark://HOST:7077 for run-spark.sh)
 #   FLINK_VERSION       Flink minor version of the cluster, default and only
 #                       choice: FLINK_MINOR of scripts/versions.env
-#   JOB_PORT, ARTIFACT_PORT   ports of the job server started here (8099, 8098)
+#   JOB_PORT, ARTIFACT_PORT   ports of the job server started here (8099, 8098; 0: free ports)
 #   ARTIFACTS_DIR       where the job server stages the worker binary; the cluster's
 #                       workers must read it too (a gs:// path or a shared volume)
 # Environment, the pipeline:
@@ -80,14 +80,13 @@ print_only() { [ "${PRINT_ONLY:-}" = 1 ]; }
 
 runner="${RECRAWL_PORTABLE_RUNNER:-flink}" # run-spark.sh sets spark
 me="run-$runner"
-die() { echo "$me: $*" >&2; exit 1; }
+cluster_flink_version="${FLINK_VERSION:-}" # versions.env (through lib.sh) sets FLINK_VERSION (the patch release)
+# shellcheck source=lib.sh
+. scripts/lib.sh
 need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of ${RECRAWL_SCRIPT:-$0})"; }
 # show CMD...: prints a command as it will run, quoted for the shell.
 show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
 
-cluster_flink_version="${FLINK_VERSION:-}" # versions.env sets FLINK_VERSION (the patch release)
-# shellcheck source=versions.env
-. scripts/versions.env
 job_port="${JOB_PORT:-8099}"
 case "$runner" in
   flink)
@@ -194,6 +193,16 @@ else
   build go build -o "$driver" "./pipelines/$pipeline"
 fi
 
+if [ ${#job_server[@]} -gt 0 ]; then
+  show "${job_server[@]}"
+  if ! print_only; then
+    js_log="$(mktemp "${TMPDIR:-/tmp}/recrawl-$runner-job-server-XXXXXX.log")"
+    on_stopped() { rm -f "$js_log"; }
+    trap_daemons
+    start_daemon "$js_log" "${job_server[@]}"
+    endpoint="$(announced JOB_ENDPOINT "$js_log")" # JOB_PORT=0: a free port
+  fi
+fi
 cmd=("$driver" --runner="$runner" --endpoint="$endpoint" --environment_type="$env_type"
   --job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}")
 [ -z "$env_config" ] || cmd+=(--environment_config="$env_config")
@@ -201,31 +210,13 @@ cmd=("$driver" --runner="$runner" --endpoint="$endpoint" --environment_type="$en
 [ -z "${PARALLELISM:-}" ] || cmd+=(--parallelism="$PARALLELISM")
 cmd+=("${args[@]}" "$@")
 
-if [ ${#job_server[@]} -gt 0 ]; then
-  show "${job_server[@]}"
-  if ! print_only; then
-    js_log="$(mktemp "${TMPDIR:-/tmp}/recrawl-$runner-job-server-XXXXXX.log")"
-    "${job_server[@]}" >"$js_log" 2>&1 &
-    js_pid=$!
-    trap 'kill -TERM "$js_pid" 2>/dev/null; wait "$js_pid" 2>/dev/null; rm -f "$js_log"' EXIT
-    # Wait until it prints its endpoint (it starts a JVM).
-    for i in $(seq 240); do
-      if grep -q '^JOB_ENDPOINT=' "$js_log"; then break; fi
-      kill -0 "$js_pid" 2>/dev/null || die "the $runner job server exited:
-$(tail -n 30 "$js_log")"
-      [ "$i" -lt 240 ] || die "the $runner job server printed no endpoint within 120 s:
-$(tail -n 30 "$js_log")"
-      sleep 0.5
-    done
-  fi
-fi
 show "${cmd[@]}"
 print_only && exit 0
 # LOCAL_FILES=1: the pipeline's own path check (runners.Config.Validate) lets
 # non-LOOPBACK workers take local paths too.
 [ "${LOCAL_FILES:-}" != 1 ] || export RECRAWL_WORKERS_SHARE_FILES=1
 if [ ${#job_server[@]} -gt 0 ]; then
-  "${cmd[@]}" # not exec: the trap stops the job server afterwards
+  "${cmd[@]}" # not exec: the EXIT trap stops the job server afterwards
 else
   exec "${cmd[@]}"
 fi
