@@ -16,8 +16,8 @@ package runners
 //     Go SDK's boot program, which fetches the worker binary from the job
 //     server and runs it, as a cluster without docker does;
 //   - the extraction runs 3 rounds with LOOPBACK workers, against prism's
-//     one job per round: on Flink one job per round too, on Spark as one
-//     job (--rounds_per_job=3);
+//     one job per round: on Flink as 2 jobs (--rounds_per_job=2, the second
+//     with an empty round), on Spark as one job (--rounds_per_job=3);
 //
 // and every output must be byte for byte that of the same command on
 // in-process prism (built once, clusterSetup). Each job must be seen on the
@@ -352,11 +352,13 @@ var clustersUnderTest = []clusterUnderTest{{
 	// Flink's job name is the --job_name with every character other than a
 	// letter or digit replaced by "0", then "-USER-TIME-ID".
 	listed: func(name string) string { return strings.ReplaceAll(name, "-", "0") + "-" },
-	// One job per round (the default). With --rounds_per_job=2 the second
-	// job (the last round and one past --max_rounds) fails on Flink:
-	// "splitFrontierFn: got 0 values, want one value for Singleton side
-	// input of type []extract.Entry" (measured 24 Nov 2026; prism passes).
-	extractJobs: 3,
+	// Two rounds per job: the second job holds the last round and one past
+	// --max_rounds, which does nothing. Flink gives the empty round's global
+	// TopK no value at all (prism and Spark give the empty default), so
+	// MergeFrontier reads the batch as an iterable side input, not a
+	// singleton. More rounds per job are not tested on Flink: its batch
+	// optimizer took over 10 minutes to plan 10 rounds (docs/scaling.md).
+	extractFlags: []string{"--rounds_per_job=2"}, extractJobs: 2,
 }, {
 	runner: "spark", masterEnv: "SPARK_MASTER_URL",
 	start: func(t *testing.T) (string, string) {

@@ -129,7 +129,7 @@ type limitBatchFn struct{}
 
 func (limitBatchFn) ProcessElement(batch []extract.Entry, plan []Plan, emit func([]extract.Entry)) {
 	if len(plan) != 1 {
-		emit(nil) // MergeFrontier takes the batch as a singleton
+		emit(nil) // an empty batch: the round takes nothing
 		return
 	}
 	if len(batch) > plan[0].K {

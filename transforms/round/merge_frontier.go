@@ -109,11 +109,19 @@ func (f *splitFrontierFn) Setup() {
 	f.pw = roundstate.NewPartWriter(f.Dir, roundstate.KindFrontier)
 }
 
-func (f *splitFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, batch []extract.Entry, discovered func(*string, *extract.Entry) bool, touched func(string, extract.Entry), _ func(string)) error {
+// The batch is read as an iterable, not a singleton: a round that does
+// nothing (after the last round of a job of several) has an empty frontier,
+// and a runner may then give its global TopK no value at all (Flink does;
+// prism gives the empty default) yet still call FinishBundle, which asks for
+// the side input.
+func (f *splitFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, batches func(*[]extract.Entry) bool, discovered func(*string, *extract.Entry) bool, touched func(string, extract.Entry), _ func(string)) error {
 	if f.batch == nil {
-		f.batch = make(map[string]bool, len(batch))
-		for _, b := range batch {
-			f.batch[b.Key] = true
+		f.batch = map[string]bool{}
+		var batch []extract.Entry
+		for batches(&batch) {
+			for _, b := range batch {
+				f.batch[b.Key] = true
+			}
 		}
 		f.discovered = map[string]bool{}
 		var k string
@@ -135,7 +143,7 @@ func (f *splitFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, b
 	return nil
 }
 
-func (f *splitFrontierFn) FinishBundle(_ []extract.Entry, _ func(*string, *extract.Entry) bool, _ func(string, extract.Entry), parts func(string)) error {
+func (f *splitFrontierFn) FinishBundle(_ func(*[]extract.Entry) bool, _ func(*string, *extract.Entry) bool, _ func(string, extract.Entry), parts func(string)) error {
 	return f.pw.Finish(parts)
 }
 

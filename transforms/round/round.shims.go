@@ -104,7 +104,7 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeFrontierFn)(nil)).Elem(), wrapMakerWriteFrontierFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeManifestFn)(nil)).Elem(), wrapMakerWriteManifestFn)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryEmitStringГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, []extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, IndexRange, func(string, IndexLine)) error)(nil)).Elem(), funcMakerContext۰ContextIndexRangeEmitStringIndexLineГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, SelectedChunk, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSelectedChunkEmitStringDiscoveryEmitStringГError)
@@ -121,10 +121,10 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK, extract.Entry) extract.TopK)(nil)).Elem(), funcMakerExtract۰TopKExtract۰EntryГExtract۰TopK)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK, extract.TopK) extract.TopK)(nil)).Elem(), funcMakerExtract۰TopKExtract۰TopKГExtract۰TopK)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK) []extract.Entry)(nil)).Elem(), funcMakerExtract۰TopKГSliceOfExtract۰Entry)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(lookup.Source, func(IndexRange)) error)(nil)).Elem(), funcMakerLookup۰SourceEmitIndexRangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(Plan, func(string)))(nil)).Elem(), funcMakerPlanEmitStringГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func([]extract.Entry, func([]Ranked)))(nil)).Elem(), funcMakerSliceOfExtract۰EntryEmitSliceOfRankedГ)
-	reflectx.RegisterFunc(reflect.TypeOf((*func([]extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func([]extract.Entry, []Plan, func([]extract.Entry)))(nil)).Elem(), funcMakerSliceOfExtract۰EntrySliceOfPlanEmitSliceOfExtract۰EntryГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func([]Ranked, func(string, Ranked)))(nil)).Elem(), funcMakerSliceOfRankedEmitStringRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(string, extract.Entry) extract.Entry)(nil)).Elem(), funcMakerStringExtract۰EntryГExtract۰Entry)
@@ -146,6 +146,7 @@ func init() {
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, Ranked))(nil)).Elem(), emitMakerStringRanked)
 	exec.RegisterInput(reflect.TypeOf((*func(*IndexLine) bool)(nil)).Elem(), iterMakerIndexLine)
 	exec.RegisterInput(reflect.TypeOf((*func(*Ranked) bool)(nil)).Elem(), iterMakerRanked)
+	exec.RegisterInput(reflect.TypeOf((*func(*[]extract.Entry) bool)(nil)).Elem(), iterMakerSliceOfExtract۰Entry)
 	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
 	exec.RegisterInput(reflect.TypeOf((*func(*string, *extract.Entry) bool)(nil)).Elem(), iterMakerStringExtract۰Entry)
 }
@@ -272,10 +273,10 @@ func wrapMakerSelectSnapshotFn(fn any) map[string]reflectx.Func {
 func wrapMakerSplitFrontierFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*splitFrontierFn)
 	return map[string]reflectx.Func{
-		"FinishBundle": reflectx.MakeFunc(func(a0 []extract.Entry, a1 func(*string, *extract.Entry) bool, a2 func(string, extract.Entry), a3 func(string)) error {
+		"FinishBundle": reflectx.MakeFunc(func(a0 func(*[]extract.Entry) bool, a1 func(*string, *extract.Entry) bool, a2 func(string, extract.Entry), a3 func(string)) error {
 			return dfn.FinishBundle(a0, a1, a2, a3)
 		}),
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 extract.Entry, a2 []extract.Entry, a3 func(*string, *extract.Entry) bool, a4 func(string, extract.Entry), a5 func(string)) error {
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 extract.Entry, a2 func(*[]extract.Entry) bool, a3 func(*string, *extract.Entry) bool, a4 func(string, extract.Entry), a5 func(string)) error {
 			return dfn.ProcessElement(a0, a1, a2, a3, a4, a5)
 		}),
 		"Setup":    reflectx.MakeFunc(func() { dfn.Setup() }),
@@ -347,30 +348,30 @@ func (c *callerContext۰ContextExtract۰EntryEmitStringГError) Call3x1(arg0, ar
 	return c.fn(arg0.(context.Context), arg1.(extract.Entry), arg2.(func(string)))
 }
 
-type callerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError struct {
-	fn func(context.Context, extract.Entry, []extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error
+type callerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError struct {
+	fn func(context.Context, extract.Entry, func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error
 }
 
-func funcMakerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, extract.Entry, []extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)
-	return &callerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError{fn: f}
+func funcMakerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, extract.Entry, func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)
+	return &callerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError{fn: f}
 }
 
-func (c *callerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Name() string {
+func (c *callerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(extract.Entry), args[2].([]extract.Entry), args[3].(func(*string, *extract.Entry) bool), args[4].(func(string, extract.Entry)), args[5].(func(string)))
+func (c *callerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(extract.Entry), args[2].(func(*[]extract.Entry) bool), args[3].(func(*string, *extract.Entry) bool), args[4].(func(string, extract.Entry)), args[5].(func(string)))
 	return []any{out0}
 }
 
-func (c *callerContext۰ContextExtract۰EntrySliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call6x1(arg0, arg1, arg2, arg3, arg4, arg5 any) any {
-	return c.fn(arg0.(context.Context), arg1.(extract.Entry), arg2.([]extract.Entry), arg3.(func(*string, *extract.Entry) bool), arg4.(func(string, extract.Entry)), arg5.(func(string)))
+func (c *callerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call6x1(arg0, arg1, arg2, arg3, arg4, arg5 any) any {
+	return c.fn(arg0.(context.Context), arg1.(extract.Entry), arg2.(func(*[]extract.Entry) bool), arg3.(func(*string, *extract.Entry) bool), arg4.(func(string, extract.Entry)), arg5.(func(string)))
 }
 
 type callerContext۰ContextIndexRangeEmitStringIndexLineГError struct {
@@ -789,6 +790,32 @@ func (c *callerExtract۰TopKГSliceOfExtract۰Entry) Call1x1(arg0 any) any {
 	return c.fn(arg0.(extract.TopK))
 }
 
+type callerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError struct {
+	fn func(func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error
+}
+
+func funcMakerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)
+	return &callerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError{fn: f}
+}
+
+func (c *callerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(func(*[]extract.Entry) bool), args[1].(func(*string, *extract.Entry) bool), args[2].(func(string, extract.Entry)), args[3].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
+	return c.fn(arg0.(func(*[]extract.Entry) bool), arg1.(func(*string, *extract.Entry) bool), arg2.(func(string, extract.Entry)), arg3.(func(string)))
+}
+
 type callerLookup۰SourceEmitIndexRangeГError struct {
 	fn func(lookup.Source, func(IndexRange)) error
 }
@@ -865,32 +892,6 @@ func (c *callerSliceOfExtract۰EntryEmitSliceOfRankedГ) Call(args []any) []any 
 
 func (c *callerSliceOfExtract۰EntryEmitSliceOfRankedГ) Call2x0(arg0, arg1 any) {
 	c.fn(arg0.([]extract.Entry), arg1.(func([]Ranked)))
-}
-
-type callerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError struct {
-	fn func([]extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error
-}
-
-func funcMakerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func([]extract.Entry, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)
-	return &callerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError{fn: f}
-}
-
-func (c *callerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].([]extract.Entry), args[1].(func(*string, *extract.Entry) bool), args[2].(func(string, extract.Entry)), args[3].(func(string)))
-	return []any{out0}
-}
-
-func (c *callerSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
-	return c.fn(arg0.([]extract.Entry), arg1.(func(*string, *extract.Entry) bool), arg2.(func(string, extract.Entry)), arg3.(func(string)))
 }
 
 type callerSliceOfExtract۰EntrySliceOfPlanEmitSliceOfExtract۰EntryГ struct {
@@ -1357,6 +1358,24 @@ func (v *iterNative) readRanked(value *Ranked) bool {
 		panic(fmt.Sprintf("broken stream: %v", err))
 	}
 	*value = elm.Elm.(Ranked)
+	return true
+}
+
+func iterMakerSliceOfExtract۰Entry(s exec.ReStream) exec.ReusableInput {
+	ret := &iterNative{s: s}
+	ret.fn = ret.readSliceOfExtract۰Entry
+	return ret
+}
+
+func (v *iterNative) readSliceOfExtract۰Entry(value *[]extract.Entry) bool {
+	elm, err := v.cur.Read()
+	if err != nil {
+		if err == io.EOF {
+			return false
+		}
+		panic(fmt.Sprintf("broken stream: %v", err))
+	}
+	*value = elm.Elm.([]extract.Entry)
 	return true
 }
 
