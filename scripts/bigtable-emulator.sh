@@ -7,11 +7,7 @@
 # The tests start the same emulator in process (internal/testservers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-port=8086
-case "${1:-}" in
-  --port|-p) port="${2:?--port needs a value}" ;;
-  "") ;;
-  *) echo "usage: $0 [--port PORT]" >&2; exit 2 ;;
-esac
+[ $# -eq 0 ] || [ $# -eq 2 -a "$1" = --port ] || { echo "usage: $0 [--port PORT]" >&2; exit 2; }
+port="${2:-8086}"
 echo "BIGTABLE_EMULATOR_HOST=127.0.0.1:$port"
 exec go tool emulator -host=127.0.0.1 -port="$port"

@@ -10,12 +10,8 @@
 # The tests start the same server in process (internal/testservers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-port=4443
-case "${1:-}" in
-  --port|-p) port="${2:?--port needs a value}" ;;
-  "") ;;
-  *) echo "usage: $0 [--port PORT]" >&2; exit 2 ;;
-esac
+[ $# -eq 0 ] || [ $# -eq 2 -a "$1" = --port ] || { echo "usage: $0 [--port PORT]" >&2; exit 2; }
+port="${2:-4443}"
 echo "STORAGE_EMULATOR_HOST=127.0.0.1:$port"
 # -public-host: the Go client reads objects with XML-API paths (GET /BUCKET/OBJECT),
 # which the server serves only for requests to its public host.
