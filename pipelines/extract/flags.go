@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/lookup"
@@ -94,6 +95,9 @@ func checkDictionaries(job *extract.Job, flagValue string) error {
 		from = "dictionary (the spec's field)"
 	}
 	for _, p := range job.Dictionaries {
+		if btindex.IsDictionaryPath(p) { // stored in the Bigtable index, found there
+			continue
+		}
 		if err := flagcheck.File(from, p); err != nil {
 			return err
 		}

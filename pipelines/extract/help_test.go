@@ -52,7 +52,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("eval --help: %v", r)
 	}
 	inOrder(t, "eval --help", r.stderr, "usage: extract eval", "Flags:", "-fixed_half_life", "-runs", "-top_missing",
-		"Flags of the extractions", "-archive", "-target_size", "-runner")
+		"Flags of the extractions", "-archive", "-runner", "-target_size")
 	for _, h := range []string{r.stderr} {
 		for _, old := range []string{"capture-time", "fixed-half-life", "top-missing"} {
 			if strings.Contains(h, old) {
