@@ -56,6 +56,20 @@ type Focus struct {
 	// collection, so that target_size buys articles (they are written to
 	// listings.jsonl instead of documents.jsonl).
 	CountListingPages bool `yaml:"count_listing_pages" spec:"omitdefault"`
+	// follow_canonical: a page whose <link rel="canonical"> names another
+	// URL (a print or AMP copy, a tracking-parameter variant) is a copy:
+	// the canonical URL enters the frontier in its place, with its
+	// priority, as a redirect's target does, and the copy is not
+	// collected (missing.jsonl, reason canonical-copy). A page reached
+	// through a canonical link is collected whatever its own canonical
+	// says, so that two pages naming each other are not both lost.
+	FollowCanonical bool `yaml:"follow_canonical" spec:"omitdefault"`
+	// learn_links: learn during the crawl which links lead to relevant
+	// pages (an online apprentice over the target URL's host, words and
+	// path shape and the anchor's words, trained on the pages fetched in
+	// earlier rounds) and mix its prediction into every outlink's
+	// priority. Needs rounds_per_job 1 with the Beam engine.
+	LearnLinks bool `yaml:"learn_links" spec:"omitdefault"`
 }
 
 // Preset names a set of focusing defaults (specification field focus).
@@ -71,6 +85,8 @@ const (
 	// the further options of the generator's best combination (link_dates,
 	// combine: average, count_listing_pages: false) lost on the real
 	// archive.
+	// A page whose canonical link names another URL is a copy, and the
+	// canonical is followed instead (follow_canonical).
 	PresetDefault Preset = "default"
 	// PresetPaper is the paper's CT-F, reproduced exactly: main-content
 	// outlinks only, each with its parent's relevance (max over parents),
@@ -87,6 +103,7 @@ func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 	switch p {
 	case PresetDefault:
 		f.LinkPriority = LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
+		f.FollowCanonical = true
 		return OutlinksAll, f, true
 	case PresetPaper:
 		f.LinkPriority = PaperLinkPriority
@@ -113,6 +130,7 @@ func (s *Spec) UsePreset(p Preset, given func(field string) bool) {
 	set("link_dates", func() { s.Focus.LinkDates = f.LinkDates })
 	set("combine", func() { s.Focus.Combine = f.Combine })
 	set("count_listing_pages", func() { s.Focus.CountListingPages = f.CountListingPages })
+	set("follow_canonical", func() { s.Focus.FollowCanonical = f.FollowCanonical })
 }
 
 // DefaultCalibrationSplits is Klein et al.'s number of 60/40 splits.
@@ -125,7 +143,8 @@ const DefaultIntentMinPriority = 0.4
 // outlinks get or which are followed.
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
-		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages
+		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
+		!f.FollowCanonical && !f.LearnLinks
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -279,6 +298,12 @@ func (f Focus) String() string {
 	}
 	if !f.CountListingPages {
 		parts = append(parts, "count_listing_pages=false")
+	}
+	if f.FollowCanonical {
+		parts = append(parts, "follow_canonical")
+	}
+	if f.LearnLinks {
+		parts = append(parts, "learn_links")
 	}
 	return fmt.Sprint(parts)
 }

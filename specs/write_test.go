@@ -136,6 +136,8 @@ follow_threshold: auto
 calibration_splits: 4
 max_depth: 5
 count_listing_pages: false
+follow_canonical: false
+learn_links: true
 `
 
 func TestWriteRoundTripEveryField(t *testing.T) {

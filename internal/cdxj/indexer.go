@@ -5,8 +5,10 @@ package cdxj
 //
 //   - indexed: response, revisit, resource, metadata and conversion records
 //     and ARC records; not indexed: request and warcinfo records, records
-//     whose Content-Type is exactly "application/warc-fields", the ARC
-//     file header, and HTTP messages whose status code is "-".
+//     whose Content-Type is exactly "application/warc-fields", metadata
+//     records of mime "text/anvl" (Heritrix 1.x's, which collide with their
+//     response; pywb's METADATA_NO_INDEX_TYPES), the ARC file header, and
+//     HTTP messages whose status code is "-".
 //   - mime: "warc/revisit" for revisits; else the HTTP Content-Type up to the
 //     first ';' or space, or, for records without an HTTP head, the record's
 //     own Content-Type (ARC: the header line's content type); "unk" if none.
@@ -19,6 +21,8 @@ package cdxj
 //   - POST and PUT (and any non-GET) requests: a request record right before
 //     or after its response (same URL, WARC-Concurrent-To pointing at the
 //     other) adds "__wb_method=post&<body as query>" to the key of both.
+//     The method is the request line's first token, whatever it is (a
+//     "GETX" request gives "__wb_method=getx", as in pywb).
 //
 // Deliberate differences, all about damaged input where pywb stops with an
 // exception: records with an unparsable WARC-Date or a URL the SURT
@@ -353,6 +357,12 @@ func (x *indexer) merge(self, other *entry) bool {
 
 func (x *indexer) out(e *entry) error {
 	if e.typ == "request" || e.typ == "warcinfo" || e.c.URL == "" || e.c.Key == "" {
+		return nil
+	}
+	// pywb's BaseCDXWriter._is_skipped (METADATA_NO_INDEX_TYPES): a
+	// text/anvl metadata record (Heritrix 1.x) has its response's URL and
+	// time and would collide with it in the index.
+	if e.typ == "metadata" && e.c.Mime == "text/anvl" {
 		return nil
 	}
 	x.st.Captures++

@@ -158,11 +158,13 @@ func TestPywbDoctests(t *testing.T) {
 		}, ""},
 		// example-extra.cdx in ../shared holds only the first two of these
 		// four captures (it is a hand-kept pywb test index); pywb's doctest
-		// for the same file lists all four.
+		// for the same file lists all four, without -p. With -p (pywb's
+		// cdx-indexer -j -p, which IndexFile follows) the third response's
+		// request, "GETX /?example=2", puts its method into the key.
 		{"example-extra.warc", []string{
 			"com,example)/?example=2 20140103030321 http://example.com?example=2 text/html 200 B2LTWWPUOYAH7UIPQ7ZUPQ4VMBSVC36A - - 1987 0 example-extra.warc",
 			"com,example)/?example=2 20140603030341 http://example.com?example=2 warc/revisit - B2LTWWPUOYAH7UIPQ7ZUPQ4VMBSVC36A - - 504 2701 example-extra.warc",
-			"com,example)/?example=2 20140103030321 http://example.com?example=2 text/html 200 B2LTWWPUOYAH7UIPQ7ZUPQ4VMBSVC36A - - 1987 3207 example-extra.warc",
+			"com,example)/?__wb_method=getx&example=2 20140103030321 http://example.com?example=2 text/html 200 B2LTWWPUOYAH7UIPQ7ZUPQ4VMBSVC36A - - 1987 3207 example-extra.warc",
 			"com,example)/?example=2 20140603030341 http://example.com?example=2 warc/revisit - B2LTWWPUOYAH7UIPQ7ZUPQ4VMBSVC36A - - 504 5910 example-extra.warc",
 		}, ""},
 		{"example-wget-1-14.warc.gz", []string{

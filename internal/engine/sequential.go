@@ -25,6 +25,9 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		f.offer(s)
 	}
 	st := newRunState()
+	if st.learn = job.Spec.Focus.LearnLinks; st.learn {
+		proc.LinkModel = st.learner.Model() // trained on every result before the next URL's
+	}
 	seen := map[string]bool{}
 	spec := job.Spec
 	for round := 0; ; round++ {

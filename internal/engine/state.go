@@ -26,6 +26,10 @@ type runState struct {
 	truncated  int64 // bodies cut at max_document_bytes (extract.CounterTruncatedBodies)
 	links      extract.LinkTally
 	target     int
+	// learner is trained on every result when the spec has learn_links
+	// (learn set by the engines before the first add).
+	learner extract.LinkLearner
+	learn   bool
 
 	round roundCounts // the current round's outcomes
 }
@@ -43,6 +47,9 @@ func (s *runState) add(r extract.Result) {
 		s.truncated++
 	}
 	s.links.Add(r)
+	if s.learn {
+		s.learner.Add(r)
+	}
 	switch r.Outcome {
 	case extract.OutcomeCollected:
 		s.collected++

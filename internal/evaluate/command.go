@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/replay"
 	"github.com/recrawl/recrawl/internal/report"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/specs"
@@ -98,7 +99,7 @@ func DefineFlags(fs *flag.FlagSet) func(extractor Extractor) (Options, error) {
 	fixed := fs.String("fixed_half_life", defaultFixedDecay, "the fixed decay half-life for --table3 (ISO-8601, e.g. P30D)")
 	top := fs.Int("top", 20, "top documents per run in the report")
 	topMissing := fs.Int("top_missing", 50, "missing URLs per run in the report")
-	replayBase := fs.String("replay_base", "", "link each document in report.html to its capture in this wayback service (pywb URL scheme BASE/TIMESTAMP/URL, e.g. http://localhost:8080/coll/)")
+	replayBase := fs.String("replay_base", "", "link each document in report.html to its capture in this wayback service (pywb URL scheme BASE/TIMESTAMP/URL, e.g. http://localhost:8080/coll/); default: to ReplayWeb.page as \"extract serve --report DIR\" serves each run's collection.wacz")
 	generated := fs.String("generated", "", "generation time to print in the report (default: none, for reproducible output)")
 	options := fs.String("options", "", "run the focusing options comparison on --spec: all, or comma-separated variants ("+variantNames()+")")
 	cliflags.Alias(fs, "fixed-half-life", "fixed_half_life")
@@ -121,8 +122,8 @@ func DefineFlags(fs *flag.FlagSet) func(extractor Extractor) (Options, error) {
 			return o, fmt.Errorf("eval: flag --options: needs --labels and --event (precision and recall need them)")
 		case o.Options != nil && extractor == nil:
 			return o, fmt.Errorf("eval: flag --options: no extractor available")
-		case len(o.Runs) == 0:
-			return o, fmt.Errorf("eval: flag --runs: at least one run directory is required")
+		case len(o.Runs) == 0 && o.Options == nil:
+			return o, fmt.Errorf("eval: flag --runs: at least one run directory is required (or --options)")
 		case o.ReportDir == "":
 			return o, fmt.Errorf("eval: flag --report: a report directory is required")
 		case o.Event != "" && o.Labels == "":
@@ -157,25 +158,33 @@ func Execute(ctx context.Context, o Options, extractor Extractor) error {
 	if err := os.MkdirAll(o.ReportDir, 0o755); err != nil {
 		return fmt.Errorf("eval: flag --report: %w", err)
 	}
-	runs, err := readRuns(o.Runs)
-	if err != nil {
-		return err
-	}
 	var labels *Labels
+	var err error
 	if o.Labels != "" {
 		if labels, err = ReadLabels(o.Labels, o.Event); err != nil {
 			return fmt.Errorf("eval: flag --labels: %w", err)
 		}
-	}
-	ev, err := Evaluate(runs, labels)
-	if err != nil {
-		return err
 	}
 	var opts *OptionsTable
 	if o.Options != nil {
 		if opts, err = RunOptions(ctx, extractor, o.Specs[0], labels, filepath.Join(o.ReportDir, OptionsDir), o.Options); err != nil {
 			return err
 		}
+		if len(o.Runs) == 0 { // the report's runs are the variants' (the oracle's graph crawl is no collection)
+			for _, r := range opts.Rows {
+				if r.Name != OracleVariant {
+					o.Runs = append(o.Runs, filepath.Join(o.ReportDir, OptionsDir, r.Name))
+				}
+			}
+		}
+	}
+	runs, err := readRuns(o.Runs)
+	if err != nil {
+		return err
+	}
+	ev, err := Evaluate(runs, labels)
+	if err != nil {
+		return err
 	}
 	var t3 *Table3
 	if o.Table3 {
@@ -301,10 +310,22 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 		}
 		p.Runs = append(p.Runs, row)
 		d := report.Detail{Name: m.Name, MissingTotal: m.Missing}
+		// Without a wayback service, a run with a collection.wacz links
+		// its documents to ReplayWeb.page as "extract serve" serves it.
+		_, werr := os.Stat(filepath.Join(r.Dir, replay.CollectionFile))
+		viewLinks := o.ReplayBase == "" && werr == nil
+		if viewLinks {
+			p.ReplayNote = "Each linked URL opens the archived page in ReplayWeb.page when this report is served by " +
+				"\"extract serve --report " + o.ReportDir + "\" (the links are relative: they do not open from the file itself)."
+		}
 		for _, doc := range TopDocuments(r.Documents, o.Top) {
+			replayURL := report.WaybackURL(o.ReplayBase, doc.Timestamp, doc.URL)
+			if viewLinks {
+				replayURL = replay.ViewLink(replay.WACZName(m.Name), doc.Timestamp, doc.URL)
+			}
 			row := report.Document{URL: doc.URL, Title: doc.Title, DocTime: doc.DocTime, DocTimeSource: doc.DocTimeSource,
 				Timestamp: doc.Timestamp, TopicR: doc.TopicR, TempR: doc.TempR, TTR: doc.TTR, Depth: doc.Depth,
-				Path: doc.Path, Round: doc.Round, ReplayURL: report.WaybackURL(o.ReplayBase, doc.Timestamp, doc.URL)}
+				Path: doc.Path, Round: doc.Round, ReplayURL: replayURL}
 			if ev.Labels != nil {
 				row.Grade = "–"
 				if idx, g := ev.Labels.Lookup(&doc); idx >= 0 {

@@ -447,3 +447,45 @@ func TestTable3ExtractorError(t *testing.T) {
 		t.Errorf("calls %v, row %+v", calls, t3.Rows[0])
 	}
 }
+
+// TestEvalOptionsWithoutRuns: with --options and no --runs the report
+// evaluates the variants' own runs, and evaluation.json has the options
+// comparison the layout summary reads.
+func TestEvalOptionsWithoutRuns(t *testing.T) {
+	root := t.TempDir()
+	labels := filepath.Join(root, "labels.tsv")
+	evaltest.WriteLabels(t, labels, 3, 500, "test-event")
+	var calls []string
+	extract := func(ctx context.Context, specPath string, o evaluate.Overrides, outDir string) error {
+		calls = append(calls, o.Variant)
+		evaltest.WriteRun(t, outDir, evaltest.RunSpec{Strategy: "ctf", Docs: 60, Pool: 500, Focus: 0.8, Seed: 3, URLsConsidered: 90})
+		return nil
+	}
+	rep := filepath.Join(root, "report")
+	args := []string{"--labels", labels, "--event", "test-event", "--report", rep, "--options", "default", "--spec", "/specs/a.yaml"}
+	if err := evaluate.EvalCommand(context.Background(), args, extract); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(calls, ",") != "ctf,unfocused,default" {
+		t.Errorf("variants run: %v", calls)
+	}
+	lr, err := evaluate.ReadLayoutRun("f", filepath.Join(rep, "evaluation.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lr.Rows) != 3 || lr.Rows[2].Name != "default" {
+		t.Errorf("rows %+v", lr.Rows)
+	}
+	var sum struct {
+		Runs []struct{ Name string } `json:"runs"`
+	}
+	b, _ := os.ReadFile(filepath.Join(rep, "evaluation.json"))
+	if err := json.Unmarshal(b, &sum); err != nil || len(sum.Runs) != 3 {
+		t.Errorf("runs of the report: %+v %v", sum.Runs, err)
+	}
+	// Without --options, --runs stays required.
+	err = evaluate.EvalCommand(context.Background(), []string{"--report", rep}, extract)
+	if err == nil || !strings.Contains(err.Error(), "flag --runs") {
+		t.Errorf("no runs: %v", err)
+	}
+}

@@ -53,6 +53,8 @@ var (
 	perHost     = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
 	noListings  = func(s *specs.Spec) { s.Focus.CountListingPages = false }
 	allLinks    = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
+	copies      = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
+	learn       = func(s *specs.Spec) { s.Focus.LearnLinks = true }
 	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
 )
 
@@ -90,6 +92,9 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+link-dates", Description: "the default with link_dates: true", Apply: linkDates},
 	{Name: "default+no-listings", Description: "the default with count_listing_pages: false", Apply: noListings},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
+	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},
+	{Name: "default+learn+no-listings", Description: "the default with learn_links: true and count_listing_pages: false", Apply: apply(learn, noListings)},
+	{Name: "default+copies", Description: "the default with follow_canonical: false (print and AMP copies are collected)", Apply: copies},
 	{Name: "anchor", Description: "the paper with link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: onPaper(anchorLinks)},
 	{Name: "anchor+context", Description: "the paper with link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: onPaper(anchorCtx)},
 	{Name: "link-dates", Description: "the paper with link_dates: true (Wu & Hou)", Apply: onPaper(linkDates)},

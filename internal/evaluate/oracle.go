@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/surt"
 	"github.com/recrawl/recrawl/specs"
 )
@@ -79,7 +80,7 @@ type oracleNode struct {
 // labelOracle runs the oracle's rounds on the documents of the graph crawl
 // (the nodes, by SURT key; listing pages marked) and links (the edges). A page the graph crawl
 // reached through a redirect is also reached through the redirecting URL
-// (its parent). Ties keep discovery order, so the result is deterministic.
+// (its parent), and so is a canonical URL through its copy. Ties keep discovery order, so the result is deterministic.
 func labelOracle(docs []Document, links []Link, labels *Labels, k, target int) ([]Document, int) {
 	nodes := map[string]*oracleNode{}
 	alias := map[string]string{}
@@ -100,7 +101,7 @@ func labelOracle(docs []Document, links []Link, labels *Labels, k, target int) (
 			n.priority = 0.5
 		}
 		nodes[key] = n
-		if strings.HasSuffix(d.Path, "R") && d.Parent != "" {
+		if (strings.HasSuffix(d.Path, "R") || strings.HasSuffix(d.Path, extract.PathCanonical)) && d.Parent != "" {
 			if from := keyOf(d.Parent); from != "" {
 				alias[from] = key
 			}

@@ -183,3 +183,49 @@ func TestScoreFocus(t *testing.T) {
 		t.Errorf("an article is not counted: %s", r.Outcome)
 	}
 }
+
+// TestFollowCanonical: a copy (canonical link to another URL) is not
+// collected; its canonical URL is followed with its priority, unless the copy
+// was itself reached through a canonical link or the canonical names the page.
+func TestFollowCanonical(t *testing.T) {
+	withCanonical := func(href string) []byte {
+		return []byte(strings.Replace(string(focusPage(300)), "<head>", `<head><link rel="amphtml" href="/amp/x"><link rel="canonical" href="`+href+`">`, 1))
+	}
+	copyPage := withCanonical("/2009/09/27/night-full.html")
+	e := Entry{Key: "example,news)/2009/09/27/night.html", URL: "http://news.example/2009/09/27/night.html", Priority: 0.7, Depth: 2, Path: "SL"}
+	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	score := func(f Focus, e Entry, body []byte) Result {
+		return focusProcessor(t, f).Score(Fetched{Selected: Selected{Entry: e, Round: 3, Rank: 4, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}, ContentType: "text/html", Body: body})
+	}
+	r := score(Focus{FollowCanonical: true}, e, copyPage)
+	if r.Outcome != OutcomeRedirect || r.ReasonCode != ReasonCanonicalCopy || r.Document != nil || len(r.NewEntries) != 1 {
+		t.Fatalf("copy: %s %s, %d new entries", r.Outcome, r.ReasonCode, len(r.NewEntries))
+	}
+	ne := r.NewEntries[0]
+	if ne.URL != "http://news.example/2009/09/27/night-full.html" || ne.Priority != 0.7 || ne.Depth != 2 || ne.Path != "SLC" ||
+		ne.Parent != e.URL || ne.Order != DiscoveryOrder(3, 4, 0) {
+		t.Errorf("canonical entry %+v", ne)
+	}
+	// The paper's method (and follow_canonical off) collects the copy.
+	for _, f := range []Focus{{}, {Links: scoring.LinkWeights{Parent: 0.1, Anchor: 0.5, Context: 0.4}}} {
+		if r := score(f, e, copyPage); r.Outcome != OutcomeCollected || len(r.NewEntries) != 2 {
+			t.Errorf("focus %+v: a copy gives %s", f, r.Outcome)
+		}
+	}
+	// Reached through a canonical link: collected whatever it says.
+	via := e
+	via.Path = "SLC"
+	if r := score(Focus{FollowCanonical: true}, via, copyPage); r.Outcome != OutcomeCollected {
+		t.Errorf("a page reached through a canonical link: %s", r.Outcome)
+	}
+	// A canonical naming the page itself (another spelling, same SURT key).
+	if r := score(Focus{FollowCanonical: true}, e, withCanonical("http://www.news.example:80/2009/09/27/night.html#top")); r.Outcome != OutcomeCollected {
+		t.Errorf("a canonical naming the page: %s %s", r.Outcome, r.Reason)
+	}
+	// A canonical outside the allow list is not followed.
+	p := focusProcessor(t, Focus{FollowCanonical: true})
+	p.Settings.URLAllowed = func(u string) bool { return !strings.Contains(u, "night-full") }
+	if r := p.Score(Fetched{Selected: Selected{Entry: e, Round: 3, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}, ContentType: "text/html", Body: copyPage}); r.Outcome != OutcomeCollected {
+		t.Errorf("a denied canonical: %s", r.Outcome)
+	}
+}

@@ -30,6 +30,10 @@ const (
 	ReasonBadRedirect     = "redirect-without-target"
 	ReasonRedirected      = "redirected"
 	ReasonDisallowedRedir = "redirect-target-not-allowed"
+	// ReasonCanonicalCopy: the page's canonical link names another URL,
+	// which was followed instead (specs follow_canonical); counted with
+	// the redirects.
+	ReasonCanonicalCopy = "canonical-copy"
 )
 
 // Outcomes of one step.
@@ -77,6 +81,12 @@ type Focus struct {
 	MaxDepth int
 	// SkipListings: listing pages are followed but not counted.
 	SkipListings bool
+	// FollowCanonical: a page whose canonical link names another URL is a
+	// copy; the canonical URL is followed instead (Processor.canonical).
+	FollowCanonical bool
+	// LearnLinks: an outlink's priority is mixed with the link model's
+	// prediction (Processor.LinkModel; learn.go).
+	LearnLinks bool
 }
 
 // paperLinks reports whether every outlink gets the parent's relevance.
@@ -91,6 +101,10 @@ type Processor struct {
 	Settings Settings
 	Scorer   *scoring.Scorer
 	Fetcher  *Fetcher
+	// LinkModel is the link model learned from the rounds before the
+	// current one (Focus.LearnLinks; nil: none yet). The engines set it
+	// between rounds; Score only reads it.
+	LinkModel *scoring.LinkModel
 }
 
 // Document is one collected document: a line of documents.jsonl.
@@ -314,6 +328,11 @@ func (p *Processor) score(f Fetched) Result {
 		}
 		return *missingResult(e, round, rank, ReasonCorruptRecord, err.Error())
 	}
+	if focus.FollowCanonical {
+		if r, ok := p.canonical(sel, doc.Canonical); ok {
+			return r
+		}
+	}
 	docTime, docDay, source := DocumentTime(doc, captureTime)
 	score := p.Scorer.Score(DocumentText(doc), doc.Language, docTime)
 	reason := score.Reason
@@ -395,7 +414,7 @@ func (p *Processor) score(f Fetched) Result {
 // links); then the temporal intent boost.
 func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
-	if focus.paperLinks() && len(focus.Intent.Months) == 0 {
+	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks {
 		return parent.Priority
 	}
 	priority, linkTime := parent.Priority, docTime
@@ -412,7 +431,37 @@ func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts,
 		}
 		priority = texts.Priority(parent, w, l.Anchor, l.Context, tempR)
 	}
+	if focus.LearnLinks {
+		if p.LinkModel != nil {
+			priority = p.LinkModel.Adjust(scoring.LinkFeatures(l.URL, l.Anchor), priority)
+		}
+	}
 	return priority * focus.Intent.Factor(priority, linkTime)
+}
+
+// PathCanonical is the path letter of an entry reached through a copy's
+// canonical link (specs follow_canonical).
+const PathCanonical = "C"
+
+// canonical turns a copy into a redirect-like result: when the page's
+// canonical URL has another SURT key than the page, is allowed and the page
+// was not itself reached through a canonical link, the canonical URL enters
+// the frontier with the page's priority and depth, path + "C", and the page
+// is not collected (ok true). The canonical URL's own capture is then
+// selected, fetched and scored as any frontier URL: a print or AMP copy
+// does not take a slot of the collection, and its article is not reached
+// twice.
+func (p *Processor) canonical(sel Selected, canonical string) (Result, bool) {
+	e := sel.Entry
+	if canonical == "" || strings.HasSuffix(e.Path, PathCanonical) || !p.allowed(canonical) {
+		return Result{}, false
+	}
+	ne, err := NewEntry(canonical, e.Priority, e.Depth, e.Path+PathCanonical, e.URL, DiscoveryOrder(sel.Round, sel.Rank, 0))
+	if err != nil || ne.Key == e.Key {
+		return Result{}, false
+	}
+	return Result{Entry: e, Round: sel.Round, Rank: sel.Rank, Outcome: OutcomeRedirect, ReasonCode: ReasonCanonicalCopy,
+		Reason: "a copy of " + canonical + " (link rel=canonical)", NewEntries: []Entry{ne}}, true
 }
 
 func (p *Processor) allowed(rawURL string) bool {

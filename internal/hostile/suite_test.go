@@ -167,6 +167,7 @@ func (s *setup) exec(tl *tally, bin string, killAfter time.Duration, args ...str
 		r.err = err
 		return r
 	}
+	meter := hostile.MeterRSS(cmd.Process.Pid) // not ru_maxrss: this process is large (see hostile.PeakRSS)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	if killAfter > 0 {
@@ -180,7 +181,7 @@ func (s *setup) exec(tl *tally, bin string, killAfter time.Duration, args ...str
 	} else {
 		r.err = <-done
 	}
-	r.stdout, r.stderr, r.rss = stdout.String(), stderr.String(), hostile.PeakRSS(cmd)
+	r.stdout, r.stderr, r.rss = stdout.String(), stderr.String(), meter.Stop()
 	tl.peakRSS = max(tl.peakRSS, r.rss)
 	tl.inputs++
 	if r.crashed() {
@@ -496,9 +497,12 @@ func escapes(t *testing.T, tl *tally, s *setup) {
 		}
 	}
 
-	// A second run into the output of a running one is refused.
+	// A second run into the output of a running one is refused. The first
+	// takes one URL per round, so it runs for minutes: long after the
+	// second has started and given up.
 	busy := filepath.Join(root, "busy")
-	first1 := exec.Command(s.extract, "--spec", s.spec, "--index", s.a.IndexSpec(), "--archive", s.a.WARCDir, "--output", busy, "--quiet")
+	first1 := exec.Command(s.extract, "--spec", s.spec, "--index", s.a.IndexSpec(), "--archive", s.a.WARCDir, "--output", busy, "--quiet",
+		"--batch_size=1", "--target_size=1000")
 	first1.Env = append(os.Environ(), "TMPDIR="+filepath.Join(s.root, "tmp"))
 	if err := first1.Start(); err != nil {
 		t.Fatal(err)
@@ -509,9 +513,13 @@ func escapes(t *testing.T, tl *tally, s *setup) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	second := s.exec(tl, s.extract, 0, "--spec", s.spec, "--index", s.a.IndexSpec(), "--archive", s.a.WARCDir, "--output", busy, "--quiet")
+	second := s.exec(tl, s.extract, 0, "--spec", s.spec, "--index", s.a.IndexSpec(), "--archive", s.a.WARCDir, "--output", busy, "--quiet",
+		"--batch_size=1", "--target_size=1000")
 	first1.Process.Signal(syscall.SIGKILL)
 	first1.Wait()
+	if ws, ok := first1.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		tl.problem(&tl.unexpected, "the first run into %s ended before it was killed: the second run's check proves nothing", busy)
+	}
 	if second.err == nil || !strings.Contains(second.stderr, "is in use by pid") {
 		tl.problem(&tl.unexpected, "a second run into a running one's --output was not refused:\n%s", tail(second.stderr))
 	}

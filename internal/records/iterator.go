@@ -489,8 +489,6 @@ func headerName(name []byte) string {
 	return latin1(name)
 }
 
-var httpVerbs = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH"}
-
 // parseHTTP parses the HTTP head of the block when pywb would.
 func (it *Iterator) parseHTTP(rec *Record) {
 	switch rec.Type {
@@ -507,18 +505,12 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		return
 	}
 	h := &HTTP{}
-	if rec.Type == "request" {
-		up := strings.ToUpper(status)
-		for _, v := range httpVerbs {
-			if strings.HasPrefix(up, v) {
-				h.Protocol, h.StatusLine = v, strings.TrimSpace(status[len(v):])
-				break
-			}
-		}
-	} else {
-		proto, rest, _ := strings.Cut(status, " ")
-		h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
-	}
+	// The first token and the rest, for requests as for responses: warcio
+	// splits so when it does not verify the line (verify_http=False, as
+	// pywb's indexer reads), so a request line with a method outside the
+	// standard verbs ("GETX /x HTTP/1.1") keeps its method, GETX.
+	proto, rest, _ := strings.Cut(status, " ")
+	h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
 	var hc headerCap
 	for {
 		l, err := it.block.readLine()

@@ -28,6 +28,9 @@ type Browser struct {
 	w      *os.File // our end of Chromium's fd 3
 	r      *os.File // our end of Chromium's fd 4
 	stderr *strings.Builder
+	// logFile is Chromium's log (BrowserOptions.LogFile), closed with
+	// the browser.
+	logFile *os.File
 
 	mu      sync.Mutex
 	nextID  int
@@ -48,6 +51,10 @@ type BrowserOptions struct {
 	Binary  string // Chromium binary
 	Proxy   string // host:port every non-loopback request is sent to (a proxy that refuses)
 	DataDir string // a fresh user data directory
+	// LogFile, when set, receives Chromium's own log (--enable-logging
+	// --v=0), which includes the console messages of pages, frames and
+	// the service worker: what a failed replay is diagnosed with.
+	LogFile string
 }
 
 // Launch starts Chromium headless. It reaches the network only through
@@ -70,19 +77,31 @@ func Launch(opts BrowserOptions) (*Browser, error) {
 		"--disable-default-apps", "--disable-extensions", "--no-first-run", "--no-default-browser-check",
 		"--metrics-recording-only", "--safebrowsing-disable-auto-update", "--mute-audio",
 		"--disable-features=MediaRouter,OptimizationHints,Translate",
-		"about:blank",
 	}
+	var stderr strings.Builder
+	var stderrW io.Writer = &limitedWriter{b: &stderr, n: 1 << 16}
+	var logFile *os.File
+	if opts.LogFile != "" {
+		if logFile, err = os.Create(opts.LogFile); err != nil {
+			return nil, err
+		}
+		args = append(args, "--enable-logging=stderr", "--v=0")
+		stderrW = io.MultiWriter(stderrW, logFile)
+	}
+	args = append(args, "about:blank")
 	cmd := exec.Command(opts.Binary, args...)
 	cmd.ExtraFiles = []*os.File{toChrome, fromChrome}
-	var stderr strings.Builder
-	cmd.Stderr = &limitedWriter{b: &stderr, n: 1 << 16}
+	cmd.Stderr = stderrW
 	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(opts.DataDir, "home"))
 	if err := cmd.Start(); err != nil {
+		if logFile != nil {
+			logFile.Close()
+		}
 		return nil, fmt.Errorf("start %s: %w", opts.Binary, err)
 	}
 	toChrome.Close()
 	fromChrome.Close()
-	b := &Browser{cmd: cmd, w: ourW, r: ourR, stderr: &stderr, pending: map[int]chan cdpReply{}}
+	b := &Browser{cmd: cmd, w: ourW, r: ourR, stderr: &stderr, logFile: logFile, pending: map[int]chan cdpReply{}}
 	go b.read()
 	return b, nil
 }
@@ -230,6 +249,17 @@ func (p *Page) Eval(ctx context.Context, expr string, out any) error {
 	return json.Unmarshal(r.Result.Value, out)
 }
 
+// Screenshot writes a PNG of the tab as it is now to path.
+func (p *Page) Screenshot(ctx context.Context, path string) error {
+	var r struct {
+		Data []byte `json:"data"` // base64 in JSON
+	}
+	if err := p.b.Call(ctx, p.Session, "Page.captureScreenshot", map[string]any{"format": "png"}, &r); err != nil {
+		return err
+	}
+	return os.WriteFile(path, r.Data, 0o644)
+}
+
 // Close ends Chromium and waits for it.
 func (b *Browser) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -238,15 +268,17 @@ func (b *Browser) Close() error {
 	b.w.Close()
 	done := make(chan error, 1)
 	go func() { done <- b.cmd.Wait() }()
+	var err error
 	select {
-	case err := <-done:
-		b.r.Close()
-		return err
+	case err = <-done:
 	case <-ctx.Done():
+		_ = b.cmd.Process.Kill()
+		err = <-done
 	}
-	_ = b.cmd.Process.Kill()
-	err := <-done
 	b.r.Close()
+	if b.logFile != nil {
+		b.logFile.Close()
+	}
 	return err
 }
 

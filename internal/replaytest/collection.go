@@ -254,3 +254,30 @@ func tsDistance(a, b string) time.Duration {
 	d := ta.Sub(tb)
 	return max(d, -d)
 }
+
+// LoadCollection reads a collection BuildCollection wrote into dir: its
+// index lines (collection.cdxj) and documents (documents.jsonl).
+func LoadCollection(dir string) (*Collection, error) {
+	c := &Collection{Dir: dir}
+	f, err := os.Open(filepath.Join(dir, evaluate.CDXJFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		cp, err := cdxj.Parse(sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", f.Name(), n, err)
+		}
+		c.Captures = append(c.Captures, cp)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	if c.Docs, err = evaluate.ReadDocuments(filepath.Join(dir, evaluate.DocumentsFile)); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

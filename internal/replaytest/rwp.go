@@ -92,8 +92,9 @@ type APIPage struct {
 }
 
 // swFetch fetches a URL from the viewer's frame (a client of the service
-// worker, so the worker answers) and returns the JSON.
-const swFetch = `(url => {
+// worker, so the worker answers) and returns the JSON, or the text when
+// its second argument is true.
+const swFetch = `((url, asText) => {
   let win = null;
   function walk(root) {
     for (const el of root.querySelectorAll("*")) {
@@ -109,7 +110,7 @@ const swFetch = `(url => {
   }
   walk(document);
   if (!win) throw new Error("no viewer frame");
-  return win.fetch(url).then(r => r.json());
+  return win.fetch(url).then(r => asText ? r.text() : r.json());
 })`
 
 // Collection returns the collection's metadata title and its pages as

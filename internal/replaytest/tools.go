@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/replay"
 )
 
 // Versions reads scripts/replay-deps.env, where the viewer versions are
@@ -32,14 +34,9 @@ func Versions() (map[string]string, error) {
 	return v, sc.Err()
 }
 
-// CacheDir is where scripts/install-replay-deps.sh installs the viewers.
-func CacheDir() string {
-	if d := os.Getenv("RECRAWL_CACHE"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "recrawl")
-}
+// CacheDir is where scripts/install-replay-deps.sh installs the viewers
+// (replay.CacheDir).
+func CacheDir() string { return replay.CacheDir() }
 
 // missing fails the test under CI and skips it elsewhere.
 func missing(t testing.TB, what string, err error) {

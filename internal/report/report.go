@@ -49,6 +49,9 @@ type Page struct {
 	// Options is the focusing options comparison (nil: not run).
 	Options *Options
 	Details []Detail
+	// ReplayNote, when set, is printed above the documents: how their
+	// links open (e.g. through "extract serve").
+	ReplayNote string
 }
 
 // Options is the comparison of the focusing options beyond the paper

@@ -147,7 +147,8 @@ labels) · recall at {{.N}} of those labels. A method that cannot cross a templa
 {{end}}
 
 <h2 id="details">Documents and missing URLs per run</h2>
-{{range $d := .Details}}
+{{if .ReplayNote}}<p class="replay-note">{{.ReplayNote}}</p>
+{{end}}{{range $d := .Details}}
 <h3 id="run-{{.Name}}">{{.Name}}: top {{len .Top}} documents by topic_r</h3>
 <table class="top">
 <thead><tr><th>#</th><th>URL</th><th>title</th><th>document time (source)</th><th>topic_r</th><th>temp_r</th><th>ttr</th><th>depth</th><th>path</th><th>round</th>{{if $.Labels}}<th>grade</th>{{end}}</tr></thead>

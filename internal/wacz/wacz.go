@@ -11,7 +11,11 @@
 //	indexes/index.cdx.gz         large collections instead: the same lines as a
 //	indexes/index.idx            ZipNum index (gzip blocks + secondary index),
 //	                             both STORE
-//	pages/pages.jsonl            header line, then one page per document, DEFLATE
+//	pages/pages.jsonl            header line, then one page per document (the
+//	                             first [DefaultMaxPages] in collection order),
+//	                             DEFLATE
+//	pages/extraPages.jsonl       large collections: header line, then the
+//	                             other documents' pages, DEFLATE
 //	datapackage.json             manifest: profile, wacz_version, title,
 //	                             description, metadata {title, description},
 //	                             created, modified, software, mainPageUrl/Date,
@@ -39,7 +43,19 @@
 //   - The collection's name and description (from the spec) are written
 //     both as the spec's top-level title and description and inside
 //     "metadata", where ReplayWeb.page looks for the name it shows.
-//   - pages.jsonl lists every collected document in collection order with
+//   - pages.jsonl lists the collected documents in collection order (seeds
+//     and the first rounds first) up to [DefaultMaxPages]; the rest go to
+//     pages/extraPages.jsonl, as the spec suggests ("include only the main
+//     pages in the pages.jsonl, while including additional pages, such as
+//     those discovered automatically via a crawl in an another file e.g.
+//     extraPages.jsonl"). ReplayWeb.page writes every line of pages.jsonl
+//     into its browser database before it replays the first page: with
+//     all 19,045 documents of a generated collection listed, the first
+//     page took 22–28 s on the loaded 2-core machine (load average 23–37),
+//     with 1,000 listed 9–17 s in the same runs (scripts/bench.sh replay). It
+//     does not list extraPages.jsonl but searches its first MiB (its "text
+//     index"); every capture replays by URL whichever list its page is in.
+//     Each line has the
 //     the required url and ts (RFC 3339 of the capture timestamp), the title
 //     (the document's <title>, the one the viewer shows for the replayed
 //     page), an id (the first 16 hex digits of SHA-256 of "timestamp url"),
@@ -79,6 +95,11 @@ import (
 // scripts/bench.sh replay): see the README's "Replay" section.
 const DefaultZipNumThreshold = 3000
 
+// DefaultMaxPages is how many documents pages.jsonl lists; the others
+// are in pages/extraPages.jsonl. Measured in ReplayWeb.page 2.5.3: see the
+// README's "Replaying a collection".
+const DefaultMaxPages = 1000
+
 // ZipNumLinesPerBlock is the number of index lines per gzip block of a
 // ZipNum index inside the package. ReplayWeb.page reads up to seven blocks
 // for one look-up; smaller blocks than pywb's 3000 keep that read small.
@@ -92,6 +113,9 @@ type Options struct {
 	// ZipNumThreshold: from this many index lines on, the index is ZipNum;
 	// 0 means DefaultZipNumThreshold, a negative value never.
 	ZipNumThreshold int
+	// MaxPages: how many documents pages.jsonl lists, the rest going to
+	// extraPages.jsonl; 0 means DefaultMaxPages, a negative value all.
+	MaxPages int
 }
 
 // Metadata is datapackage.json's "metadata" object, read by ReplayWeb.page.
@@ -109,10 +133,12 @@ const (
 	ZipNumEntry   = "indexes/index.cdx.gz"
 	IDXEntry      = "indexes/index.idx"
 	PagesEntry    = "pages/pages.jsonl"
+	ExtraEntry    = "pages/extraPages.jsonl"
 	PackageEntry  = "datapackage.json"
 	DigestEntry   = "datapackage-digest.json"
 	Software      = "recrawl (github.com/recrawl/recrawl)"
 	pagesHeader   = `{"format": "json-pages-1.0", "id": "pages", "title": "All Pages"}`
+	extraHeader   = `{"format": "json-pages-1.0", "id": "extra-pages", "title": "Extra Pages"}`
 	warcEntryBase = "collection.warc.gz"
 )
 
@@ -183,9 +209,24 @@ func Package(outDir string, o Options) error {
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
-	pages, err := pagesJSONL(docs)
+	maxPages := o.MaxPages
+	if maxPages == 0 {
+		maxPages = DefaultMaxPages
+	}
+	if maxPages < 0 || maxPages > len(docs) {
+		maxPages = len(docs)
+	}
+	pages, err := pagesJSONL(pagesHeader, docs[:maxPages], 0)
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
+	}
+	entries := append(indexEntries, entry{PagesEntry, zip.Deflate, pages})
+	if maxPages < len(docs) {
+		extra, err := pagesJSONL(extraHeader, docs[maxPages:], maxPages)
+		if err != nil {
+			return fmt.Errorf("wacz: %w", err)
+		}
+		entries = append(entries, entry{ExtraEntry, zip.Deflate, extra})
 	}
 	title, desc := o.Title, o.Description
 	if title == "" {
@@ -229,7 +270,7 @@ func Package(outDir string, o Options) error {
 		return fmt.Errorf("wacz: %s changed while packaging (%d bytes, then %d)", warcPath, st.Size(), res.Bytes)
 	}
 	dp.Resources = append(dp.Resources, res)
-	for _, e := range append(indexEntries, entry{PagesEntry, zip.Deflate, pages}) {
+	for _, e := range entries {
 		res, err := addEntry(zw, e.name, e.method, created, bytes.NewReader(e.data))
 		if err != nil {
 			return fmt.Errorf("wacz: %w", err)
@@ -380,22 +421,24 @@ func readIndex(path string, warcSize int64) ([]string, error) {
 	return lines, nil
 }
 
-func pagesJSONL(docs []evaluate.Document) ([]byte, error) {
+// pagesJSONL is a pages file: the header line, then one page per document;
+// first is the line number of docs[0] in documents.jsonl, less one.
+func pagesJSONL(header string, docs []evaluate.Document, first int) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(pagesHeader + "\n")
+	b.WriteString(header + "\n")
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	for i, d := range docs {
 		ts, err := tsRFC3339(d.Timestamp)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: field timestamp: %w", evaluate.DocumentsFile, i+1, err)
+			return nil, fmt.Errorf("%s:%d: field timestamp: %w", evaluate.DocumentsFile, first+i+1, err)
 		}
 		sum := sha256.Sum256([]byte(d.Timestamp + " " + d.URL))
 		p := Page{ID: hex.EncodeToString(sum[:8]), URL: d.URL, TS: ts, Title: d.Title, TopicR: d.TopicR, TempR: d.TempR,
 			TTR: d.TTR, Relevance: d.Relevance, DocTime: d.DocTime, DocTimeSource: d.DocTimeSource, Depth: d.Depth,
 			Path: d.Path, Round: d.Round, Rank: d.Rank}
 		if err := enc.Encode(&p); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", evaluate.DocumentsFile, i+1, err)
+			return nil, fmt.Errorf("%s:%d: %w", evaluate.DocumentsFile, first+i+1, err)
 		}
 	}
 	return b.Bytes(), nil

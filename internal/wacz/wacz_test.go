@@ -172,6 +172,57 @@ func TestPackage(t *testing.T) {
 // index: the ZipNum blocks hold exactly the flat index's lines, each block
 // is where index.idx says, with the digest it says, and its first line's
 // "key timestamp" is the idx line's prefix.
+// TestExtraPages: beyond MaxPages documents, pages.jsonl lists the first
+// ones in collection order and extraPages.jsonl the others, each file with
+// its header; together they are every document once, and both are
+// resources of the package.
+func TestExtraPages(t *testing.T) {
+	dir := t.TempDir()
+	docs := evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 12, WARC: true, URLsConsidered: 40})
+	for _, max := range []int{5, 12, -1} {
+		if err := wacz.Package(dir, wacz.Options{Title: "split", Created: created, MaxPages: max}); err != nil {
+			t.Fatal(err)
+		}
+		_, files := readZip(t, filepath.Join(dir, wacz.FileName))
+		pages := strings.Split(strings.TrimSuffix(string(files[wacz.PagesEntry]), "\n"), "\n")
+		extra, hasExtra := files[wacz.ExtraEntry]
+		listed := max
+		if max < 0 {
+			listed = len(docs)
+		}
+		if len(pages) != listed+1 || hasExtra != (listed < len(docs)) {
+			t.Fatalf("MaxPages %d: pages.jsonl has %d lines, extraPages.jsonl present: %v", max, len(pages), hasExtra)
+		}
+		all := pages[1:]
+		if hasExtra {
+			lines := strings.Split(strings.TrimSuffix(string(extra), "\n"), "\n")
+			if lines[0] != `{"format": "json-pages-1.0", "id": "extra-pages", "title": "Extra Pages"}` {
+				t.Errorf("extraPages header %q", lines[0])
+			}
+			all = append(all, lines[1:]...)
+			var dp wacz.DataPackage
+			if err := json.Unmarshal(files[wacz.PackageEntry], &dp); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(dp.Resources, func(r wacz.Resource) bool { return r.Path == wacz.ExtraEntry && r.Hash == sha(extra) }) {
+				t.Errorf("extraPages.jsonl is not a resource of datapackage.json: %+v", dp.Resources)
+			}
+		}
+		if len(all) != len(docs) {
+			t.Fatalf("MaxPages %d: %d pages in all, %d documents", max, len(all), len(docs))
+		}
+		for i, l := range all {
+			var p wacz.Page
+			if err := json.Unmarshal([]byte(l), &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.URL != docs[i].URL || p.Rank != docs[i].Rank {
+				t.Errorf("MaxPages %d, page %d: %s, want %s", max, i, p.URL, docs[i].URL)
+			}
+		}
+	}
+}
+
 func TestZipNumIndex(t *testing.T) {
 	dir := t.TempDir()
 	evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 2500, WARC: true, URLsConsidered: 2600})
@@ -184,7 +235,7 @@ func TestZipNumIndex(t *testing.T) {
 		t.Fatalf("only %d index lines: too few for several blocks", len(want))
 	}
 
-	if err := wacz.Package(dir, wacz.Options{Title: "zipnum", Created: created, ZipNumThreshold: len(want)}); err != nil {
+	if err := wacz.Package(dir, wacz.Options{Title: "zipnum", Created: created, ZipNumThreshold: len(want), MaxPages: -1}); err != nil {
 		t.Fatal(err)
 	}
 	zr, files := readZip(t, filepath.Join(dir, wacz.FileName))

@@ -89,6 +89,8 @@ func checkArchives(job *extract.Job) error {
 
 // checkDictionaries checks that the job's local dictionary files exist,
 // naming where each came from (the flag or the spec's dictionary field).
+// Dictionaries stored in a Bigtable index (found by extract.FindDictionaries)
+// are not files.
 func checkDictionaries(job *extract.Job, flagValue string) error {
 	from := "--dictionary"
 	if flagValue == "" {

@@ -247,3 +247,62 @@ func TestStarvation(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnLinksEngines: with learn_links the link model of each round is a
+// function of the committed results before it, so the Beam rounds with
+// K = 1 equal the sequential engine, runners give the same bytes, a run
+// killed after a committed round resumes to the uninterrupted run's outputs,
+// and the model changes the priorities; several rounds per job are refused.
+func TestLearnLinksEngines(t *testing.T) {
+	a := fixture(t)
+	spec := focusSpec(t, a, "learn_links: true\n")
+	dir := t.TempDir()
+	args := func(out string, extra ...string) []string {
+		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet"}, extra...)
+	}
+	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
+	mustRun(t, nil, args(seq, "--engine=sequential", "--batch_size=1", "--target_size=40")...)
+	mustRun(t, nil, args(beam, "--engine=beam", "--batch_size=1", "--target_size=40")...)
+	sameOutputs(t, seq, beam, true)
+
+	k := []string{"--engine=beam", "--batch_size=10", "--target_size=60"}
+	prism, direct := filepath.Join(dir, "prism"), filepath.Join(dir, "direct")
+	mustRun(t, nil, args(prism, append(k, "--runner=prism")...)...)
+	mustRun(t, nil, args(direct, append(k, "--runner=direct")...)...)
+	sameOutputs(t, prism, direct, true)
+
+	// Without learning the same run ranks its outlinks otherwise.
+	plain := filepath.Join(dir, "plain")
+	mustRun(t, nil, append([]string{"--spec", a.Spec(testEvent), "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", plain, "--quiet", "--runner=direct"}, k[:3]...)...)
+	priorities := func(dir string) map[string]float64 {
+		out := map[string]float64{}
+		for _, d := range readJSONL[struct {
+			URL      string  `json:"url"`
+			Priority float64 `json:"priority"`
+		}](t, filepath.Join(dir, "documents.jsonl")) {
+			out[d.URL] = d.Priority
+		}
+		return out
+	}
+	learned, unlearned := priorities(direct), priorities(plain)
+	changed := 0
+	for u, p := range learned {
+		if q, ok := unlearned[u]; ok && q != p {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Error("learn_links changed no document's priority")
+	}
+
+	// Killed after round 2 was committed, resumed: the same outputs.
+	resumed := filepath.Join(dir, "resumed")
+	killAt(t, args(resumed, append(k, "--runner=direct")...), doneFileOf(filepath.Join(resumed, ".work"), 2), 0)
+	mustRun(t, nil, args(resumed, append(k, "--runner=direct")...)...)
+	sameOutputs(t, direct, resumed, false)
+
+	res := runBin(t, nil, args(filepath.Join(dir, "perjob"), append(k, "--rounds_per_job=2")...)...)
+	if res.err == nil || !strings.Contains(res.stderr, "rounds_per_job=1") {
+		t.Errorf("learn_links with --rounds_per_job=2: %v\n%s", res.err, tail(res.stderr, 5))
+	}
+}

@@ -6,6 +6,7 @@
 //	go run ./pipelines/extract --spec SPEC --index national=zipnum:IDX --archive national=DIR --index special=cdxj:FILE --archive special=DIR --output OUT
 //	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture_time 2009-09-27T12:00:00Z
 //	go run ./pipelines/extract eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused --labels FILE --report DIR
+//	go run ./pipelines/extract serve --report DIR   (report.html's documents open in ReplayWeb.page)
 //
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
@@ -43,11 +44,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/profiling"
+	"github.com/recrawl/recrawl/internal/replay"
 )
 
 var verbose = productFlags.Bool("verbose", false, "log at debug level, including the runner's own messages")
@@ -57,7 +62,8 @@ var verbose = productFlags.Bool("verbose", false, "log at debug level, including
 const usage = `usage: extract [run] --spec SPEC --index [NAME=]KIND:LOCATION --archive [NAME=]DIR[,DIR…] --output OUT [flags]
        (repeat --index NAME=… and --archive NAME=… to read several archives at once)
        extract explain --spec SPEC --html FILE --url URL --capture_time TIME   (extract explain --help)
-       extract eval --runs OUT_A,OUT_B,… --report DIR [flags]                 (extract eval --help)`
+       extract eval --runs OUT_A,OUT_B,… --report DIR [flags]                 (extract eval --help)
+       extract serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]`
 
 // printHelp prints the usage, the extraction's flags, then Beam's.
 func printHelp() {
@@ -79,7 +85,7 @@ func main() {
 		flag.CommandLine.Parse(args)
 		beam.Init()
 		setLogLevel()
-		stop := startProfiles()
+		stop := profiling.Start()
 		err = run(context.Background())
 		stop()
 	case "explain":
@@ -88,11 +94,15 @@ func main() {
 	case "eval":
 		beam.Init()
 		err = evalCommand(context.Background(), args)
+	case "serve":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = replay.Command(ctx, args, os.Stdout)
+		stop()
 	case "help":
 		printHelp()
 		return
 	default:
-		err = fmt.Errorf("unknown command %q: want run (the default), explain or help", cmd)
+		err = fmt.Errorf("unknown command %q: want run (the default), explain, eval, serve or help", cmd)
 	}
 	if err != nil {
 		slog.Error("extract failed", "command", cmd, "err", err)

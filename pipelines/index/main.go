@@ -15,6 +15,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/flagcheck"
+	"github.com/recrawl/recrawl/internal/profiling"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
@@ -43,7 +44,7 @@ func main() {
 	flag.Parse()
 	beam.Init()
 	ctx := context.Background()
-	stop := startProfiles()
+	stop := profiling.Start()
 	err := run(ctx)
 	stop()
 	if err != nil {

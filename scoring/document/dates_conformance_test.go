@@ -101,8 +101,8 @@ func (pol datePolicy) String() string {
 // datedResult is what one page gives: right or not per policy of the
 // family, and for go-htmldate alone.
 type datedResult struct {
-	policyRight       []bool
-	extRight, fastRig bool
+	policyRight         []bool
+	extRight, fastRight bool
 }
 
 // TestDateConformance measures, in one run on the 324 real labelled pages of
@@ -202,7 +202,7 @@ func TestDateConformance(t *testing.T) {
 		if !re.DateTime.IsZero() {
 			eDay = re.DateTime.Format(time.DateOnly)
 		}
-		res.fastRig = fDay == dp.date
+		res.fastRight = fDay == dp.date
 		res.extRight = eDay == dp.date
 		if res.extRight {
 			ts.extRight++
@@ -228,7 +228,7 @@ func TestDateConformance(t *testing.T) {
 	}
 	policyRight := func(k int) func(r *datedResult) bool { return func(r *datedResult) bool { return r.policyRight[k] } }
 	ext := count(all, func(r *datedResult) bool { return r.extRight })
-	fast := count(all, func(r *datedResult) bool { return r.fastRig })
+	fast := count(all, func(r *datedResult) bool { return r.fastRight })
 	own := count(all, policyRight(def))
 
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(n) }

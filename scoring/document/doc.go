@@ -29,7 +29,8 @@
 //     document order; InMain means "inside the text MainText was taken from".
 //   - doctime.go reads meta tags, JSON-LD, microdata, Dublin Core, <time>,
 //     the URL, written datelines and dates the text states as published, in
-//     a fixed order; go-htmldate settles disagreements between them and is
+//     a fixed order (written dates: writtendate.go); datepolicy.go chooses
+//     among them, with go-htmldate (htmldate.go) settling disagreements and
 //     asked when they find nothing; every date names its source. It gives
 //     the instant (Published, UTC) and the day as the page shows it
 //     (PublishedDay).

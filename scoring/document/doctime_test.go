@@ -54,6 +54,10 @@ var datePages = []datePage{
 		// Our first source (JSON-LD) and a later one (meta date) disagree;
 		// go-htmldate finds the later one's day.
 		"2023-01-01", SourceMetaPrefix + "date", "2023-06-01"},
+	{"metadata-before-url", "http://www.example.de/2013/06/05/hochwasser.html", `<html lang="de"><head><meta property="article:published_time" content="2013-06-04T23:30:00+02:00"></head><body><article><h1>Hochwasser</h1><p>Das Hochwasser an der Elbe steigt weiter, in Dresden wurden Stadtteile evakuiert und Deiche gesichert.</p></article></body></html>`,
+		// Our sources disagree (metadata against the URL); go-htmldate,
+		// reading the URL after the metadata, does not take the URL's side.
+		"2013-06-04", SourceMetaPrefix + "article:published_time", "2013-06-06"},
 	{"copyright-year-only", "http://example.com/reise/vulkan", `<html><body><div class="text"><p>Ein Artikel ohne ein Datum, lang genug, um der Haupttext dieser Seite zu sein, und mehr Worte.</p></div><div class="fuss"><p>© 2003-2009 Example. Alle Rechte vorbehalten.</p></div></body></html>`,
 		// go-htmldate's last resort (1 January of the copyright year) is
 		// not taken: no date, the capture time is the document time.

@@ -93,3 +93,23 @@ func lower(s string) string {
 	}
 	return string(b)
 }
+
+func TestCanonical(t *testing.T) {
+	for _, c := range []struct{ head, want string }{
+		{`<link rel="canonical" href="/2009/09/story.html">`, "http://news.example/2009/09/story.html"},
+		{`<link rel="alternate amphtml" href="/amp/x"><LINK REL="Canonical" HREF=" https://News.example/a#top ">`, "https://news.example/a"},
+		{`<base href="http://other.example/dir/"><link rel=canonical href="story.html">`, "http://other.example/dir/story.html"},
+		{`<link rel="canonical" href="/first"><link rel="canonical" href="/second">`, "http://news.example/first"},
+		{`<link rel="canonical-ish" href="/x"><link rel="canonical" href="javascript:void(0)">`, ""},
+		{``, ""},
+	} {
+		page := `<html><head><title>t</title>` + c.head + `</head><body><p>Some text of the article, long enough to be text.</p></body></html>`
+		doc, err := Parse([]byte(page), "text/html", "http://news.example/print/story.html", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Canonical != c.want {
+			t.Errorf("%s: canonical %q, want %q", c.head, doc.Canonical, c.want)
+		}
+	}
+}

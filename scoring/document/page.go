@@ -22,6 +22,7 @@ type page struct {
 	frameset  bool
 	htmlLang  string
 	baseHref  string
+	canonical string // href of the first <link rel="canonical">
 	titleTag  string
 	metas     []metaTag
 	jsonLD    []string
@@ -168,6 +169,10 @@ func (p *page) element(idx int32, n *html.Node, parent int32, inLink *bool) {
 	case atom.Base:
 		if p.baseHref == "" {
 			p.baseHref = attr(n, "href")
+		}
+	case atom.Link:
+		if p.canonical == "" && hasToken(attr(n, "rel"), "canonical") {
+			p.canonical = attr(n, "href")
 		}
 	case atom.Title:
 		if p.titleTag == "" && n.FirstChild != nil {
@@ -346,3 +351,14 @@ func classTokens(n *html.Node, yield func(string) bool) {
 }
 
 func isLowerASCII(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// hasToken reports whether the space-separated list (a rel attribute)
+// holds token, ASCII case-insensitively.
+func hasToken(list, token string) bool {
+	for _, t := range strings.Fields(list) {
+		if strings.EqualFold(t, token) {
+			return true
+		}
+	}
+	return false
+}

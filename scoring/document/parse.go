@@ -86,6 +86,11 @@ type Document struct {
 	// Outlinks in document order, one per target URL.
 	Outlinks []Link
 
+	// Canonical is the absolute http(s) URL of the page's first <link
+	// rel="canonical">, resolved against <base href> and the page URL; ""
+	// when there is none. It may name the page itself.
+	Canonical string
+
 	// Published is the publication instant found in the page (UTC), zero if
 	// none; PublishedDay is its calendar day as the page shows it, in the
 	// page's own time zone (YYYY-MM-DD, "" if none): 2009-09-27T23:30-04:00
@@ -165,6 +170,9 @@ func fromTree(doc *Document, root *html.Node, size int, pageURL *url.URL, opts O
 	doc.MainText = p.mainText()
 	doc.Title = p.title()
 	doc.Outlinks = p.outlinks(pageURL)
+	if p.canonical != "" {
+		doc.Canonical = resolve(p.base(pageURL), p.canonical)
+	}
 	doc.LinkShare = p.linkShare()
 	doc.Listing = isListing(countWords(doc.MainText), len(doc.Outlinks), doc.LinkShare)
 	if doc.Listing && p.listingLinksInMain() {

@@ -48,6 +48,8 @@ type IndexArchivesOptions struct {
 	SampleK int
 	// Batches also emits the lines in batches, for Lines.
 	Batches bool
+	// RunBytes caps the line bytes of one run; 0: DefaultRunBytes.
+	RunBytes int
 }
 
 // Indexed is what IndexArchives returns.
@@ -67,7 +69,7 @@ type Indexed struct {
 // The lines do not go through the runner one by one: a line per element
 // cost prism as much CPU as the indexing itself, and about 1.3 KB of memory
 // per line. Instead, each range's lines are sorted and written to
-// opts.RunsDir as runs of at most RunBytes (internal/linesort), and only a
+// opts.RunsDir as runs of at most DefaultRunBytes (internal/linesort), and only a
 // small SortedRun per run is emitted; SortIntoShards and the writers merge
 // the runs. For the steps that want the lines themselves (Bigtable, the
 // dictionary), opts.Batches also emits them in batches of about BatchBytes;
@@ -92,17 +94,20 @@ func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptio
 	ranges := beam.ParDo(s, &planRangesFn{RangeBytes: opts.RangeBytes}, files)
 	ranges = beam.Reshuffle(s, ranges)
 	// Index several ranges at once: sorted runs written, and batches.
+	if opts.RunBytes <= 0 {
+		opts.RunBytes = DefaultRunBytes
+	}
 	runs, batches := beam.ParDo2(s, &indexRangesFn{Parallelism: opts.Parallelism, RunsDir: opts.RunsDir,
-		SampleK: opts.SampleK, Batches: opts.Batches}, ranges)
+		SampleK: opts.SampleK, Batches: opts.Batches, RunBytes: opts.RunBytes}, ranges)
 	return Indexed{Runs: runs, Batches: batches}
 }
 
 // BatchBytes is the size at which IndexArchives closes a batch of lines.
 const BatchBytes = 1 << 20
 
-// RunBytes is the most line bytes a run holds: the memory one range being
-// indexed needs for its lines, whatever the size of the range.
-const RunBytes = 32 << 20
+// DefaultRunBytes is the most line bytes a run holds: the memory one range
+// being indexed needs for its lines, whatever the size of the range.
+const DefaultRunBytes = 32 << 20
 
 // SortedRun is a run of sorted lines written by IndexArchives, with the
 // bottom-k sample of its lines (the sample shard boundaries come from).
@@ -170,6 +175,7 @@ type indexRangesFn struct {
 	RunsDir     string
 	SampleK     int
 	Batches     bool
+	RunBytes    int
 
 	failed, captures beam.Counter
 	pending          []*rangeJob
@@ -287,7 +293,7 @@ func (j *rangeJob) run(ctx context.Context) {
 			line := chunk[start:len(chunk):len(chunk)]
 			lines = append(lines, line)
 			sample.AddBytes(line, j.fn.SampleK)
-			if size += len(line) + 1; size >= RunBytes {
+			if size += len(line) + 1; size >= j.fn.RunBytes {
 				flushRun()
 			}
 		}

@@ -33,20 +33,25 @@ import (
 // would cost a core. A missing archive file fails the round.
 func FetchAndScore(s beam.Scope, selected beam.PCollection, cfg Config) (discovered, parts beam.PCollection) {
 	s = s.Scope("FetchAndScore")
-	return beam.ParDo2(s, &fetchAndScoreFn{JobJSON: cfg.JobJSON, Dir: storage.Join(cfg.OutDir, roundstate.ResultsDir)}, selected)
+	return beam.ParDo2(s, &fetchAndScoreFn{JobJSON: cfg.JobJSON, Dir: storage.Join(cfg.OutDir, roundstate.ResultsDir), LinkModel: cfg.LinkModel}, selected)
 }
 
 type fetchAndScoreFn struct {
 	JobJSON string
 	Dir     string // of the results files
-	proc    *extract.Processor
-	pw      roundstate.PartWriter
+	// LinkModel: the link model learned before the round (learn_links).
+	LinkModel string
+	proc      *extract.Processor
+	pw        roundstate.PartWriter
 }
 
 func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
 	f.pw = roundstate.NewPartWriter(f.Dir, roundstate.KindResults)
 	var err error
-	f.proc, err = processorFor(ctx, f.JobJSON, true)
+	if f.proc, err = processorFor(ctx, f.JobJSON, true); err != nil {
+		return err
+	}
+	f.proc.LinkModel, err = extract.DecodeLinkModel(f.LinkModel)
 	return err
 }
 

@@ -1,0 +1,111 @@
+package evaluate
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeEvaluation writes an evaluation.json with an options comparison of
+// the rows given as name → (P@R, R@200, per-template P@R).
+func writeEvaluation(t *testing.T, dir, event string, rows []optRowJSON) string {
+	t.Helper()
+	path := filepath.Join(dir, event+".json")
+	b, err := json.Marshal(map[string]any{"options": optSummary{Spec: event, R: 100, N: 200, Rows: rows}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func row(name string, p, r float64, cells ...TemplateScore) optRowJSON {
+	return optRowJSON{Name: name, PrecisionAtR: p, RecallAtN: r, ByTemplate: cells}
+}
+
+func TestSummarizeLayouts(t *testing.T) {
+	dir := t.TempDir()
+	ts := func(template string, r int, p float64) TemplateScore {
+		return TemplateScore{Template: template, R: r, PrecisionAtR: p}
+	}
+	// Event b: default passes everywhere. Event a: its "aside" cell is
+	// below 2× unfocused, its "tiny" cell (R 2) below ctf; the event
+	// itself below ctf.
+	a := writeEvaluation(t, dir, "a", []optRowJSON{
+		row("ctf", 0.5, 0.5, ts("aside", 20, 0.1), ts("tiny", 2, 0.5)),
+		row("unfocused", 0.1, 0.2, ts("aside", 20, 0.3), ts("tiny", 2, 0)),
+		row("default", 0.4, 0.6, ts("aside", 20, 0.5), ts("tiny", 2, 0)),
+		row("oracle", 0.8, 0.8, ts("aside", 20, 1), ts("tiny", 2, 1)),
+	})
+	b := writeEvaluation(t, dir, "b", []optRowJSON{
+		row("ctf", 0.2, 0.3, ts("aside", 10, 0.1), ts("tiny", 3, 0)),
+		row("unfocused", 0.1, 0.1, ts("aside", 10, 0.1), ts("tiny", 3, 0)),
+		row("default", 0.6, 0.7, ts("aside", 10, 0.5), ts("tiny", 3, 0.4)),
+		row("oracle", 0.9, 0.9, ts("aside", 10, 0.5), ts("tiny", 3, 1)),
+	})
+	var runs []LayoutRun
+	for _, p := range []string{b, a} { // any order: events are sorted
+		r, err := ReadLayoutRun("templates", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	s, err := SummarizeLayouts(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Families[0]
+	if !slices.Equal(f.Events, []string{"a", "b"}) || !slices.Equal(f.Templates, []string{"aside", "tiny"}) || len(f.Cells) != 4 {
+		t.Fatalf("events %v templates %v cells %d", f.Events, f.Templates, len(f.Cells))
+	}
+	def := f.Variants[2]
+	near := func(x, y float64) bool { return math.Abs(x-y) < 1e-9 }
+	if def.Name != "default" || !near(def.MeanP, 0.5) || !near(def.MeanR, 0.65) || !near(def.VsOracle, 0.5/0.85) {
+		t.Errorf("default %+v", def)
+	}
+	// Cells with R ≥ 10: a/aside 0.5/1, b/aside 0.5/0.5.
+	if !near(def.CellsVsOracle, 0.75) {
+		t.Errorf("cells vs oracle %v, want 0.75", def.CellsVsOracle)
+	}
+	if !slices.Equal(def.CellsBelow2xUnfocused, []string{"aside/a"}) || !slices.Equal(def.CellsBelowPaper, []string{"tiny/a"}) ||
+		!slices.Equal(def.EventsBelowPaper, []string{"a"}) {
+		t.Errorf("checks: 2x %v, paper %v, events %v", def.CellsBelow2xUnfocused, def.CellsBelowPaper, def.EventsBelowPaper)
+	}
+	if f.Variants[1].CellsBelow2xUnfocused != nil { // baselines are not checked
+		t.Error("unfocused checked against itself")
+	}
+	var out strings.Builder
+	if err := s.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| default | 0.400 (0.600) | 0.600 (0.700) | 0.500 (0.650) | 0.59 |",
+		"| aside | a | 20 | 0.100 | 0.300 | 0.500 | 1.000 | default -/ok |",
+		"- default: mean P@R 0.500 = 0.59 of the oracle (0.75 over the cells with R_t ≥ 10); below 2× unfocused in 1 of 4 cells (aside/a); below ctf in 1 cells (tiny/a); below ctf on 1 of 2 events (a)",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	// Events with different --options cannot be summarised together.
+	c := writeEvaluation(t, dir, "c", []optRowJSON{row("ctf", 0.5, 0.5), row("unfocused", 0.1, 0.1)})
+	rc, err := ReadLayoutRun("templates", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SummarizeLayouts(append(runs, rc)); err == nil || !strings.Contains(err.Error(), `no row "default"`) {
+		t.Errorf("mismatched rows: %v", err)
+	}
+	// A file without an options comparison is an error naming it.
+	os.WriteFile(filepath.Join(dir, "plain.json"), []byte(`{"runs":[]}`), 0o644)
+	if _, err := ReadLayoutRun("x", filepath.Join(dir, "plain.json")); err == nil || !strings.Contains(err.Error(), "plain.json") {
+		t.Errorf("plain evaluation: %v", err)
+	}
+}

@@ -1,0 +1,131 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ViewerEnv names the environment variable that gives the folder of
+// ReplayWeb.page's ui.js and sw.js (the default of --viewer).
+const ViewerEnv = "RECRAWL_REPLAYWEBPAGE"
+
+// CacheDir is where scripts/install-replay-deps.sh installs the viewers:
+// $RECRAWL_CACHE, else ~/.cache/recrawl.
+func CacheDir() string {
+	if d := os.Getenv("RECRAWL_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "recrawl")
+}
+
+// DefaultViewerDir is $RECRAWL_REPLAYWEBPAGE, else the package folder of
+// the newest ReplayWeb.page in CacheDir ("" if none is installed).
+func DefaultViewerDir() string {
+	if d := os.Getenv(ViewerEnv); d != "" {
+		return d
+	}
+	found, _ := filepath.Glob(filepath.Join(CacheDir(), "replaywebpage-*", "package", "sw.js"))
+	if len(found) == 0 {
+		return ""
+	}
+	sort.Strings(found)
+	return filepath.Dir(found[len(found)-1])
+}
+
+// CollectionFile is a run's WACZ (internal/wacz's FileName; this package
+// cannot import it, as wacz imports internal/evaluate, which links to the
+// view pages).
+const CollectionFile = "collection.wacz"
+
+// WACZName is the name a run's collection is served under.
+func WACZName(run string) string { return run + ".wacz" }
+
+// ReportCollections reads a report folder's evaluation.json and returns
+// the served name (WACZName) and collection.wacz of each run that has one.
+// Relative run folders are taken from the current directory, as eval was
+// given them.
+func ReportCollections(reportDir string) (map[string]string, error) {
+	path := filepath.Join(reportDir, "evaluation.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sum struct {
+		Runs []struct {
+			Name string `json:"name"`
+			Dir  string `json:"dir"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &sum); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[string]string{}
+	var missing []string
+	for _, r := range sum.Runs {
+		w := filepath.Join(r.Dir, CollectionFile)
+		if _, err := os.Stat(w); err != nil {
+			missing = append(missing, r.Name+" ("+w+")")
+			continue
+		}
+		out[WACZName(r.Name)] = w
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no run has a collection.wacz: %s", path, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// Command implements
+//
+//	serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]
+//
+// It serves the report folder written by eval and every run's
+// collection.wacz named in its evaluation.json, prints the report's
+// address, and serves until ctx ends (Ctrl-C).
+func Command(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	report := fs.String("report", "", "the report folder written by eval (report.html, evaluation.json)")
+	addr := fs.String("addr", "127.0.0.1:8090", "loopback address to serve on (port 0: any free port)")
+	viewer := fs.String("viewer", DefaultViewerDir(), "folder with ReplayWeb.page's ui.js and sw.js (default $"+ViewerEnv+", else the one scripts/install-replay-deps.sh installed)")
+	if err := fs.Parse(args); err != nil {
+		var usage strings.Builder
+		fs.SetOutput(&usage)
+		fs.PrintDefaults()
+		return fmt.Errorf("serve: %w\nusage: serve --report DIR [flags]\n%s", err, usage.String())
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if *report == "" {
+		return fmt.Errorf("serve: flag --report is required")
+	}
+	if *viewer == "" {
+		return fmt.Errorf("serve: no ReplayWeb.page found in %s: run scripts/install-replay-deps.sh, or give --viewer", CacheDir())
+	}
+	colls, err := ReportCollections(*report)
+	if err != nil {
+		return fmt.Errorf("serve: flag --report: %w", err)
+	}
+	s, err := Start(Options{Addr: *addr, ViewerDir: *viewer, ReportDir: *report, WACZ: colls})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer s.Close()
+	names := make([]string, 0, len(colls))
+	for n := range colls {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(stdout, "serving %s and the collections %s\nopen %s/report.html (Ctrl-C stops)\n", *report, strings.Join(names, ", "), s.URL)
+	<-ctx.Done()
+	return nil
+}

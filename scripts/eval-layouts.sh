@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Measures the focusing variants on two layout families of the demo archive
+# and prints one table (README §6, "Measured"):
+#   templates: genarchive --templates (hosts in the classic, aside, teasers,
+#              footer-farm and amp-print site templates),
+#   classic:   the same archive without templates (every host classic).
+# For each family: generate, index as ZipNum with the document-frequency
+# dictionary, run `extract eval --options OPTIONS` for every event of the
+# archive's labels, then cmd/evalsummary prints per variant the mean
+# precision at R and recall at 200, the ratio to the label oracle, and per
+# template and event the cells with the checks (≥ 2× unfocused, ≥ ctf).
+#
+# Environment: EVAL_OUT (default eval-out), EVAL_PAGES (articles, default
+# 3000), EVAL_TARGET (documents per run, default 200), EVAL_K (batch size,
+# default 50), EVAL_OPTIONS (variants, default ctf,unfocused,default,oracle;
+# ctf and unfocused always run), EVAL_FAMILIES (default "templates classic"),
+# EVAL_EVENTS (event names, default every spec of the archive).
+# With the default variants an event takes about 20 s at low load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${EVAL_OUT:-eval-out}"
+pages="${EVAL_PAGES:-3000}"
+target="${EVAL_TARGET:-200}"
+k="${EVAL_K:-50}"
+options="${EVAL_OPTIONS:-ctf,unfocused,default,oracle}"
+families="${EVAL_FAMILIES:-templates classic}"
+bin="$out/bin"
+mkdir -p "$bin"
+
+step() { printf '== %s (%s)\n' "$*" "$(date +%T)" >&2; }
+
+step "building"
+go build -o "$bin/" ./cmd/genarchive ./cmd/evalsummary ./pipelines/index ./pipelines/extract
+
+args=()
+for family in $families; do
+  dir="$out/$family"
+  case "$family" in
+    templates) gen=(--templates) ;;
+    classic) gen=() ;;
+    *) echo "eval-layouts: unknown family '$family' (templates, classic)" >&2; exit 2 ;;
+  esac
+  step "$family: generating $pages articles and indexing them"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  "$bin/genarchive" --out "$dir/archive" --pages "$pages" --seed 1 --quiet "${gen[@]}" > "$dir/genarchive.log"
+  "$bin/index" --input="$dir/archive/*.warc.gz" --output="$dir/index" --format=zipnum --shards=2 --dictionary 2> "$dir/index.log"
+  files=()
+  for spec in "$dir"/archive/specs/*.yaml; do
+    event=$(basename "$spec" .yaml)
+    if [[ -n "${EVAL_EVENTS:-}" && " $EVAL_EVENTS " != *" $event "* ]]; then
+      continue
+    fi
+    step "$family: $event: extract eval --options $options"
+    # A failed extraction keeps its work directory and the same command
+    # resumes it: one more attempt rides over a runner's transient failure.
+    for attempt in 1 2; do
+      if "$bin/extract" eval --labels "$dir/archive/labels.tsv" --event "$event" --report "$dir/$event" \
+        --options "$options" --spec "$spec" --index "zipnum:$dir/index" --archive "$dir/archive" \
+        --target_size "$target" --batch_size "$k" 2>> "$dir/eval.log" >> "$dir/eval.out"; then
+        break
+      elif [[ $attempt == 2 ]]; then
+        echo "eval-layouts: $family/$event failed twice; see $dir/eval.log" >&2
+        exit 1
+      fi
+      step "$family: $event: failed (see $dir/eval.log); resuming"
+    done
+    files+=("$dir/$event/evaluation.json")
+  done
+  args+=("$family=$(IFS=,; echo "${files[*]}")")
+done
+
+step "summary"
+"$bin/evalsummary" "${args[@]}" | tee "$out/summary.md"
+echo "(written to $out/summary.md; load average: $(cut -d' ' -f1-3 /proc/loadavg))"
