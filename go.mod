@@ -8,6 +8,7 @@ require (
 	github.com/abadojack/whatlanggo v1.0.1
 	github.com/apache/beam/sdks/v2 v2.77.0
 	github.com/blevesearch/snowballstem v0.9.0
+	github.com/fsouza/fake-gcs-server v1.56.1
 	github.com/klauspost/compress v1.19.2
 	github.com/kljensen/snowball v0.10.0
 	github.com/markusmobius/go-dateparser v1.4.7
@@ -59,7 +60,6 @@ require (
 	github.com/envoyproxy/protoc-gen-validate v1.3.3 // indirect
 	github.com/felixge/httpsnoop v1.1.0 // indirect
 	github.com/forPelevin/gomoji v1.2.0 // indirect
-	github.com/fsouza/fake-gcs-server v1.56.1 // indirect
 	github.com/go-jose/go-jose/v4 v4.1.4 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect

@@ -90,7 +90,7 @@ ensure_archive() {
     go build -o "$bin/genarchive" ./cmd/genarchive
     echo "== generating a $bytes synthetic archive in $archive (once; reused by later runs)"
     rm -rf "$archive"
-    "$bin/genarchive" --out "$archive" --target-bytes "$bytes" --seed 1 --quiet | sed -n '1,9p'
+    "$bin/genarchive" --out "$archive" --target_bytes "$bytes" --seed 1 --quiet | sed -n '1,9p'
     touch "$archive/.complete"
   fi
   size=$(du -cb "$archive"/*.warc.gz | tail -1 | cut -f1)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of recrawl: static checks, unit tests, conformance tests
 # against ../shared, and integration tests against real local servers (the
-# Bigtable emulator and the prism job server, started by the scripts in this
-# folder). Usage: scripts/test.sh [go test flags...]
+# Bigtable and GCS emulators in the test process, the prism job server by `go
+# tool prism`, the clusters by the scripts in this folder; internal/testservers).
+# Usage: scripts/test.sh [go test flags...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -2,8 +2,8 @@
 // files, labels.tsv (which article is about which event), one collection
 // specification per event in specs/, and summary.json.
 //
-//	go run ./cmd/genarchive --out DIR --pages 2000 --seed 1 [--max-file-size 1GB] [--events N]
-//	go run ./cmd/genarchive --out DIR --target-bytes 1GB
+//	go run ./cmd/genarchive --out DIR --pages 2000 --seed 1 [--max_file_size 1GB] [--events N]
+//	go run ./cmd/genarchive --out DIR --target_bytes 1GB
 //
 // See package internal/archivegen for what the archive contains.
 package main
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/archivegen"
+	"github.com/recrawl/recrawl/internal/cliflags"
 )
 
 // byteSize is a flag value such as 1GB, 500MB, 64KiB or 1000000.
@@ -65,22 +66,30 @@ func main() {
 	)
 	flag.StringVar(&cfg.OutDir, "out", "", "output directory (required)")
 	flag.Int64Var(&cfg.Pages, "pages", 0, "number of archived article pages (other page kinds scale along)")
-	flag.Var(&targetBytes, "target-bytes", "instead of --pages: generate until the compressed archive reaches this size (e.g. 1GB)")
+	flag.Var(&targetBytes, "target_bytes", "instead of --pages: generate until the compressed archive reaches this size (e.g. 1GB)")
 	flag.Int64Var(&cfg.Seed, "seed", 1, "random seed; the same seed and size give byte-identical output")
-	flag.Var(&maxFileSize, "max-file-size", "maximum size of one WARC file (e.g. 1GB, 100MB)")
+	flag.Var(&maxFileSize, "max_file_size", "maximum size of one WARC file (e.g. 1GB, 100MB)")
 	flag.IntVar(&cfg.Events, "events", archivegen.DefaultEvents, fmt.Sprintf("number of events (1..%d)", archivegen.MaxEvents))
 	flag.StringVar(&cfg.Prefix, "prefix", archivegen.DefaultPrefix, "WARC file name prefix")
-	flag.StringVar(&cfg.WARCVersion, "warc-version", archivegen.DefaultWARCVersion, "WARC version: 1.0 or 1.1")
+	flag.StringVar(&cfg.WARCVersion, "warc_version", archivegen.DefaultWARCVersion, "WARC version: 1.0 or 1.1")
 	flag.IntVar(&cfg.CompressionLevel, "level", 1, "gzip level of the WARC records (1 fastest .. 9 smallest)")
 	flag.IntVar(&cfg.Workers, "workers", 0, "parallel renderers (0: all cores); does not change the output")
 	flag.BoolVar(&cfg.Templates, "templates", false, "give the hosts the site templates of real news sites in turn (related stories in asides, teaser grids, footer link farms, print and AMP variants; labels.tsv gets a template column)")
 	flag.BoolVar(&quiet, "quiet", false, "log only errors")
+	cliflags.Alias(flag.CommandLine, "target-bytes", "target_bytes")
+	cliflags.Alias(flag.CommandLine, "max-file-size", "max_file_size")
+	cliflags.Alias(flag.CommandLine, "warc-version", "warc_version")
+	flag.Usage = func() {
+		cliflags.Print(flag.CommandLine.Output(), "usage: genarchive --out DIR (--pages N | --target_bytes SIZE) [flags]", flag.CommandLine, nil, "")
+	}
 	flag.Parse()
+	for _, d := range cliflags.Deprecated(flag.CommandLine) {
+		fmt.Fprintln(os.Stderr, d)
+	}
 	cfg.MaxFileSize = int64(maxFileSize)
 	cfg.TargetBytes = int64(targetBytes)
 	if cfg.OutDir == "" || (cfg.Pages == 0) == (cfg.TargetBytes == 0) {
-		fmt.Fprintln(os.Stderr, "usage: genarchive --out DIR (--pages N | --target-bytes SIZE) [flags]")
-		flag.PrintDefaults()
+		flag.Usage()
 		os.Exit(2)
 	}
 	level := slog.LevelInfo

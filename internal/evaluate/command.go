@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/replay"
 	"github.com/recrawl/recrawl/internal/report"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -53,7 +54,7 @@ type Options struct {
 // EvalCommand implements
 //
 //	eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused [--labels FILE] [--event NAME]
-//	     --report DIR [--table3 --spec SPEC[,SPEC…]] [--fixed-half-life P30D]
+//	     --report DIR [--table3 --spec SPEC[,SPEC…]] [--fixed_half_life P30D]
 //
 // It reads the runs, computes their metrics, writes the plots (SVG and PNG),
 // evaluation.json and report.html to DIR, and with --table3 first runs the
@@ -64,72 +65,92 @@ type Options struct {
 func EvalCommand(ctx context.Context, args []string, extractor Extractor) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	options := DefineFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		var usage strings.Builder
+		fs.SetOutput(&usage)
+		fs.PrintDefaults()
+		return fmt.Errorf("eval: %w\nusage: %s\n%s", err, Usage, usage.String())
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("eval: unexpected argument %q", fs.Arg(0))
+	}
+	o, err := options(extractor)
+	if err != nil {
+		return err
+	}
+	return Execute(ctx, o, extractor)
+}
+
+// Usage is the eval command's synopsis.
+const Usage = "eval --runs DIR[,DIR…] --report DIR [--labels FILE --event NAME] [--table3 | --options VARIANTS] [flags]"
+
+// DefineFlags defines the eval command's flags in fs (their old spellings
+// --fixed-half-life and --top-missing as hidden aliases) and returns the
+// function that, after fs is parsed, checks their values and turns them into
+// Options; extractor is the one the options will run with (nil: none).
+func DefineFlags(fs *flag.FlagSet) func(extractor Extractor) (Options, error) {
 	runs := fs.String("runs", "", "comma-separated run output directories (each optionally NAME=DIR)")
 	labels := fs.String("labels", "", "labels TSV file (url[, event], grade)")
 	event := fs.String("event", "", "only labels of this event are relevant")
 	reportDir := fs.String("report", "", "directory for report.html, plots and evaluation.json")
 	table3 := fs.Bool("table3", false, "run and report the Table 3 experiments (needs --spec)")
-	spec := fs.String("spec", "", "comma-separated specification files for --table3")
-	fixed := fs.String("fixed-half-life", defaultFixedDecay, "the fixed decay half-life for --table3 (ISO-8601, e.g. P30D)")
+	spec := fs.String("spec", "", "comma-separated specification files for --table3 or --options")
+	fixed := fs.String("fixed_half_life", defaultFixedDecay, "the fixed decay half-life for --table3 (ISO-8601, e.g. P30D)")
 	top := fs.Int("top", 20, "top documents per run in the report")
-	topMissing := fs.Int("top-missing", 50, "missing URLs per run in the report")
+	topMissing := fs.Int("top_missing", 50, "missing URLs per run in the report")
 	replayBase := fs.String("replay_base", "", "link each document in report.html to its capture in this wayback service (pywb URL scheme BASE/TIMESTAMP/URL, e.g. http://localhost:8080/coll/); default: to ReplayWeb.page as \"extract serve --report DIR\" serves each run's collection.wacz")
 	generated := fs.String("generated", "", "generation time to print in the report (default: none, for reproducible output)")
 	options := fs.String("options", "", "run the focusing options comparison on --spec: all, or comma-separated variants ("+variantNames()+")")
-	if err := fs.Parse(args); err != nil {
-		var usage strings.Builder
-		fs.SetOutput(&usage)
-		fs.PrintDefaults()
-		return fmt.Errorf("eval: %w\nusage: eval --runs DIR[,DIR…] --report DIR [flags]\n%s", err, usage.String())
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("eval: unexpected argument %q", fs.Arg(0))
-	}
-	o := Options{Labels: *labels, Event: *event, ReportDir: *reportDir, Table3: *table3,
-		Top: *top, TopMissing: *topMissing, Generated: *generated, ReplayBase: *replayBase}
-	o.Runs = storage.SplitList(*runs)
-	o.Specs = storage.SplitList(*spec)
-	if *options != "" {
-		o.Options = storage.SplitList(*options)
-		if _, err := selectVariants(o.Options); err != nil {
-			return fmt.Errorf("eval: flag --options: %w", err)
+	cliflags.Alias(fs, "fixed-half-life", "fixed_half_life")
+	cliflags.Alias(fs, "top-missing", "top_missing")
+	return func(extractor Extractor) (Options, error) {
+		o := Options{Labels: *labels, Event: *event, ReportDir: *reportDir, Table3: *table3,
+			Top: *top, TopMissing: *topMissing, Generated: *generated, ReplayBase: *replayBase}
+		o.Runs = storage.SplitList(*runs)
+		o.Specs = storage.SplitList(*spec)
+		if *options != "" {
+			o.Options = storage.SplitList(*options)
+			if _, err := selectVariants(o.Options); err != nil {
+				return o, fmt.Errorf("eval: flag --options: %w", err)
+			}
 		}
-	}
-	switch {
-	case o.Options != nil && len(o.Specs) != 1:
-		return fmt.Errorf("eval: flag --options: needs exactly one --spec")
-	case o.Options != nil && (o.Labels == "" || o.Event == ""):
-		return fmt.Errorf("eval: flag --options: needs --labels and --event (precision and recall need them)")
-	case o.Options != nil && extractor == nil:
-		return fmt.Errorf("eval: flag --options: no extractor available")
-	case len(o.Runs) == 0 && o.Options == nil:
-		return fmt.Errorf("eval: flag --runs: at least one run directory is required (or --options)")
-	case o.ReportDir == "":
-		return fmt.Errorf("eval: flag --report: a report directory is required")
-	case o.Event != "" && o.Labels == "":
-		return fmt.Errorf("eval: flag --event: needs --labels")
-	case o.Table3 && len(o.Specs) == 0:
-		return fmt.Errorf("eval: flag --table3: needs --spec")
-	case !o.Table3 && o.Options == nil && len(o.Specs) > 0:
-		return fmt.Errorf("eval: flag --spec: only used with --table3 or --options")
-	case o.Top < 0:
-		return fmt.Errorf("eval: flag --top: %d is negative", o.Top)
-	case o.TopMissing < 0:
-		return fmt.Errorf("eval: flag --top-missing: %d is negative", o.TopMissing)
-	}
-	if o.Table3 {
-		d, err := specs.ParseDuration(*fixed)
-		if err != nil {
-			return fmt.Errorf("eval: flag --fixed-half-life: %w", err)
+		switch {
+		case o.Options != nil && len(o.Specs) != 1:
+			return o, fmt.Errorf("eval: flag --options: needs exactly one --spec")
+		case o.Options != nil && (o.Labels == "" || o.Event == ""):
+			return o, fmt.Errorf("eval: flag --options: needs --labels and --event (precision and recall need them)")
+		case o.Options != nil && extractor == nil:
+			return o, fmt.Errorf("eval: flag --options: no extractor available")
+		case len(o.Runs) == 0 && o.Options == nil:
+			return o, fmt.Errorf("eval: flag --runs: at least one run directory is required (or --options)")
+		case o.ReportDir == "":
+			return o, fmt.Errorf("eval: flag --report: a report directory is required")
+		case o.Event != "" && o.Labels == "":
+			return o, fmt.Errorf("eval: flag --event: needs --labels")
+		case o.Table3 && len(o.Specs) == 0:
+			return o, fmt.Errorf("eval: flag --table3: needs --spec")
+		case !o.Table3 && o.Options == nil && len(o.Specs) > 0:
+			return o, fmt.Errorf("eval: flag --spec: only used with --table3 or --options")
+		case o.Top < 0:
+			return o, fmt.Errorf("eval: flag --top: %d is negative", o.Top)
+		case o.TopMissing < 0:
+			return o, fmt.Errorf("eval: flag --top_missing: %d is negative", o.TopMissing)
 		}
-		if o.FixedHalfLife = d.Duration(); o.FixedHalfLife <= 0 {
-			return fmt.Errorf("eval: flag --fixed-half-life: %q is not positive", *fixed)
+		if o.Table3 {
+			d, err := specs.ParseDuration(*fixed)
+			if err != nil {
+				return o, fmt.Errorf("eval: flag --fixed_half_life: %w", err)
+			}
+			if o.FixedHalfLife = d.Duration(); o.FixedHalfLife <= 0 {
+				return o, fmt.Errorf("eval: flag --fixed_half_life: %q is not positive", *fixed)
+			}
+			if extractor == nil {
+				return o, fmt.Errorf("eval: flag --table3: no extractor available")
+			}
 		}
-		if extractor == nil {
-			return fmt.Errorf("eval: flag --table3: no extractor available")
-		}
+		return o, nil
 	}
-	return Execute(ctx, o, extractor)
 }
 
 // Execute carries out the eval command with parsed options.

@@ -327,7 +327,7 @@ func TestEvalCommand(t *testing.T) {
 	var calls []string
 	rep := filepath.Join(root, "report")
 	args := []string{"--runs", strings.Join(dirs, ","), "--labels", labels, "--event", "test-event", "--report", rep,
-		"--table3", "--spec", "/specs/floods.yaml,/specs/election.yaml", "--fixed-half-life", "P14D"}
+		"--table3", "--spec", "/specs/floods.yaml,/specs/election.yaml", "--fixed_half_life", "P14D"}
 	if err := evaluate.EvalCommand(context.Background(), args, fakeExtractor(t, &calls)); err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestEvalCommand(t *testing.T) {
 			t.Errorf("table 3 column %d average %v: the parameters should help in the fake runs", j, a)
 		}
 	}
-	// Same input, same report.
+	// Same input, same report (and the old spelling --fixed-half-life is an alias).
 	html1, _ := os.ReadFile(filepath.Join(rep, "report.html"))
 	rep2 := filepath.Join(root, "report2")
 	if err := evaluate.EvalCommand(context.Background(), []string{"--runs", strings.Join(dirs, ","), "--labels", labels,
@@ -397,7 +397,7 @@ func TestEvalCommandFlagErrors(t *testing.T) {
 		{[]string{"--runs", dir, "--report", dir, "--event", "x"}, "flag --event"},
 		{[]string{"--runs", dir, "--report", dir, "--table3"}, "flag --table3"},
 		{[]string{"--runs", dir, "--report", dir, "--spec", "s.yaml"}, "flag --spec"},
-		{[]string{"--runs", dir, "--report", dir, "--table3", "--spec", "s", "--fixed-half-life", "soon"}, "flag --fixed-half-life"},
+		{[]string{"--runs", dir, "--report", dir, "--table3", "--spec", "s", "--fixed_half_life", "soon"}, "flag --fixed_half_life"},
 		{[]string{"--runs", dir + "/nope", "--report", dir}, "flag --runs"},
 		{[]string{"--runs", "a=" + dir + ",a=" + dir, "--report", dir}, `name "a" given twice`},
 		{[]string{"--bogus"}, "bogus"},

@@ -444,7 +444,7 @@ func escapes(t *testing.T, tl *tally, s *setup) {
 	} {
 		p := filepath.Join(specDir, fmt.Sprintf("escape-%d.yaml", i))
 		os.WriteFile(p, []byte(spec), 0o644)
-		r := s.exec(tl, s.extract, 0, "explain", "--spec", p, "--html", page, "--url", "http://a.example/", "--capture-time", "20100420120000")
+		r := s.exec(tl, s.extract, 0, "explain", "--spec", p, "--html", page, "--url", "http://a.example/", "--capture_time", "20100420120000")
 		if r.err == nil || strings.Contains(r.stdout, canary) {
 			tl.problem(&tl.unexpected, "spec %d reading outside its folder was accepted:\n%s\n%s", i, spec, tail(r.stdout))
 		}

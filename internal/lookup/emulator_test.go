@@ -13,8 +13,8 @@ import (
 	"github.com/recrawl/recrawl/internal/btindex"
 )
 
-// TestBigtableEmulator loads captures into the standalone emulator, started
-// through scripts/bigtable-emulator.sh, and reads them back through Open with a
+// TestBigtableEmulator loads captures into the Bigtable emulator, started
+// through testservers.Bigtable (bttest in process), and reads them back through Open with a
 // bigtable: spec, the way the extraction will.
 func TestBigtableEmulator(t *testing.T) {
 	addr := testservers.Bigtable(t)

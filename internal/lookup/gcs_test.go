@@ -45,7 +45,7 @@ func uploadDir(t *testing.T, c *gcs.Client, dir, bucket, prefix string, skip ...
 }
 
 // TestZipNumOnGCS puts a ZipNum index on fake-gcs-server (started through
-// scripts/gcs-emulator.sh) and looks keys up through Open("zipnum:gs://…"),
+// testservers.GCS, in process) and looks keys up through Open("zipnum:gs://…"),
 // the way the workers of a cluster do. The results must be those of the same
 // index read from local files, and a look-up of a few keys must download
 // only the blocks it needs: the test counts the bytes on the wire, through

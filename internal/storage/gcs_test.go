@@ -18,7 +18,7 @@ import (
 )
 
 // TestGCS runs the gs:// half of the package against fake-gcs-server,
-// started through scripts/gcs-emulator.sh. The package's GCS client is a
+// started by testservers.GCS (in process). The package's GCS client is a
 // process-wide singleton created on first use, so everything gs:// in this
 // test process happens here, after STORAGE_EMULATOR_HOST is set.
 func TestGCS(t *testing.T) {

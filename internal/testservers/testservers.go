@@ -1,8 +1,14 @@
 // Package testservers starts the real local servers the integration tests
-// run against — the Bigtable emulator, a GCS emulator (fake-gcs-server) and a
-// standalone prism job server — always through the project's own scripts in
-// scripts/, the way a user starts them. Each server runs in its own process
-// group and is stopped when the test ends.
+// run against, on loopback addresses, and stops them when the test ends:
+//
+//   - the Bigtable emulator and a GCS emulator in the test's own process:
+//     the libraries the emulator commands are built from (bttest,
+//     fake-gcs-server's fakestorage), at the versions pinned in go.mod;
+//     pipelines the test runs as other processes reach them by address;
+//   - a standalone prism job server, `go tool prism` (a tool in go.mod), in
+//     its own process group;
+//   - the Flink and Spark clusters through the project's scripts
+//     (clusters.go), the way a user starts them.
 //
 // A server that cannot start makes the test skip on a developer's machine
 // and fail when the CI environment variable is set: CI must never pass
@@ -10,7 +16,6 @@
 package testservers
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -24,9 +29,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"cloud.google.com/go/bigtable/bttest"
+	"github.com/fsouza/fake-gcs-server/fakestorage"
 )
 
-// startTimeout includes a cold build of the server by its script.
+// startTimeout includes a cold build of the server (go tool, a script).
 const startTimeout = 5 * time.Minute
 
 // Log collects a server's standard error for failure messages.
@@ -68,7 +76,19 @@ func CannotStart(t testing.TB, format string, args ...any) {
 // exited receives the script's exit.
 func Script(t testing.TB, stdout io.Writer, name string, args ...string) (exited <-chan error, log *Log) {
 	t.Helper()
-	cmd := exec.Command("bash", append([]string{ScriptPath(name)}, args...)...)
+	return Command(t, stdout, "bash", append([]string{ScriptPath(name)}, args...)...)
+}
+
+// Command runs a program in the module's root directory, in its own process
+// group, as Script does.
+func Command(t testing.TB, stdout io.Writer, program string, args ...string) (exited <-chan error, log *Log) {
+	t.Helper()
+	name := program // for messages: "bash flink-cluster.sh", "go tool"
+	if len(args) > 0 {
+		name += " " + filepath.Base(args[0])
+	}
+	cmd := exec.Command(program, args...)
+	cmd.Dir = filepath.Dir(ScriptPath(""))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	log = &Log{}
 	cmd.Stdout, cmd.Stderr = stdout, log
@@ -89,45 +109,33 @@ func Script(t testing.TB, stdout io.Writer, name string, args ...string) (exited
 	return done, log
 }
 
-// announced runs a script that prints VAR=VALUE once its server is ready
-// and returns VALUE.
-func announced(t testing.TB, name, variable string, args ...string) string {
-	t.Helper()
-	pr, pw := io.Pipe()
-	exited, log := Script(t, pw, name, args...)
-	values := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), variable+"="); ok {
-				values <- v
-			}
-		}
-	}()
-	t.Cleanup(func() { pw.Close() })
-	select {
-	case v := <-values:
-		return v
-	case err := <-exited:
-		CannotStart(t, "%s exited before it printed %s: %v\n%s", name, variable, err, log.String())
-	case <-time.After(startTimeout):
-		CannotStart(t, "%s printed no %s within %v\n%s", name, variable, startTimeout, log.String())
-	}
-	return ""
-}
-
-// Bigtable starts the Bigtable emulator (scripts/bigtable-emulator.sh) and
-// returns its address, the value for BIGTABLE_EMULATOR_HOST.
+// Bigtable starts a Bigtable emulator (bttest, the server of the emulator
+// command) in this process and returns its address, the value for
+// BIGTABLE_EMULATOR_HOST.
 func Bigtable(t testing.TB) string {
 	t.Helper()
-	return announced(t, "bigtable-emulator.sh", "BIGTABLE_EMULATOR_HOST", "--port", "0")
+	srv, err := bttest.NewServer("127.0.0.1:0")
+	if err != nil {
+		CannotStart(t, "bigtable emulator: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	return srv.Addr
 }
 
-// GCS starts fake-gcs-server (scripts/gcs-emulator.sh) and returns its
-// address, the value for STORAGE_EMULATOR_HOST.
+// GCS starts a GCS emulator (fake-gcs-server's fakestorage, in memory) in
+// this process and returns its address, the value for
+// STORAGE_EMULATOR_HOST. Its upload URLs name the address the client used.
+// The Go client reads objects with XML-API paths (GET /BUCKET/OBJECT), which
+// the server serves only for requests to its public host (the port does not
+// count): so that host is the loopback address.
 func GCS(t testing.TB) string {
 	t.Helper()
-	return announced(t, "gcs-emulator.sh", "STORAGE_EMULATOR_HOST", "--port", "0")
+	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
+	if err != nil {
+		CannotStart(t, "gcs emulator: %v", err)
+	}
+	t.Cleanup(srv.Stop)
+	return strings.TrimPrefix(srv.URL(), "http://")
 }
 
 // FreePort returns a loopback port that was free a moment ago.
@@ -141,12 +149,12 @@ func FreePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// Prism starts a standalone prism job server (scripts/prism-jobserver.sh)
-// on free ports and returns its job endpoint once it accepts connections.
+// Prism starts a standalone prism job server (`go tool prism`) on free
+// ports and returns its job endpoint once it accepts connections.
 func Prism(t testing.TB) (endpoint string, log *Log) {
 	t.Helper()
 	jobPort, webPort := FreePort(t), FreePort(t)
-	exited, log := Script(t, io.Discard, "prism-jobserver.sh",
+	exited, log := Command(t, io.Discard, "go", "tool", "prism",
 		fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
 	endpoint = fmt.Sprintf("localhost:%d", jobPort)
 	deadline := time.Now().Add(startTimeout)
@@ -158,7 +166,7 @@ func Prism(t testing.TB) (endpoint string, log *Log) {
 		}
 		select {
 		case err := <-exited:
-			CannotStart(t, "prism-jobserver.sh exited before it accepted connections: %v\n%s", err, log.String())
+			CannotStart(t, "go tool prism exited before it accepted connections: %v\n%s", err, log.String())
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {

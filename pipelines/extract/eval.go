@@ -2,22 +2,45 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"strings"
+	"os"
 
+	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/specs"
 )
 
 // evalCommand runs `extract eval`: the paper's evaluation of finished runs
-// (internal/evaluate). For Table 3 it re-runs extractions; the flags that say
-// how to extract (--index, --archive, --engine, --target_size, …) are taken
-// out of the arguments here and the rest goes to the evaluation.
+// (internal/evaluate). For Table 3 and --options it re-runs extractions.
+// One flag set holds the evaluation's flags and, after them, those that say
+// how to extract (--index, --archive, --engine, --target_size, …, and
+// Beam's): where both define a name (--spec, --labels) the evaluation's
+// wins.
 func evalCommand(ctx context.Context, args []string) error {
-	extractArgs, evalArgs := splitArgs(args, flag.CommandLine)
-	if err := flag.CommandLine.Parse(extractArgs); err != nil {
-		return err
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	eval := evaluate.DefineFlags(fs)
+	own := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) { own.Var(f.Value, f.Name, f.Usage) })
+	cliflags.Own(fs, productFlags)
+	cliflags.Own(fs, flag.CommandLine)
+	fs.SetOutput(os.Stderr)
+	fs.Usage = func() {
+		cliflags.Print(os.Stderr, "usage: extract "+evaluate.Usage, own, fs,
+			"Flags of the extractions it runs (--table3, --options), then Beam's:")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("eval: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("eval: unexpected argument %q", fs.Arg(0))
+	}
+	for _, d := range cliflags.Deprecated(fs) {
+		fmt.Fprintln(os.Stderr, d)
 	}
 	base := optionsFromFlags()
 	if err := checkOptions(base); err != nil { // the extraction flags, before the evaluation starts
@@ -45,39 +68,9 @@ func evalCommand(ctx context.Context, args []string) error {
 		o.flags = map[string]string{"eval": ov.String()}
 		return extractRun(ctx, o)
 	}
-	return evaluate.EvalCommand(ctx, evalArgs, extractor)
-}
-
-// evalFlags are the evaluation's own flags; they win over flags of the same
-// name elsewhere (Beam defines --labels, the extraction --spec).
-var evalFlags = map[string]bool{"runs": true, "labels": true, "event": true, "report": true, "table3": true,
-	"spec": true, "fixed-half-life": true, "top": true, "top-missing": true, "generated": true, "options": true}
-
-// splitArgs separates the flags defined in fs (with their values) from the
-// evaluation's flags and other arguments.
-func splitArgs(args []string, fs *flag.FlagSet) (known, rest []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name := strings.TrimLeft(a, "-")
-		if !strings.HasPrefix(a, "-") || name == "" {
-			rest = append(rest, a)
-			continue
-		}
-		name, _, hasValue := strings.Cut(name, "=")
-		f := fs.Lookup(name)
-		if f == nil || evalFlags[name] {
-			rest = append(rest, a)
-			if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				rest = append(rest, args[i+1])
-				i++
-			}
-			continue
-		}
-		known = append(known, a)
-		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && bf.IsBoolFlag()) && i+1 < len(args) {
-			known = append(known, args[i+1])
-			i++
-		}
+	o, err := eval(extractor)
+	if err != nil {
+		return err
 	}
-	return known, rest
+	return evaluate.Execute(ctx, o, extractor)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -49,25 +51,36 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	specPath := fs.String("spec", "", "Collection Specification (YAML, JSON or the original format)")
 	htmlPath := fs.String("html", "", "the HTML page to explain (a file; - for standard input)")
 	pageURL := fs.String("url", "", "the URL the page was captured from (resolves links, may carry a date)")
-	captureTime := fs.String("capture-time", "", "capture time, RFC 3339 or 14-digit timestamp (the fallback document time)")
-	contentType := fs.String("content-type", "text/html", "the Content-Type header of the page (its charset is honoured)")
+	captureTime := fs.String("capture_time", "", "capture time, RFC 3339 or 14-digit timestamp (the fallback document time)")
+	contentType := fs.String("content_type", "text/html", "the Content-Type header of the page (its charset is honoured)")
 	var indexes, archives, specRoots listFlag
 	fs.Var(&specRoots, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
 	fs.Var(&indexes, "index", "snapshot index, for reference documents given as URLs (cdxj:FILE, zipnum:DIR, bigtable:P/I/T); repeated as NAME=SPEC for several archives")
 	fs.Var(&archives, "archive", "archive locations, comma-separated, for reference documents given as URLs; repeated as NAME=LOCATIONS for several archives")
 	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file, or a directory of df-LANG.tsv files (default: the spec's, else df-*.tsv next to --index)")
 	terms := fs.Int("terms", 20, "number of top contributing terms to print")
+	cliflags.Alias(fs, "capture-time", "capture_time")
+	cliflags.Alias(fs, "content-type", "content_type")
+	fs.Usage = func() {
+		cliflags.Print(fs.Output(), "usage: extract explain --spec SPEC --html FILE --url URL --capture_time TIME [flags]\n(prints why the page gets its score, as JSON)", fs, nil, "")
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
 	}
-	for name, v := range map[string]string{"--spec": *specPath, "--html": *htmlPath, "--url": *pageURL, "--capture-time": *captureTime} {
+	for _, d := range cliflags.Deprecated(fs) {
+		fmt.Fprintln(os.Stderr, d)
+	}
+	for name, v := range map[string]string{"--spec": *specPath, "--html": *htmlPath, "--url": *pageURL, "--capture_time": *captureTime} {
 		if v == "" {
 			return fmt.Errorf("explain: %s is required", name)
 		}
 	}
 	ct, err := parseTime(*captureTime)
 	if err != nil {
-		return fmt.Errorf("explain: --capture-time: %w", err)
+		return fmt.Errorf("explain: --capture_time: %w", err)
 	}
 	if err := checkExplainFlags(fs.Args(), *specPath, *htmlPath, *dictionary, *terms, specRoots); err != nil {
 		return fmt.Errorf("explain: %w", err)

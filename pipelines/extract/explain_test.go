@@ -46,7 +46,7 @@ func TestExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"explain", "--spec", a.Spec(testEvent), "--html", html, "--url", d.URL,
-		"--capture-time", d.Timestamp, "--content-type", rec.HTTP.Header.Get("Content-Type"), "--index", a.IndexSpec()}
+		"--capture_time", d.Timestamp, "--content_type", rec.HTTP.Header.Get("Content-Type"), "--index", a.IndexSpec()}
 	first := mustRun(t, nil, args...)
 	if again := mustRun(t, nil, args...); again.stdout != first.stdout {
 		t.Errorf("explain prints different output for the same page:\n%s\n---\n%s", first.stdout, again.stdout)
@@ -91,7 +91,7 @@ func TestExplain(t *testing.T) {
 
 	// Without a required flag it fails and says which.
 	if r := runBin(t, nil, "explain", "--spec", a.Spec(testEvent), "--html", html, "--url", d.URL); r.err == nil {
-		t.Errorf("explain without --capture-time succeeded: %s", r)
+		t.Errorf("explain without --capture_time succeeded: %s", r)
 	}
 }
 
@@ -123,7 +123,7 @@ func TestExplainOriginalSpecsWithoutIndex(t *testing.T) {
 	}
 	for _, f := range files {
 		r := mustRun(t, nil, "explain", "--spec", f, "--html", html, "--url", "http://www.example.de/2013/06/05/hochwasser.html",
-			"--capture-time", "20130606120000")
+			"--capture_time", "20130606120000")
 		var ex Explanation
 		if err := json.Unmarshal([]byte(r.stdout), &ex); err != nil {
 			t.Fatalf("%s: output is not the Explanation JSON: %v\n%s", filepath.Base(f), err, r.stdout)
@@ -169,7 +169,11 @@ cooldown_time: P30D
 	if err := os.WriteFile(html, []byte(explainPage), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The old spelling --capture-time still works (a hidden alias), with a warning.
 	r := mustRun(t, nil, "explain", "--spec", spec, "--html", html, "--url", "http://www.example.de/hochwasser.html", "--capture-time", "20130606120000")
+	if !strings.Contains(r.stderr, "--capture-time is deprecated: use --capture_time") {
+		t.Errorf("--capture-time: no deprecation warning on stderr: %q", r.stderr)
+	}
 	var ex Explanation
 	if err := json.Unmarshal([]byte(r.stdout), &ex); err != nil {
 		t.Fatalf("output is not the Explanation JSON: %v\n%s", err, r.stdout)

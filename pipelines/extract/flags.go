@@ -97,7 +97,7 @@ func checkDictionaries(job *extract.Job, flagValue string) error {
 		from = "dictionary (the spec's field)"
 	}
 	for _, p := range job.Dictionaries {
-		if btindex.IsDictionaryPath(p) {
+		if btindex.IsDictionaryPath(p) { // stored in the Bigtable index, found there
 			continue
 		}
 		if err := flagcheck.File(from, p); err != nil {

@@ -38,7 +38,7 @@ func TestBadFlagValues(t *testing.T) {
 		return append(args, extra...)
 	}
 	explain := func(extra ...string) []string {
-		return append([]string{"explain", "--spec", a.Spec(testEvent), "--html", file, "--url", "http://a.example/", "--capture-time", "20090927120000"}, extra...)
+		return append([]string{"explain", "--spec", a.Spec(testEvent), "--html", file, "--url", "http://a.example/", "--capture_time", "20090927120000"}, extra...)
 	}
 	index := func(extra ...string) []string {
 		return append([]string{"--input", a.WARCs[0], "--output", filepath.Join(dir, "index-out")}, extra...)

@@ -4,7 +4,7 @@
 //
 //	go run ./pipelines/extract --spec SPEC --index zipnum:INDEX_DIR --archive ARCHIVE_DIR --output OUT
 //	go run ./pipelines/extract --spec SPEC --index national=zipnum:IDX --archive national=DIR --index special=cdxj:FILE --archive special=DIR --output OUT
-//	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture-time 2009-09-27T12:00:00Z
+//	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture_time 2009-09-27T12:00:00Z
 //	go run ./pipelines/extract eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused --labels FILE --report DIR
 //	go run ./pipelines/extract serve --report DIR   (report.html's documents open in ReplayWeb.page)
 //
@@ -50,13 +50,31 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/profiling"
 	"github.com/recrawl/recrawl/internal/replay"
 )
 
-var verbose = flag.Bool("verbose", false, "log at debug level, including the runner's own messages")
+var verbose = productFlags.Bool("verbose", false, "log at debug level, including the runner's own messages")
+
+// usage is the synopsis of the commands; `extract --help` prints it above
+// the flags.
+const usage = `usage: extract [run] --spec SPEC --index [NAME=]KIND:LOCATION --archive [NAME=]DIR[,DIR…] --output OUT [flags]
+       (repeat --index NAME=… and --archive NAME=… to read several archives at once)
+       extract explain --spec SPEC --html FILE --url URL --capture_time TIME   (extract explain --help)
+       extract eval --runs OUT_A,OUT_B,… --report DIR [flags]                 (extract eval --help)
+       extract serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]`
+
+// printHelp prints the usage, the extraction's flags, then Beam's.
+func printHelp() {
+	cliflags.Print(flag.CommandLine.Output(), usage, productFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+}
 
 func main() {
+	// The extraction's flags join Beam's on the command line (after every
+	// package's init has defined its own).
+	cliflags.Own(flag.CommandLine, productFlags)
+	flag.CommandLine.Usage = printHelp
 	cmd, args := "run", os.Args[1:]
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
@@ -81,8 +99,7 @@ func main() {
 		err = replay.Command(ctx, args, os.Stdout)
 		stop()
 	case "help":
-		fmt.Fprintln(os.Stderr, "usage: extract [run] --spec SPEC --index [NAME=]KIND:LOCATION --archive [NAME=]DIR[,DIR…] --output OUT [flags]\n       (repeat --index NAME=… and --archive NAME=… to read several archives at once)\n       extract explain --spec SPEC --html FILE --url URL --capture-time TIME\n       extract eval --runs OUT_A,OUT_B,... [--labels FILE] [--event NAME] --report DIR [--table3 --spec SPEC --index ... --archive ...]\n       extract serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]")
-		flag.CommandLine.PrintDefaults()
+		printHelp()
 		return
 	default:
 		err = fmt.Errorf("unknown command %q: want run (the default), explain, eval, serve or help", cmd)

@@ -26,30 +26,34 @@ import (
 	"github.com/recrawl/recrawl/specs"
 )
 
+// productFlags are the extraction's own flags; main defines them on the
+// command line too, beside Beam's (the help lists them first).
+var productFlags = flag.NewFlagSet("extract", flag.ExitOnError)
+
 var (
-	specFlag     = flag.String("spec", "", "Collection Specification: YAML, JSON or the original authors' JSON format (required)")
-	outputFlag   = flag.String("output", "", "output directory, local or gs:// (required)")
-	workFlag     = flag.String("work", "", "state directory for resuming (default OUTPUT/.work)")
-	engineFlag   = flag.String("engine", "beam", "beam (rounds as Beam pipelines) or sequential (the reference implementation, one URL at a time)")
-	joinFlag     = flag.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
-	dictFlag     = flag.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
-	strategyFlag = flag.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
-	focusFlag    = flag.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
-	targetFlag   = flag.Int("target_size", 0, "override the spec's target_size")
-	batchFlag    = flag.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
-	alphaFlag    = flag.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
-	roundsFlag   = flag.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
-	quietFlag    = flag.Bool("quiet", false, "no progress lines")
-	missingFlag  = flag.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
-	perJobFlag   = flag.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
+	specFlag     = productFlags.String("spec", "", "Collection Specification: YAML, JSON or the original authors' JSON format (required)")
+	outputFlag   = productFlags.String("output", "", "output directory, local or gs:// (required)")
+	workFlag     = productFlags.String("work", "", "state directory for resuming (default OUTPUT/.work)")
+	engineFlag   = productFlags.String("engine", "beam", "beam (rounds as Beam pipelines) or sequential (the reference implementation, one URL at a time)")
+	joinFlag     = productFlags.String("join", "lookup", "how a round resolves its URLs: lookup (batched index look-ups) or cogroup (CoGroupByKey join with the whole index)")
+	dictFlag     = productFlags.String("dictionary", "", "IDF dictionary (term<TAB>idf) or document-frequency file for the default language, or a directory of df-LANG.tsv files for all languages (default: the spec's, else df-*.tsv next to the index)")
+	strategyFlag = productFlags.String("strategy", "", "override the spec's strategy: ctf, cf, tf or unfocused")
+	focusFlag    = productFlags.String("focus", "", "override the spec's focus preset: default or paper (the paper's CT-F: main-content links, each with its parent's relevance); sets outlinks and the focus options")
+	targetFlag   = productFlags.Int("target_size", 0, "override the spec's target_size")
+	batchFlag    = productFlags.Int("batch_size", 0, "override the spec's batch_size K (URLs per round)")
+	alphaFlag    = productFlags.Float64("alpha", -1, "override the spec's alpha in [0, 1]")
+	roundsFlag   = productFlags.Int("max_rounds", -1, "override the spec's max_rounds (0: no limit)")
+	quietFlag    = productFlags.Bool("quiet", false, "no progress lines")
+	missingFlag  = productFlags.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
+	perJobFlag   = productFlags.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
 
 func init() {
-	flag.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
-	flag.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
-	flag.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
+	productFlags.Var(&indexFlag, "index", "snapshot index: cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE (required); for several archives, repeat it as NAME=SPEC, one per archive")
+	productFlags.Var(&specRootFlag, "spec_root", "a folder the spec's reference document files and dictionary may be in besides the spec's own folder (repeatable)")
+	productFlags.Var(&archiveFlag, "archive", "where the index's filenames are found: comma-separated local directories and gs:// prefixes, searched in order (required); for several archives, repeat it as NAME=LOCATIONS, one per --index NAME=SPEC")
 }
 
 // options are the settings of one extraction run: the command-line flags,

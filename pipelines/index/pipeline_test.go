@@ -191,7 +191,7 @@ func TestDeterministicCDXJ(t *testing.T) {
 }
 
 // TestBigtable loads the conformance archive into the standalone Bigtable
-// emulator (scripts/bigtable-emulator.sh) twice: the second load must not
+// emulator (testservers.Bigtable) twice: the second load must not
 // change the row count, and every key must read back with exactly its
 // captures through lookup.Open("bigtable:...").
 func TestBigtable(t *testing.T) {
