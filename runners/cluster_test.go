@@ -168,6 +168,7 @@ func runProgram(bin string, env []string, args ...string) (string, error) {
 	defer os.RemoveAll(tmp)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env...)
+	cmd.Dir = tmp // files the SDK leaves in its working directory go with tmp
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -464,6 +465,9 @@ func runScript(t *testing.T, name string, envAndArgs ...string) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{testservers.ScriptPath(name)}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
+	// The Go SDK leaves pipeline_options.json in its working directory:
+	// not in the source tree.
+	cmd.Dir = t.TempDir()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = 30 * time.Second

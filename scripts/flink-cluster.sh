@@ -52,6 +52,7 @@ work="$(work_dir "$work" flink-cluster)"
 # The distribution's configuration and scripts, with this cluster's
 # config.yaml: FLINK_CONF_DIR points the scripts at it.
 mkdir -p "$work/conf" "$work/log" "$work/tmp"
+work="$(cd "$work" && pwd)"
 cp "$flink_home/conf/"log4j*.properties "$work/conf/"
 cat >"$work/conf/config.yaml" <<EOF
 jobmanager:
@@ -92,6 +93,10 @@ export FLINK_CONF_DIR="$work/conf" FLINK_LOG_DIR="$work/log" FLINK_PID_DIR="$wor
 on_stopped() { [ -n "$keep" ] || rm -rf "$work"; }
 trap_daemons
 
+# The daemons run in the work directory: what their children leave in their
+# working directory (the Go SDK's boot program writes pipeline_options.json
+# there for a PROCESS worker) goes with it.
+cd "$work"
 # flink-console.sh runs each daemon in the foreground and execs the JVM, so
 # the pid started here is the JVM's.
 start_daemon "$work/log/jobmanager.out" "$flink_home/bin/jobmanager.sh" start-foreground
