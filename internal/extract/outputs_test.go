@@ -70,37 +70,47 @@ func TestCopyRawRecordStreams(t *testing.T) {
 		{"plain.warc", 0, recLen},
 		{"member.warc.gz", 0, st.Size()}, // a per-record member: copied unchanged
 	} {
-		out := sha256.New()
-		pr, pw := io.Pipe()
-		done := make(chan error, 1)
-		go func() {
-			zr, err := gzip.NewReader(pr)
-			if err == nil {
-				_, err = io.Copy(out, zr)
-			}
-			io.Copy(io.Discard, pr)
-			done <- err
-		}()
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		err := f.CopyRawRecord(context.Background(), pw, "", c.name, c.offset, c.length)
-		runtime.ReadMemStats(&after)
-		pw.CloseWithError(err)
+		sum, alloc, err := copyRecord(f, c.name, c.offset, c.length)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if err := <-done; err != nil {
-			t.Fatalf("%s: the copy is not one gzip stream: %v", c.name, err)
-		}
-		if !bytes.Equal(out.Sum(nil), want) {
+		if !bytes.Equal(sum, want) {
 			t.Errorf("%s: the copied record differs from the original", c.name)
 		}
 		// The reader goroutine's allocations count too; both stay small.
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12<<20 {
+		if alloc > 12<<20 {
 			t.Errorf("%s: copying a %d MiB record allocated %d MiB; want < 12 MiB (streamed)", c.name, body>>20, alloc>>20)
 		}
 	}
+}
+
+// copyRecord copies one record with CopyRawRecord into a gzip reader and
+// returns the SHA-256 of what it inflates to, and the bytes allocated
+// meanwhile (the reader goroutine's included).
+func copyRecord(f *Fetcher, name string, offset, length int64) (sum []byte, alloc uint64, err error) {
+	out := sha256.New()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		zr, err := gzip.NewReader(pr)
+		if err == nil {
+			_, err = io.Copy(out, zr)
+		}
+		io.Copy(io.Discard, pr)
+		done <- err
+	}()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = f.CopyRawRecord(context.Background(), pw, "", name, offset, length)
+	pw.CloseWithError(err)
+	if err == nil {
+		if err = <-done; err != nil {
+			err = fmt.Errorf("the copy is not one gzip stream: %w", err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return out.Sum(nil), after.TotalAlloc - before.TotalAlloc, err
 }
 
 // TestCopyRawRecordWholeFileGzip: a record inside a whole-file gzip (offsets
@@ -123,33 +133,14 @@ func TestCopyRawRecordWholeFileGzip(t *testing.T) {
 	f0.Close()
 	f := NewFetcher([]string{dir})
 	defer f.Close()
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	out := sha256.New()
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		zr, err := gzip.NewReader(pr)
-		if err == nil {
-			_, err = io.Copy(out, zr)
-		}
-		io.Copy(io.Discard, pr)
-		done <- err
-	}()
-	err := f.CopyRawRecord(context.Background(), pw, "", "whole.warc.gz", int64(small), n)
-	pw.CloseWithError(err)
-	if err == nil {
-		err = <-done
-	}
-	runtime.ReadMemStats(&after)
+	sum, alloc, err := copyRecord(f, "whole.warc.gz", int64(small), n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(out.Sum(nil), h.Sum(nil)) {
+	if !bytes.Equal(sum, h.Sum(nil)) {
 		t.Error("the copied record differs from the original")
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12<<20 {
+	if alloc > 12<<20 {
 		t.Errorf("copying a %d MiB record from a whole-file gzip allocated %d MiB; want < 12 MiB", body>>20, alloc>>20)
 	}
 	var sink bytes.Buffer
