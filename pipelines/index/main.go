@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
 	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/profiling"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -24,23 +25,35 @@ import (
 	"github.com/recrawl/recrawl/transforms/index"
 )
 
-var (
-	input         = flag.String("input", "", "archive files: comma-separated local paths, gs:// URIs and glob patterns (.warc, .warc.gz, .arc, .arc.gz)")
-	output        = flag.String("output", "", "index directory (local or gs://)")
-	format        = flag.String("format", "cdxj", "index format in --output: cdxj (one sorted index.cdxj) or zipnum (sharded gzip blocks + cluster.idx)")
-	shards        = flag.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
-	linesPerBlock = flag.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
-	rangeBytes    = flag.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
-	parallelism   = flag.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
-	bigtableSpec  = flag.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
+// indexFlags are the index command's own flags; main joins them to Beam's
+// on the command line, and --help lists them first.
+var indexFlags = flag.NewFlagSet("index", flag.ContinueOnError)
 
-	dictionary       = flag.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
-	dictionarySample = flag.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
-	dictionaryMinDF  = flag.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
-	defaultLanguage  = flag.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
+// usage is the synopsis that `index --help` prints above the flags.
+const usage = `usage: index --input FILES --output DIR [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
+       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies`
+
+var (
+	input         = indexFlags.String("input", "", "archive files: comma-separated local paths, gs:// URIs and glob patterns (.warc, .warc.gz, .arc, .arc.gz)")
+	output        = indexFlags.String("output", "", "index directory (local or gs://)")
+	format        = indexFlags.String("format", "cdxj", "index format in --output: cdxj (one sorted index.cdxj) or zipnum (sharded gzip blocks + cluster.idx)")
+	shards        = indexFlags.Int("shards", 1, "number of key-range shards (ZipNum shard files; parallel sort for cdxj)")
+	linesPerBlock = indexFlags.Int("lines_per_block", 3000, "ZipNum: CDXJ lines per gzip block")
+	rangeBytes    = indexFlags.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
+	parallelism   = indexFlags.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
+	bigtableSpec  = indexFlags.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
+
+	dictionary       = indexFlags.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
+	dictionarySample = indexFlags.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
+	dictionaryMinDF  = indexFlags.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
+	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
 )
 
 func main() {
+	cliflags.Own(flag.CommandLine, indexFlags)
+	flag.CommandLine.Usage = func() {
+		cliflags.Print(flag.CommandLine.Output(), usage, indexFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+	}
 	flag.Parse()
 	beam.Init()
 	ctx := context.Background()
