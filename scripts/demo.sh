@@ -9,13 +9,18 @@
 # and print where the report is. Environment: DEMO_OUT (default demo-out),
 # DEMO_PAGES (articles, default 3000), DEMO_EVENT (default
 # federal-election-2009), DEMO_TARGET (documents per run, default 300),
-# DEMO_OPTIONS (variants to compare, default all).
+# DEMO_OPTIONS (variants to compare, default all), DEMO_TEMPLATES=1 (hosts
+# built as real news sites lay out their links: asides, teaser grids, footer
+# link farms, print/AMP copies; genarchive --templates; the evaluation then
+# breaks precision down per template).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${DEMO_OUT:-demo-out}"
 pages="${DEMO_PAGES:-3000}"
 event="${DEMO_EVENT:-federal-election-2009}"
 target="${DEMO_TARGET:-300}"
+templates=()
+[ -z "${DEMO_TEMPLATES:-}" ] || templates=(--templates)
 bin="$out/bin"
 mkdir -p "$bin"
 
@@ -26,7 +31,7 @@ go build -o "$bin/" ./cmd/genarchive ./pipelines/index ./pipelines/extract
 
 step "generating a synthetic archive of $pages articles in $out/archive"
 rm -rf "$out/archive" "$out/index"
-"$bin/genarchive" --out "$out/archive" --pages "$pages" --seed 1 --quiet
+"$bin/genarchive" --out "$out/archive" --pages "$pages" --seed 1 --quiet ${templates[@]+"${templates[@]}"}
 
 step "indexing it (ZipNum, 2 shards, with document frequencies)"
 "$bin/index" --input="$out/archive/*.warc.gz" --output="$out/index" --format=zipnum --shards=2 --dictionary 2> "$out/index.log"
