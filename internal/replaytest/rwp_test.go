@@ -125,19 +125,30 @@ func (v *viewer) replayCheck(ctx context.Context, waczName string, warc *os.File
 	return took, got.Coll, nil
 }
 
+// openReplayed opens the viewer on one check and waits until it shows the
+// replayed page; the caller closes the page.
+func (v *viewer) openReplayed(ctx context.Context, waczName string, ck Check) (*Page, error) {
+	p, err := v.b.NewPage(ctx, v.srv.PageURL(waczName, ck.Open.URL, ck.Open.Timestamp))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.WaitReplay(ctx); err != nil {
+		p.Close(context.Background())
+		return nil, err
+	}
+	return p, nil
+}
+
 // checkPages opens the viewer on one check and compares the collection's
 // name and its pages list (URL and title, in any order) with docs.
 func (v *viewer) checkPages(coll, waczName string, ck Check, docs []evaluate.Document) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	p, err := v.b.NewPage(ctx, v.srv.PageURL(waczName, ck.Open.URL, ck.Open.Timestamp))
+	p, err := v.openReplayed(ctx, waczName, ck)
 	if err != nil {
 		return err
 	}
 	defer p.Close(context.Background())
-	if _, err := p.WaitReplay(ctx); err != nil {
-		return err
-	}
 	title, pages, err := p.Collection(ctx, coll)
 	if err != nil {
 		return err
@@ -166,14 +177,11 @@ func (v *viewer) checkPages(coll, waczName string, ck Check, docs []evaluate.Doc
 func (v *viewer) checkTextIndex(coll, waczName string, ck Check, docs []evaluate.Document) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	p, err := v.b.NewPage(ctx, v.srv.PageURL(waczName, ck.Open.URL, ck.Open.Timestamp))
+	p, err := v.openReplayed(ctx, waczName, ck)
 	if err != nil {
 		return err
 	}
 	defer p.Close(context.Background())
-	if _, err := p.WaitReplay(ctx); err != nil {
-		return err
-	}
 	var text string
 	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`/textIndex", true)`, &text); err != nil {
 		return err

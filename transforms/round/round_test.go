@@ -196,7 +196,6 @@ func planLine(p Plan) string {
 // give K, a reached target or an empty frontier gives no plan; and the
 // state's seen file is written for the next round's seen set.
 func TestPlanRound(t *testing.T) {
-	ctx := t.Context()
 	work := t.TempDir()
 	dir := roundstate.StateDir(work, 4) // written by round 3
 	res := []extract.Result{
@@ -204,22 +203,7 @@ func TestPlanRound(t *testing.T) {
 		{Rank: 1, Entry: extract.Entry{Key: "a"}, Outcome: extract.OutcomeCollected},
 		{Rank: 2, Entry: extract.Entry{Key: "c"}, Outcome: extract.OutcomeRedirect},
 	}
-	rp := storage.Join(dir, roundstate.ResultsDir, "part-1.gob")
-	fp := storage.Join(dir, roundstate.FrontierDir, "part-2.gob")
-	if err := roundstate.WritePart(ctx, rp, res); err != nil {
-		t.Fatal(err)
-	}
-	frontier := entries(4, 5)
-	if err := roundstate.WritePart(ctx, fp, frontier); err != nil {
-		t.Fatal(err)
-	}
-	if err := roundstate.WriteManifest(ctx, dir, []string{
-		roundstate.ManifestLine(roundstate.KindResults, rp, len(res)),
-		roundstate.ManifestLine(roundstate.KindFrontier, fp, len(frontier)),
-	}); err != nil {
-		t.Fatal(err)
-	}
-	manifest := storage.Join(dir, roundstate.ManifestFile)
+	manifest, fp := writeRoundState(t, dir, res, entries(4, 5))
 	prev := Plan{Round: 3, K: 3, Collected: 10}
 	for _, c := range []struct {
 		name     string
@@ -250,29 +234,13 @@ func TestPlanRound(t *testing.T) {
 // plan's empty rounds, and stop_after_empty_rounds stops the job between
 // its rounds as the driver stops between jobs.
 func TestPlanRoundEmptyRounds(t *testing.T) {
-	ctx := t.Context()
 	work := t.TempDir()
 	dir := roundstate.StateDir(work, 4) // written by round 3
 	res := []extract.Result{
 		{Rank: 0, Entry: extract.Entry{Key: "b"}, Outcome: extract.OutcomeMissing, ReasonCode: extract.ReasonNotInIndex},
 		{Rank: 1, Entry: extract.Entry{Key: "a"}, Outcome: extract.OutcomeRedirect},
 	}
-	rp := storage.Join(dir, roundstate.ResultsDir, "part-1.gob")
-	fp := storage.Join(dir, roundstate.FrontierDir, "part-2.gob")
-	frontier := entries(4, 5)
-	if err := roundstate.WritePart(ctx, rp, res); err != nil {
-		t.Fatal(err)
-	}
-	if err := roundstate.WritePart(ctx, fp, frontier); err != nil {
-		t.Fatal(err)
-	}
-	if err := roundstate.WriteManifest(ctx, dir, []string{
-		roundstate.ManifestLine(roundstate.KindResults, rp, len(res)),
-		roundstate.ManifestLine(roundstate.KindFrontier, fp, len(frontier)),
-	}); err != nil {
-		t.Fatal(err)
-	}
-	manifest := storage.Join(dir, roundstate.ManifestFile)
+	manifest, fp := writeRoundState(t, dir, res, entries(4, 5))
 	prev := Plan{Round: 3, K: 2, Collected: 10, EmptyRounds: 1}
 	for _, c := range []struct {
 		name  string
@@ -291,4 +259,27 @@ func TestPlanRoundEmptyRounds(t *testing.T) {
 			ptest.RunAndValidate(t, p)
 		})
 	}
+}
+
+// writeRoundState writes the state a round leaves for the next in dir: one
+// results part, one frontier part and the manifest listing both. It returns
+// the manifest's path and the frontier part's.
+func writeRoundState(t *testing.T, dir string, res []extract.Result, frontier []extract.Entry) (manifest, frontierPart string) {
+	t.Helper()
+	ctx := t.Context()
+	rp := storage.Join(dir, roundstate.ResultsDir, "part-1.gob")
+	fp := storage.Join(dir, roundstate.FrontierDir, "part-2.gob")
+	if err := roundstate.WritePart(ctx, rp, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := roundstate.WritePart(ctx, fp, frontier); err != nil {
+		t.Fatal(err)
+	}
+	if err := roundstate.WriteManifest(ctx, dir, []string{
+		roundstate.ManifestLine(roundstate.KindResults, rp, len(res)),
+		roundstate.ManifestLine(roundstate.KindFrontier, fp, len(frontier)),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return storage.Join(dir, roundstate.ManifestFile), fp
 }
