@@ -2,8 +2,12 @@ package records
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -151,4 +155,69 @@ func TestWARCVersionFold(t *testing.T) {
 			t.Errorf("old rule on %q = %v, want %v", c.line, old, c.want)
 		}
 	}
+}
+
+// referenceISOToTimestamp is the isoToTimestamp that split the date into
+// strings and parsed them with strconv.Atoi, kept as the reference.
+func referenceISOToTimestamp(date string) (string, error) {
+	var buf [8]string
+	parts := buf[:0]
+	start := 0
+	for i := 0; i <= len(date); i++ {
+		if i == len(date) || date[i] < '0' || date[i] > '9' {
+			if len(parts) == len(buf) {
+				return "", errors.New("not an ISO 8601 date")
+			}
+			parts = append(parts, date[start:i])
+			start = i + 1
+		}
+	}
+	if n := len(parts); n > 0 && parts[n-1] == "" {
+		parts = parts[:n-1]
+	}
+	if len(parts) < 3 || len(parts) > 7 {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	var nums [6]int
+	for i, p := range parts[:min(len(parts), 6)] {
+		if p == "" || len(p) > 9 {
+			return "", errors.New("not an ISO 8601 date")
+		}
+		nums[i], _ = strconv.Atoi(p)
+	}
+	if len(parts) == 7 && parts[6] == "" {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	y, mo, d := nums[0], nums[1], nums[2]
+	if y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || nums[3] > 23 || nums[4] > 59 || nums[5] > 59 {
+		return "", errors.New("date out of range")
+	}
+	return fmt.Sprintf("%04d%02d%02d%02d%02d%02d", y, mo, d, nums[3], nums[4], nums[5]), nil
+}
+
+func checkISO(t *testing.T, in string) {
+	t.Helper()
+	got, err := isoToTimestamp(in)
+	want, werr := referenceISOToTimestamp(in)
+	if got != want || (err == nil) != (werr == nil) {
+		t.Fatalf("isoToTimestamp(%q) = %q, %v; the reference gives %q, %v", in, got, err, want, werr)
+	}
+}
+
+func TestISOToTimestampEqualsReference(t *testing.T) {
+	pieces := []string{"2014", "0", "01", "1", "12", "31", "29", "23", "59", "60", "9999", "0000", "1234567890", "123456789", "-", "T", ":", "Z", ".", "..", "000", "x", ""}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		checkISO(t, b.String())
+	}
+}
+
+func FuzzISOToTimestamp(f *testing.F) {
+	f.Add("2014-01-03T03:03:21Z")
+	f.Add("2014-03-04T19:23:21.000Z")
+	f.Fuzz(checkISO)
 }

@@ -496,7 +496,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		return
 	}
 	first, _ := it.block.readLine()
-	status := strings.TrimRight(latin1(first), " \t\r\n\x0b\x0c")
+	status := latin1(trimRightSpace(first)) // ASCII white space: the same as trimming latin1(first)
 	if status == "" {
 		return
 	}
@@ -689,32 +689,38 @@ func pyInt(s string) (int64, error) {
 // minute, second, fraction) must form a valid date, and it is written as 14
 // digits.
 func isoToTimestamp(date string) (string, error) {
-	var buf [8]string // at most 7 parts and an empty one after a trailing separator
-	parts := buf[:0]
-	start := 0
-	for i := 0; i <= len(date); i++ {
-		if i == len(date) || date[i] < '0' || date[i] > '9' {
-			if len(parts) == len(buf) {
-				return "", errors.New("not an ISO 8601 date")
-			}
-			parts = append(parts, date[start:i])
-			start = i + 1
-		}
-	}
-	if n := len(parts); n > 0 && parts[n-1] == "" {
-		parts = parts[:n-1]
-	}
-	if len(parts) < 3 || len(parts) > 7 {
-		return "", errors.New("not an ISO 8601 date")
-	}
+	// The parts between non-digits: their lengths, and the numbers of the
+	// first six (at most 7 parts and an empty one after a trailing
+	// separator).
+	var lens [8]int
 	var nums [6]int
-	for i, p := range parts[:min(len(parts), 6)] {
-		if p == "" || len(p) > 9 {
+	parts, start := 0, 0
+	for i := 0; i <= len(date); i++ {
+		if i < len(date) && date[i] >= '0' && date[i] <= '9' {
+			if parts < len(nums) && i-start < 9 {
+				nums[parts] = nums[parts]*10 + int(date[i]-'0')
+			}
+			continue
+		}
+		if parts == len(lens) {
 			return "", errors.New("not an ISO 8601 date")
 		}
-		nums[i], _ = strconv.Atoi(p)
+		lens[parts] = i - start
+		parts++
+		start = i + 1
 	}
-	if len(parts) == 7 && parts[6] == "" {
+	if parts > 0 && lens[parts-1] == 0 {
+		parts--
+	}
+	if parts < 3 || parts > 7 {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	for i := range min(parts, 6) {
+		if lens[i] == 0 || lens[i] > 9 {
+			return "", errors.New("not an ISO 8601 date")
+		}
+	}
+	if parts == 7 && lens[6] == 0 {
 		return "", errors.New("not an ISO 8601 date")
 	}
 	// A date time.Date would not normalise: every field in its range.
