@@ -52,7 +52,13 @@ type Iterator struct {
 // NewIterator starts reading r; name is the file name used in errors and
 // skips. onSkip may be nil.
 func NewIterator(r io.Reader, name string, onSkip func(Skip)) (*Iterator, error) {
-	s, err := stream.New(r)
+	return NewIteratorSize(r, name, onSkip, stream.DefaultBufferSize)
+}
+
+// NewIteratorSize is NewIterator reading r through a buffer of size bytes
+// (at least stream.DefaultBufferSize).
+func NewIteratorSize(r io.Reader, name string, onSkip func(Skip), size int) (*Iterator, error) {
+	s, err := stream.NewSize(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
