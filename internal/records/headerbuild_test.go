@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/sharedtest"
 )
 
 // referenceHeader is the header parser headerBuilder replaced (one string
@@ -220,4 +225,70 @@ func FuzzISOToTimestamp(f *testing.F) {
 	f.Add("2014-01-03T03:03:21Z")
 	f.Add("2014-03-04T19:23:21.000Z")
 	f.Fuzz(checkISO)
+}
+
+// recordsOf reads every record of data, each copied (with its HTTP head)
+// before the next, the payload read as well.
+func recordsOf(t *testing.T, data []byte, name string, reuse bool) []Record {
+	t.Helper()
+	it, err := NewIterator(bytes.NewReader(data), name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reuse {
+		it.ReuseRecords()
+	}
+	var out []Record
+	for {
+		rec, err := it.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		payload, _ := io.ReadAll(rec.Payload())
+		if err := it.Finish(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c := *rec
+		c.payload, c.Body = nil, payload
+		c.Header = append(Header(nil), rec.Header...)
+		if rec.HTTP != nil {
+			h := *rec.HTTP
+			h.Header = append(Header(nil), rec.HTTP.Header...)
+			c.HTTP = &h
+		}
+		out = append(out, c)
+	}
+}
+
+// TestReuseRecordsSameRecords: every real archive in ../shared gives the
+// same records (fields, headers, HTTP heads, payloads, lengths, damage)
+// with and without ReuseRecords.
+func TestReuseRecordsSameRecords(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
+		m, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, dir), "*arc*"))
+		for _, f := range m {
+			if !strings.Contains(f, ".cdx") {
+				files = append(files, f)
+			}
+		}
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, reused := recordsOf(t, data, filepath.Base(f), false), recordsOf(t, data, filepath.Base(f), true)
+		if !reflect.DeepEqual(fresh, reused) {
+			t.Errorf("%s: the records differ with ReuseRecords", filepath.Base(f))
+		}
+		n += len(fresh)
+	}
+	if n < 100 {
+		t.Errorf("only %d records compared", n)
+	}
 }

@@ -47,6 +47,50 @@ type Iterator struct {
 
 	first []byte        // the copy of a record's first line nextLine returns
 	hb    headerBuilder // reused by every header
+
+	// With reuse (ReuseRecords), every record is rec, its HTTP head http,
+	// and their Headers use the arrays kept in warcHeader and httpHeader.
+	reuse                  bool
+	rec                    Record
+	http                   HTTP
+	warcHeader, httpHeader Header
+}
+
+// ReuseRecords makes Next return the same *Record every time, its HTTP head
+// and header fields stored where the previous record's were: no allocation
+// for them per record. Only for callers that keep nothing of a Record but
+// its strings (which stay valid) once they call Next again.
+func (it *Iterator) ReuseRecords() { it.reuse = true }
+
+// newRecord is the Record parse fills.
+func (it *Iterator) newRecord(off int64) *Record {
+	if !it.reuse {
+		return &Record{File: it.name, Offset: off}
+	}
+	it.rec = Record{File: it.name, Offset: off}
+	return &it.rec
+}
+
+// newHTTP is the HTTP head parseHTTP fills.
+func (it *Iterator) newHTTP() *HTTP {
+	if !it.reuse {
+		return &HTTP{}
+	}
+	it.http = HTTP{}
+	return &it.http
+}
+
+// header makes the header gathered in it.hb, in *keep's array when
+// records are reused.
+func (it *Iterator) header(keep *Header) Header {
+	if !it.reuse {
+		return it.hb.appendTo(nil)
+	}
+	h := it.hb.appendTo((*keep)[:0])
+	if h != nil {
+		*keep = h
+	}
+	return h
 }
 
 // NewIterator starts reading r; name is the file name used in errors and
@@ -271,7 +315,7 @@ func isHeaderLine(line []byte) bool {
 
 // parse reads a record's header, starting with its first line.
 func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
-	rec := &Record{File: it.name, Offset: off}
+	rec := it.newRecord(off)
 	if it.s.Gzipped() && !it.s.Continuous {
 		rec.Offset = it.s.MemberStart()
 	}
@@ -324,7 +368,7 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		}
 		hb.add(l)
 	}
-	h := hb.header()
+	h := it.header(&it.warcHeader)
 	rec.Header = h
 	cl, ok := setWARCFields(rec, h)
 	if ts, err := isoToTimestamp(rec.Date); err == nil {
@@ -506,7 +550,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 	if status == "" {
 		return
 	}
-	h := &HTTP{}
+	h := it.newHTTP()
 	// The first token and the rest, for requests as for responses: warcio
 	// splits so when it does not verify the line (verify_http=False, as
 	// pywb's indexer reads), so a request line with a method outside the
@@ -538,7 +582,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 			break
 		}
 	}
-	h.Header = hb.header()
+	h.Header = it.header(&it.httpHeader)
 	if hc.cut != nil {
 		// Reported once the WARC header's own problems are.
 		rec.Damage = fmt.Errorf("the HTTP head %w", hc.cut)
