@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/surt"
 	"github.com/recrawl/recrawl/scoring"
@@ -17,16 +18,17 @@ import (
 )
 
 // Reason codes for URLs that go to missing (missing.jsonl's reason_code,
-// and the counters of a run).
+// and the counters of a run). Those of a record that could not be read are
+// the fetcher's (archive.RecordError's kinds).
 const (
 	ReasonNotInIndex      = "not-in-index"
 	ReasonNoUsable        = "no-usable-capture"
-	ReasonStaleIndex      = "stale-index-entry"
-	ReasonCorruptRecord   = "corrupt-record"
-	ReasonUnsafeFilename  = "filename-outside-archive"
+	ReasonStaleIndex      = archive.ReasonStaleIndex
+	ReasonCorruptRecord   = archive.ReasonCorruptRecord
+	ReasonUnsafeFilename  = archive.ReasonUnsafeFilename
 	ReasonNotHTML         = "not-html"
 	ReasonTooDeep         = "nested-too-deep"
-	ReasonArchiveFileGone = "archive-file-missing"
+	ReasonArchiveFileGone = archive.ReasonArchiveFileGone
 	ReasonBadRedirect     = "redirect-without-target"
 	ReasonRedirected      = "redirected"
 	ReasonDisallowedRedir = "redirect-target-not-allowed"
@@ -103,7 +105,7 @@ func (f Focus) paperLinks() bool {
 type Processor struct {
 	Settings Settings
 	Scorer   *scoring.Scorer
-	Fetcher  *Fetcher
+	Fetcher  *archive.Fetcher
 	// LinkModel is the link model learned from the rounds before the
 	// current one (Focus.LearnLinks; nil: none yet). The engines set it
 	// between rounds; Score only reads it.
@@ -281,7 +283,7 @@ func (p *Processor) FetchRecord(ctx context.Context, sel Selected) (Fetched, *Re
 	e := sel.Entry
 	rec, err := p.Fetcher.Read(ctx, sel.Choice.Payload)
 	if err != nil {
-		var re *RecordError
+		var re *archive.RecordError
 		if errors.As(err, &re) {
 			return Fetched{}, missingResult(e, sel.Round, sel.Rank, re.Kind, re.Err.Error()), nil
 		}
