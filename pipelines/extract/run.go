@@ -302,7 +302,7 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fetcher := job.NewFetcher()
 	defer fetcher.Close()
-	if err := extract.WriteOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
+	if err := writeOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
 		return err
 	}
 	if err := packageCollection(ctx, o.output, spec); err != nil {
