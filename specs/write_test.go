@@ -138,6 +138,7 @@ max_depth: 5
 count_listing_pages: false
 follow_canonical: false
 learn_links: true
+feedback: {documents: 7, beta: 0.25, gamma: 0.1, parent: false}
 `
 
 func TestWriteRoundTripEveryField(t *testing.T) {

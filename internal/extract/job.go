@@ -107,6 +107,9 @@ func (j *Job) Focus() Focus {
 		FollowCanonical: f.FollowCanonical,
 		LearnLinks:      f.LearnLinks,
 	}
+	if fb := f.Feedback; !fb.IsZero() {
+		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}
+	}
 	switch f.Combine {
 	case specs.CombineAverage:
 		out.Combine = CombineAverage

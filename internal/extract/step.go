@@ -89,6 +89,9 @@ type Focus struct {
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool
+	// Feedback: relevance feedback into the reference vector that scores
+	// the links (Processor.Feedback; learn.go); Documents 0: off.
+	Feedback scoring.FeedbackConfig
 }
 
 // paperLinks reports whether every outlink gets the parent's relevance.
@@ -107,6 +110,9 @@ type Processor struct {
 	// current one (Focus.LearnLinks; nil: none yet). The engines set it
 	// between rounds; Score only reads it.
 	LinkModel *scoring.LinkModel
+	// Feedback is the reference enriched by the documents of the rounds
+	// before the current one (Focus.Feedback; nil: none yet). Set by Use.
+	Feedback *scoring.Feedback
 }
 
 // Document is one collected document: a line of documents.jsonl.
@@ -169,6 +175,10 @@ type Result struct {
 	Reason     string    `json:"reason,omitempty"`
 	Document   *Document `json:"document,omitempty"`
 	Links      []Link    `json:"links,omitempty"`
+	// FeedbackTerms is a collected document's evidence for relevance
+	// feedback (Focus.Feedback on; not for listing pages), read by
+	// Learner.Add from the committed results.
+	FeedbackTerms *scoring.DocTerms `json:"feedback_terms,omitempty"`
 	// NewEntries are the frontier candidates this step discovered: followed
 	// outlinks and a redirect target, with priority, depth, path, parent and
 	// discovery order set. Whether they are unseen is for the engine to check.
@@ -336,7 +346,8 @@ func (p *Processor) score(f Fetched) Result {
 		}
 	}
 	docTime, docDay, source := DocumentTime(doc, captureTime)
-	score := p.Scorer.Score(DocumentText(doc), doc.Language, docTime)
+	text := DocumentText(doc)
+	score := p.Scorer.Score(text, doc.Language, docTime)
 	reason := score.Reason
 	if doc.Reason != "" {
 		reason = doc.Reason
@@ -358,6 +369,11 @@ func (p *Processor) score(f Fetched) Result {
 	if doc.Listing && focus.SkipListings {
 		res.Outcome = OutcomeListing
 	}
+	if focus.Feedback.Documents > 0 && !doc.Listing {
+		if dt, ok := p.Scorer.DocumentTerms(text, doc.Language); ok {
+			res.FeedbackTerms = &dt
+		}
+	}
 	follow, gateReason := true, ""
 	switch {
 	case focus.FollowThreshold > 0 && score.TTR < focus.FollowThreshold && e.Depth > 0 && !doc.Listing:
@@ -372,7 +388,15 @@ func (p *Processor) score(f Fetched) Result {
 	}
 	seenHere := map[string]bool{e.Key: true}
 	var texts *scoring.LinkTexts // the outlinks' anchors and paragraphs, scored once each
-	if !focus.paperLinks() {
+	linkParent := score          // the parent's score the outlinks' priorities start from
+	switch {
+	case p.Feedback != nil:
+		texts = p.Feedback.LinkTexts(score.Language)
+		if focus.Feedback.Parent {
+			linkParent.TopicR = p.Feedback.TopicR(text, doc.Language)
+			linkParent.Priority = scoring.Priority(p.Scorer.Strategy(), linkParent.TopicR, linkParent.TempR, p.Scorer.Alpha())
+		}
+	case !focus.paperLinks():
 		texts = p.Scorer.LinkTexts(score.Language)
 	}
 	for i, l := range doc.Outlinks {
@@ -397,7 +421,7 @@ func (p *Processor) score(f Fetched) Result {
 		}
 		seenHere[key] = true
 		ne := Entry{
-			Key: key, URL: l.URL, Priority: p.linkPriority(score, texts, l, docTime), Depth: e.Depth + 1, Path: e.Path + "L",
+			Key: key, URL: l.URL, Priority: p.linkPriority(linkParent, texts, l, docTime), Depth: e.Depth + 1, Path: e.Path + "L",
 			Parent: e.URL, Order: DiscoveryOrder(round, rank, i+1), Host: HostOf(l.URL),
 		}
 		if focus.Combine != CombineMax {
@@ -416,7 +440,7 @@ func (p *Processor) score(f Fetched) Result {
 // links); then the temporal intent boost.
 func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
-	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks {
+	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks && p.Feedback == nil {
 		return parent.Priority
 	}
 	priority, linkTime := parent.Priority, docTime
