@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,22 +102,8 @@ func TestFastKeyConformance(t *testing.T) {
 		}
 	}
 	f.Close()
-	files, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "conformance/pywb"), "*.cdx*"))
-	for _, file := range files {
-		if strings.HasSuffix(file, ".gz") {
-			continue
-		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if line == "" || strings.HasPrefix(line, " CDX") {
-				continue
-			}
-			_, url := referenceKeyURL(t, file, line)
-			urls = append(urls, url)
-		}
+	for _, ref := range referenceLines(t) {
+		urls = append(urls, ref.url)
 	}
 	taken := 0
 	for _, u := range urls {

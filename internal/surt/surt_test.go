@@ -134,11 +134,31 @@ func TestErrors(t *testing.T) {
 // from the request body and are checked in internal/cdxj; the example-arc-test
 // keys carry pywb's test setup ("test,arc") and are skipped.
 func TestReferenceIndexKeys(t *testing.T) {
-	dir := sharedtest.Path(t, "conformance/pywb")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.cdx*"))
 	checked := 0
+	for _, ref := range referenceLines(t) {
+		if strings.Contains(ref.file, "example-arc-test") || strings.Contains(ref.key, "__wb_method=") {
+			continue
+		}
+		checked++
+		if got, err := Key(ref.url); err != nil || got != ref.key {
+			t.Errorf("%s: Key(%q) = %q, %v; reference has %q", filepath.Base(ref.file), ref.url, got, err, ref.key)
+		}
+	}
+	if checked < 300 {
+		t.Errorf("only %d reference keys checked", checked)
+	}
+}
+
+// referenceLine is one line of pywb's reference CDX/CDXJ files: its key and URL.
+type referenceLine struct{ file, key, url string }
+
+// referenceLines reads every uncompressed reference index in
+// conformance/pywb.
+func referenceLines(t *testing.T) []referenceLine {
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "conformance/pywb"), "*.cdx*"))
+	var refs []referenceLine
 	for _, file := range files {
-		if strings.HasSuffix(file, ".gz") || strings.Contains(file, "example-arc-test") {
+		if strings.HasSuffix(file, ".gz") {
 			continue
 		}
 		data, err := os.ReadFile(file)
@@ -150,18 +170,10 @@ func TestReferenceIndexKeys(t *testing.T) {
 				continue
 			}
 			key, url := referenceKeyURL(t, file, line)
-			if strings.Contains(key, "__wb_method=") {
-				continue
-			}
-			checked++
-			if got, err := Key(url); err != nil || got != key {
-				t.Errorf("%s: Key(%q) = %q, %v; reference has %q", filepath.Base(file), url, got, err, key)
-			}
+			refs = append(refs, referenceLine{file, key, url})
 		}
 	}
-	if checked < 300 {
-		t.Errorf("only %d reference keys checked", checked)
-	}
+	return refs
 }
 
 func referenceKeyURL(t *testing.T, file, line string) (key, url string) {
