@@ -21,7 +21,9 @@
 #
 # Each piece is fetched once; a finished piece has a .complete marker. The
 # JDK must be there already (java 17: `java -version`; Flink 1.19 and
-# Spark 3.5 run on 17, not on 25). Needs pip (python3 -m pip) and mvn.
+# Spark 3.5 run on 17, not on 25); its javac and jar, which
+# scripts/beam-jobserver.sh uses for scripts/flink-planner, and mvn are
+# installed from Debian if missing. Needs pip (python3 -m pip).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=versions.env
@@ -37,6 +39,12 @@ case "$jv" in
   17|17.*) ;;
   *) die "java is $jv; Flink $FLINK_VERSION and Spark $SPARK_VERSION need Java 17 (set PATH or JAVA_HOME to a JDK 17)" ;;
 esac
+# javac and jar: scripts/beam-jobserver.sh compiles scripts/flink-planner.
+if ! command -v javac >/dev/null || ! command -v jar >/dev/null; then
+  log "no javac/jar: installing Debian's openjdk-17-jdk-headless"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openjdk-17-jdk-headless >&2 ||
+    die "javac is missing and apt-get install openjdk-17-jdk-headless failed"
+fi
 if ! command -v mvn >/dev/null; then
   log "no mvn: installing Debian's maven"
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends maven >&2 || die "mvn is missing and apt-get install maven failed"

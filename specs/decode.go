@@ -18,7 +18,11 @@ import (
 // only known fields, each once, every scalar of the field's type. It reports
 // every problem, not only the first, with its field path and line, and
 // remembers where each field was written so that problems found later
-// (Validate) get their line too.
+// (Validate) get their line too. It does what yaml.v3's
+// Decoder.KnownFields would, and more: KnownFields reports "field x not
+// found in type specs.Spec" with no suggestion, and yaml.v3 would still
+// coerce scalars (name: 5 becomes "5", yes becomes true) that a
+// specification must refuse.
 type decoder struct {
 	problems []located
 	// at maps a field path ("event.start", "seeds[2]", "keywords.de") to

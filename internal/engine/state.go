@@ -101,7 +101,8 @@ func (s *runState) emptyRounds() int {
 	return n
 }
 
-// source replays the results for extract.WriteOutputs.
+// source replays the results for the outputs the driver writes
+// (pipelines/extract/outputs.go).
 func (s *runState) source() extract.ResultSource {
 	return func(yield func(extract.Result) error) error {
 		for _, r := range s.results {

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extracttest"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
@@ -395,4 +397,90 @@ func linkFile(src, dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, data, 0o644)
+}
+
+// TestSourcesFromFlags: the unnamed form (one source named "", the last
+// value winning), the named form (the order of --index), and an error
+// naming the flag and the value for every inconsistent combination.
+func TestSourcesFromFlags(t *testing.T) {
+	t.Run("unnamed", func(t *testing.T) {
+		var j extract.Job
+		var err error
+		if j.Sources, err = sourcesFromFlags([]string{"cdxj:/i/index.cdxj"}, []string{"/a, gs://b/w"}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []extract.Source{{Index: "cdxj:/i/index.cdxj", Archives: []string{"/a", "gs://b/w"}}}; !reflect.DeepEqual(j.Sources, want) {
+			t.Errorf("got sources %+v, want one unnamed %+v", j.Sources, want)
+		}
+		if j.Named() {
+			t.Error("one source named \"\" is Named")
+		}
+		// Repeated without names, the last value wins, as it always did.
+		if j.Sources, err = sourcesFromFlags([]string{"cdxj:/i/old.cdxj", "zipnum:/z"}, []string{"/a", "/c,/d"}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []extract.Source{{Index: "zipnum:/z", Archives: []string{"/c", "/d"}}}; !reflect.DeepEqual(j.Sources, want) {
+			t.Errorf("repeated unnamed flags: sources %+v; want the last values %+v", j.Sources, want)
+		}
+		if j.ArchiveNames() != nil {
+			t.Errorf("names of the unnamed form: %v", j.ArchiveNames())
+		}
+		// A path with '=' after a '/' or a "kind:" is not a name.
+		if j.Sources, err = sourcesFromFlags([]string{"cdxj:/i/a=b.cdxj"}, []string{"/data/x=y"}); err != nil || len(j.Sources) != 1 || j.Sources[0].Name != "" ||
+			j.Sources[0].Index != "cdxj:/i/a=b.cdxj" || j.Sources[0].Archives[0] != "/data/x=y" {
+			t.Errorf("paths with '=': %v, sources %+v", err, j.Sources)
+		}
+		// Neither flag: no archive at all (explain without an index).
+		if j.Sources, err = sourcesFromFlags(nil, nil); err != nil || j.Sources != nil || j.HasIndex() {
+			t.Errorf("no flags: %v, sources %+v", err, j.Sources)
+		}
+	})
+	t.Run("named", func(t *testing.T) {
+		var j extract.Job
+		var err error
+		j.Sources, err = sourcesFromFlags([]string{"national=zipnum:/data/idx", "special=cdxj:/data/sc.cdxj"},
+			[]string{"special=/data/sc", "national=/data/warcs,gs://b/warcs"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []extract.Source{{Name: "national", Index: "zipnum:/data/idx", Archives: []string{"/data/warcs", "gs://b/warcs"}},
+			{Name: "special", Index: "cdxj:/data/sc.cdxj", Archives: []string{"/data/sc"}}}
+		if !reflect.DeepEqual(j.Sources, want) || !j.Named() {
+			t.Errorf("got sources %+v (named %v)", j.Sources, j.Named())
+		}
+		if !reflect.DeepEqual(j.ArchiveNames(), []string{"national", "special"}) {
+			t.Errorf("names %v: want the order of --index", j.ArchiveNames())
+		}
+	})
+	for _, tc := range []struct {
+		name              string
+		indexes, archives []string
+		want              []string // in the error
+	}{
+		{"duplicate index name", []string{"a=cdxj:/x", "a=cdxj:/y"}, []string{"a=/w"}, []string{"--index", `"a"`, "twice"}},
+		{"duplicate archive name", []string{"a=cdxj:/x"}, []string{"a=/w", "a=/v"}, []string{"--archive", `"a"`, "twice"}},
+		{"archive without index", []string{"a=cdxj:/x"}, []string{"a=/w", "b=/v"}, []string{"--archive b=/v", "--index b="}},
+		{"index without archive", []string{"a=cdxj:/x", "b=cdxj:/y"}, []string{"a=/w"}, []string{"--index b=cdxj:/y", "--archive b="}},
+		{"mixed index", []string{"a=cdxj:/x", "cdxj:/y"}, []string{"a=/w"}, []string{"--index", `"a=cdxj:/x" is named`, `"cdxj:/y" is not`}},
+		{"mixed archive", []string{"a=cdxj:/x"}, []string{"a=/w", "/v"}, []string{"--archive", `"/v" is not`}},
+		{"named index, unnamed archive", []string{"a=cdxj:/x"}, []string{"/w"}, []string{`--archive "/w" has no name`, "--index a="}},
+		{"unnamed index, named archive", []string{"cdxj:/x"}, []string{"a=/w"}, []string{`--index "cdxj:/x" has no name`, "--archive a="}},
+		{"empty name", []string{"=cdxj:/x"}, []string{"/w"}, []string{"--index", "empty archive name"}},
+		{"nothing after the name", []string{"a="}, []string{"a=/w"}, []string{"--index", "nothing after a="}},
+		{"no locations", []string{"a=cdxj:/x"}, []string{"a=,"}, []string{"--archive a=", "no locations"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var j extract.Job
+			var err error
+			j.Sources, err = sourcesFromFlags(tc.indexes, tc.archives)
+			if err == nil {
+				t.Fatalf("no error; sources %+v", j.Sources)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
 }

@@ -116,7 +116,7 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	job := &extract.Job{Spec: spec}
-	if err := job.SetArchives(indexes, archives); err != nil {
+	if job.Sources, err = sourcesFromFlags(indexes, archives); err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
 	if len(indexes) > 0 || len(archives) > 0 {

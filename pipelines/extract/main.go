@@ -22,10 +22,11 @@
 //	Score             main text, outlinks, document time → TopicR, TempR, TTR
 //	MergeFrontier     unseen outlinks enter with the parent's relevance
 //
-// The logic of every step is plain Go in internal/extract, shared with the
-// sequential engine (--engine=sequential), which is the oracle the Beam
-// engine is tested against. This package reads the flags, prepares the job
-// (run.go), picks an engine and writes the outputs of its run.
+// The logic of every step is plain Go in internal/extract (reading and
+// copying archive records: internal/archive), shared with the sequential
+// engine (--engine=sequential), which is the oracle the Beam engine is
+// tested against. This package reads the flags, prepares the job (run.go),
+// picks an engine and writes the outputs of its run.
 //
 // Outputs in OUT: documents.jsonl, missing.jsonl, links.tsv, rounds.jsonl,
 // run.json, collection.warc.gz and collection.cdxj. State lives in --work

@@ -60,7 +60,7 @@ func init() {
 // or what `extract eval` asks for when it re-runs an extraction.
 type options struct {
 	spec, output, work                 string
-	indexes, archives                  []string // --index and --archive values (extract.Job.SetArchives)
+	indexes, archives                  []string // --index and --archive values (sourcesFromFlags)
 	engine, join, dictionary, strategy string
 	focus                              string // --focus: a preset
 	onMissingFile                      string // extract.OnMissingFile*
@@ -213,7 +213,7 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
-	if err := job.SetArchives(o.indexes, o.archives); err != nil {
+	if job.Sources, err = sourcesFromFlags(o.indexes, o.archives); err != nil {
 		return err
 	}
 	if err := checkArchives(job); err != nil {
@@ -302,7 +302,7 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fetcher := job.NewFetcher()
 	defer fetcher.Close()
-	if err := extract.WriteOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
+	if err := writeOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
 		return err
 	}
 	if err := packageCollection(ctx, o.output, spec); err != nil {
