@@ -147,7 +147,7 @@ func (m *LinkModel) Adjust(fs []string, p float64) float64 {
 
 // LinkModelMaxLift bounds the lift a link's features can add to (or take
 // from) its priority.
-const LinkModelMaxLift = 0.5
+const LinkModelMaxLift = 0.1
 
 // LinkFeatures are the features of a link to rawURL with anchor text
 // anchor, sorted and without duplicates.
