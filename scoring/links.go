@@ -1,11 +1,10 @@
 package scoring
 
-// LinkWeights weigh the parts of an outlink's priority (Wu & Hou; ARCOMEM;
-// Pant & Srinivasan): the relevance of the page the link is on, of its
-// anchor text, of the paragraph around it, and of the box of links it
-// stands in (document.Link.Box). The paper's CT-F is {Parent: 1}.
+// LinkWeights weigh the parts of an outlink's priority (Wu & Hou; ARCOMEM):
+// the relevance of the page the link is on, of its anchor text, and of the
+// paragraph around it. The paper's CT-F is {Parent: 1}.
 type LinkWeights struct {
-	Parent, Anchor, Context, Box float64
+	Parent, Anchor, Context float64
 }
 
 // TextTopicR is the TopicR of a short text (an anchor, a paragraph) in lang:
@@ -18,9 +17,9 @@ func (s *Scorer) TextTopicR(text, lang string) float64 {
 }
 
 // LinkPriority is the priority of one outlink before it is fetched (the
-// formula of Wu & Hou, with ARCOMEM's paragraph term and the box term):
+// formula of Wu & Hou, with ARCOMEM's paragraph term):
 //
-//	Parent·P(TopicR(parent), tempR) + Anchor·TextTopicR(anchor) + Context·TextTopicR(context) + Box·TextTopicR(box)
+//	Parent·P(TopicR(parent), tempR) + Anchor·TextTopicR(anchor) + Context·TextTopicR(context)
 //
 // where P is the strategy's relevance of the parent (Priority) with the
 // link's temporal relevance tempR: TempR of a date in the link's URL, else
@@ -28,8 +27,8 @@ func (s *Scorer) TextTopicR(text, lang string) float64 {
 // has no time of its own beyond its URL); they are analysed in the parent's
 // language lang. With weights {Parent: 1} and the parent's TempR it is the
 // parent's Priority, the paper's rule.
-func (s *Scorer) LinkPriority(parent Score, w LinkWeights, anchor, context, box, lang string, tempR float64) float64 {
-	return s.LinkTexts(lang).Priority(parent, w, anchor, context, box, tempR)
+func (s *Scorer) LinkPriority(parent Score, w LinkWeights, anchor, context, lang string, tempR float64) float64 {
+	return s.LinkTexts(lang).Priority(parent, w, anchor, context, tempR)
 }
 
 // LinkTexts scores the anchor and context texts of one document's links in
@@ -57,16 +56,13 @@ func (t *LinkTexts) TopicR(text string) float64 {
 }
 
 // Priority is Scorer.LinkPriority with this document's texts.
-func (t *LinkTexts) Priority(parent Score, w LinkWeights, anchor, context, box string, tempR float64) float64 {
+func (t *LinkTexts) Priority(parent Score, w LinkWeights, anchor, context string, tempR float64) float64 {
 	p := w.Parent * Priority(t.s.strategy, parent.TopicR, tempR, t.s.alpha)
 	if w.Anchor > 0 {
 		p += w.Anchor * t.TopicR(anchor)
 	}
 	if w.Context > 0 {
 		p += w.Context * t.TopicR(context)
-	}
-	if w.Box > 0 {
-		p += w.Box * t.TopicR(box)
 	}
 	return p
 }

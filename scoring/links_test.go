@@ -31,12 +31,12 @@ func TestLinkPriority(t *testing.T) {
 	}
 	parent := s.Score("A page about gardening and compost with a note on the election.", "en", time.Date(2009, 9, 1, 0, 0, 0, 0, time.UTC))
 	paper := LinkWeights{Parent: 1}
-	if got := s.LinkPriority(parent, paper, "coalition talks", "", "", "en", parent.TempR); got != parent.Priority {
+	if got := s.LinkPriority(parent, paper, "coalition talks", "", "en", parent.TempR); got != parent.Priority {
 		t.Errorf("paper weights: %v, want the parent's priority %v exactly", got, parent.Priority)
 	}
 	wu := LinkWeights{Parent: 0.4, Anchor: 0.6}
-	relevant := s.LinkPriority(parent, wu, "Coalition talks after the federal election", "", "", "en", parent.TempR)
-	irrelevant := s.LinkPriority(parent, wu, "Compost heaps in autumn", "", "", "en", parent.TempR)
+	relevant := s.LinkPriority(parent, wu, "Coalition talks after the federal election", "", "en", parent.TempR)
+	irrelevant := s.LinkPriority(parent, wu, "Compost heaps in autumn", "", "en", parent.TempR)
 	if !(relevant > irrelevant) {
 		t.Errorf("anchor text does not matter: relevant %v, irrelevant %v", relevant, irrelevant)
 	}
@@ -44,15 +44,8 @@ func TestLinkPriority(t *testing.T) {
 		t.Errorf("irrelevant anchor: %v, want %v", irrelevant, want)
 	}
 	// A later link date lowers the temporal part.
-	if later := s.LinkPriority(parent, wu, "Coalition talks after the federal election", "", "", "en", 0.1); !(later < relevant) {
+	if later := s.LinkPriority(parent, wu, "Coalition talks after the federal election", "", "en", 0.1); !(later < relevant) {
 		t.Errorf("link TempR 0.1 gives %v, not below %v", later, relevant)
-	}
-	// The box of links the anchor stands in speaks for it.
-	box := LinkWeights{Parent: 0.1, Anchor: 0.5, Box: 0.4}
-	inRelated := s.LinkPriority(parent, box, "Why the turnout is close", "", "Related: coalition talks after the federal election; the chancellor's party won", "en", parent.TempR)
-	inMostRead := s.LinkPriority(parent, box, "Why the turnout is close", "", "Most read: compost heaps in autumn; gardening tips", "en", parent.TempR)
-	if !(inRelated > inMostRead) {
-		t.Errorf("the box does not matter: in a related box %v, in a most-read box %v", inRelated, inMostRead)
 	}
 	if got := s.TextTopicR("", "en"); got != 0 {
 		t.Errorf("TextTopicR of nothing = %v", got)

@@ -152,10 +152,6 @@ type LinkPriority struct {
 	Parent  float64 `json:"parent" yaml:"parent"`
 	Anchor  float64 `json:"anchor" yaml:"anchor"`
 	Context float64 `json:"context" yaml:"context"`
-	// Box weighs the text of the box of links the link stands in (a
-	// related-stories list, a teaser grid, a menu; Pant & Srinivasan's
-	// aggregation node).
-	Box float64 `json:"box,omitempty" yaml:"box,omitempty"`
 }
 
 // PaperLinkPriority gives every outlink its parent's relevance.
@@ -165,7 +161,7 @@ var PaperLinkPriority = LinkPriority{Parent: 1}
 func (w LinkPriority) IsPaper() bool { return w == PaperLinkPriority }
 
 // UsesText reports whether an outlink's anchor or context text is scored.
-func (w LinkPriority) UsesText() bool { return w.Anchor > 0 || w.Context > 0 || w.Box > 0 }
+func (w LinkPriority) UsesText() bool { return w.Anchor > 0 || w.Context > 0 }
 
 // Combine says how priorities from several parents combine.
 type Combine string
@@ -283,11 +279,7 @@ func (f Focus) String() string {
 	}
 	var parts []string
 	if !f.LinkPriority.IsPaper() {
-		lp := fmt.Sprintf("link_priority=%g/%g/%g", f.LinkPriority.Parent, f.LinkPriority.Anchor, f.LinkPriority.Context)
-		if f.LinkPriority.Box > 0 {
-			lp += fmt.Sprintf("/box %g", f.LinkPriority.Box)
-		}
-		parts = append(parts, lp)
+		parts = append(parts, fmt.Sprintf("link_priority=%g/%g/%g", f.LinkPriority.Parent, f.LinkPriority.Anchor, f.LinkPriority.Context))
 	}
 	if f.LinkDates {
 		parts = append(parts, "link_dates")

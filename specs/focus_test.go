@@ -121,7 +121,7 @@ count_listing_pages: perhaps
 	}
 	for _, want := range []string{
 		`unknown field "anchr" in link_priority (did you mean "anchor"?)`,
-		`link_priority: at least one of parent, anchor, context and box must be positive`,
+		`link_priority: at least one of parent, anchor and context must be positive`,
 		`combine: "median" is not one of max, average, last`,
 		`temporal_intent.months: "2009-13" is not a month`,
 		`temporal_intent.months.2009-09: -1 is negative`,

@@ -147,13 +147,13 @@ func (s *Spec) Validate() []Problem {
 func (v *validation) focus(s *Spec) {
 	f := s.Focus
 	w := f.LinkPriority
-	for i, x := range []float64{w.Parent, w.Anchor, w.Context, w.Box} {
+	for i, x := range []float64{w.Parent, w.Anchor, w.Context} {
 		if !(x >= 0) || math.IsInf(x, 0) {
-			v.add("link_priority."+[]string{"parent", "anchor", "context", "box"}[i], "%v is negative", x)
+			v.add("link_priority."+[]string{"parent", "anchor", "context"}[i], "%v is negative", x)
 		}
 	}
-	if !(w.Parent+w.Anchor+w.Context+w.Box > 0) {
-		v.add("link_priority", "at least one of parent, anchor, context and box must be positive (Wu & Hou use parent 0.4, anchor 0.6)")
+	if !(w.Parent+w.Anchor+w.Context > 0) {
+		v.add("link_priority", "at least one of parent, anchor and context must be positive (Wu & Hou use parent 0.4, anchor 0.6)")
 	}
 	if !slices.Contains([]Combine{CombineMax, CombineAverage, CombineLast}, f.Combine) {
 		v.add("combine", "%q is not one of max, average, last", f.Combine)

@@ -44,20 +44,17 @@ var (
 	anchorCtx   = func(s *specs.Spec) {
 		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
 	}
-	linkDates  = func(s *specs.Spec) { s.Focus.LinkDates = true }
-	average    = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
-	last       = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
-	intent     = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
-	gate       = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
-	depth3     = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
-	perHost    = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
-	noListings = func(s *specs.Spec) { s.Focus.CountListingPages = false }
-	allLinks   = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
-	copies     = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
-	learn      = func(s *specs.Spec) { s.Focus.LearnLinks = true }
-	box        = func(w float64) func(*specs.Spec) {
-		return func(s *specs.Spec) { s.Focus.LinkPriority.Box = w }
-	}
+	linkDates   = func(s *specs.Spec) { s.Focus.LinkDates = true }
+	average     = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
+	last        = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
+	intent      = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
+	gate        = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
+	depth3      = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
+	perHost     = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
+	noListings  = func(s *specs.Spec) { s.Focus.CountListingPages = false }
+	allLinks    = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
+	copies      = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
+	learn       = func(s *specs.Spec) { s.Focus.LearnLinks = true }
 	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
 )
 
@@ -97,9 +94,6 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},
 	{Name: "default+learn+no-listings", Description: "the default with learn_links: true and count_listing_pages: false", Apply: apply(learn, noListings)},
-	{Name: "default+box", Description: "the default with link_priority box: 0.4 (the text of the box of links around each link)", Apply: box(0.4)},
-	{Name: "default+box2", Description: "the default with link_priority box: 0.2", Apply: box(0.2)},
-	{Name: "default+box+no-listings", Description: "the default with link_priority box: 0.4 and count_listing_pages: false", Apply: apply(box(0.4), noListings)},
 	{Name: "default+copies", Description: "the default with follow_canonical: false (print and AMP copies are collected)", Apply: copies},
 	{Name: "anchor", Description: "the paper with link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: onPaper(anchorLinks)},
 	{Name: "anchor+context", Description: "the paper with link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: onPaper(anchorCtx)},

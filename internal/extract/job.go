@@ -93,8 +93,7 @@ func (j *Job) Settings() Settings {
 func (j *Job) Focus() Focus {
 	f := j.Spec.Focus
 	out := Focus{
-		Links: scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context,
-			Box: f.LinkPriority.Box},
+		Links:           scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context},
 		LinkDates:       f.LinkDates,
 		Intent:          f.TemporalIntent,
 		MaxDepth:        f.MaxDepth,

@@ -317,7 +317,7 @@ func (p *Processor) score(f Fetched) Result {
 	focus := p.Settings.Focus
 	doc, err := document.Parse(f.Body, f.ContentType, e.URL, document.Options{
 		MaxBytes: p.Settings.MaxDocumentBytes, DefaultLanguage: p.Settings.DefaultLanguage, CaptureTime: captureTime,
-		LinkContext: focus.Links.Context > 0, LinkBox: focus.Links.Box > 0,
+		LinkContext: focus.Links.Context > 0,
 	})
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
@@ -429,7 +429,7 @@ func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts,
 		if w == (scoring.LinkWeights{}) {
 			w.Parent = 1
 		}
-		priority = texts.Priority(parent, w, l.Anchor, l.Context, l.Box, tempR)
+		priority = texts.Priority(parent, w, l.Anchor, l.Context, tempR)
 	}
 	if focus.LearnLinks {
 		if p.LinkModel != nil {

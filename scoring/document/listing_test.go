@@ -1,13 +1,11 @@
 package document
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func TestListingPages(t *testing.T) {
@@ -99,71 +97,6 @@ func TestURLDate(t *testing.T) {
 		got, ok := URLDate(in)
 		if ok != !want.IsZero() || !got.Equal(want) {
 			t.Errorf("URLDate(%s) = %v, %v; want %v", in, got, ok, want)
-		}
-	}
-}
-
-func TestLinkBox(t *testing.T) {
-	page := `<html><body>
-<ul class="menu"><li><a href="/">Home</a></li><li><a href="/politics/">Politics</a></li><li><a href="/sport/">Sport</a></li></ul>
-<div class="article"><h1>Vote</h1>
-<p>The chancellor's party won the federal election on Sunday. Read more about <a href="/2009/09/28/coalition.html">the coalition</a> talks.</p>
-<p>Turnout fell to a record low of 70.8 percent, the returning officer said. <a href="/turnout.html">Turnout</a> and <a href="/states.html">states</a>.</p>
-<p>` + strings.Repeat("Other parties gained ground in all states of the east and the west. ", 100) + `</p>
-</div>
-<div class="related"><h3>Related stories</h3><ul>
-<li><a href="/2009/09/27/close.html">Why the result is close</a></li>
-<li><a href="/2009/09/27/ballot.html">The ballot papers were counted twice</a></li>
-<li><a href="/2009/09/26/campaign.html">Last day of the election campaign</a></li>
-</ul></div>
-<ol class="most-read"><li><a href="/flu.html">Flu vaccine ordered</a></li><li><a href="/bank.html">Bank rescued</a></li>
-<li><a href="/cup.html">Cup finals: ` + strings.Repeat("é", 1200) + `</a></li></ol>
-</body></html>`
-	doc, err := Parse([]byte(page), "text/html", "http://news.example/2009/09/27/vote.html", Options{LinkBox: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, l := range doc.Outlinks {
-		got[strings.TrimPrefix(l.URL, "http://news.example")] = l.Box
-	}
-	if b := got["/2009/09/27/close.html"]; b != "Why the result is close The ballot papers were counted twice Last day of the election campaign" {
-		t.Errorf("box of a related story = %q", b)
-	}
-	if got["/politics/"] != "Home Politics Sport" {
-		t.Errorf("box of a menu link = %q", got["/politics/"])
-	}
-	// Links in running text have no box: the smallest element with three
-	// links around them is the article, whose text is mostly not links.
-	if b := got["/2009/09/28/coalition.html"]; b != "" {
-		t.Errorf("box of a link in the text = %q", b)
-	}
-	if doc.Listing {
-		t.Fatal("the test page is a listing page")
-	}
-	// A long box is cut at maxBoxBytes, on a rune boundary.
-	if b := got["/flu.html"]; len(b) > maxBoxBytes || len(b) < maxBoxBytes-10 || !utf8.ValidString(b) || !strings.HasPrefix(b, "Flu vaccine ordered Bank rescued Cup finals: éé") {
-		t.Errorf("box of a most-read link: %d bytes, %q…", len(b), b[:min(len(b), 60)])
-	}
-	doc, _ = Parse([]byte(page), "text/html", "http://news.example/2009/09/27/vote.html", Options{})
-	for _, l := range doc.Outlinks {
-		if l.Box != "" {
-			t.Errorf("box without Options.LinkBox: %q", l.Box)
-		}
-	}
-	// A listing page's lists are its content: no boxes.
-	listing := `<html><body><ul>`
-	for i := range 20 {
-		listing += fmt.Sprintf(`<li><a href="/%d.html">Why the result is close</a></li>`, i)
-	}
-	listing += `</ul></body></html>`
-	doc, _ = Parse([]byte(listing), "text/html", "http://news.example/politics/", Options{LinkBox: true})
-	if !doc.Listing {
-		t.Fatal("the listing page is not a listing page")
-	}
-	for _, l := range doc.Outlinks {
-		if l.Box != "" {
-			t.Errorf("box on a listing page: %q", l.Box)
 		}
 	}
 }

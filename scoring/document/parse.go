@@ -50,9 +50,6 @@ type Options struct {
 
 	// LinkContext sets Link.Context, the text around each link.
 	LinkContext bool
-	// LinkBox sets Link.Box, the text of the box of links around each
-	// link.
-	LinkBox bool
 }
 
 // Link is one outgoing link of a page.
@@ -71,11 +68,6 @@ type Link struct {
 	// cell) around the first link to URL, at most 1,000 bytes; set only
 	// with Options.LinkContext.
 	Context string
-	// Box is the text of the smallest element around the first link to
-	// URL that holds at least three links (a related-stories list, a
-	// teaser grid, a menu, the running text; linkbox.go), at most 2,000
-	// bytes; set only with Options.LinkBox, and not on listing pages.
-	Box string
 }
 
 // Document is what scoring and crawling need from one archived HTML page.
@@ -188,11 +180,6 @@ func fromTree(doc *Document, root *html.Node, size int, pageURL *url.URL, opts O
 	}
 	if opts.LinkContext {
 		p.linkContexts(pageURL, doc.Outlinks)
-	}
-	if opts.LinkBox && !doc.Listing {
-		// A listing page's lists are its content and mix every topic of
-		// the site: they say nothing about one link.
-		p.linkBoxes(pageURL, doc.Outlinks)
 	}
 	hint := p.languageHint()
 	doc.Language, doc.LanguageSource, doc.LanguageConfidence = identifyLanguage(doc.Title, doc.MainText, hint, opts)
