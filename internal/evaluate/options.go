@@ -44,14 +44,22 @@ var (
 	anchorCtx   = func(s *specs.Spec) {
 		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
 	}
-	linkDates   = func(s *specs.Spec) { s.Focus.LinkDates = true }
-	average     = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
-	last        = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
-	intent      = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
-	gate        = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
-	depth3      = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
-	perHost     = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
-	noListings  = func(s *specs.Spec) { s.Focus.CountListingPages = false }
+	linkDates  = func(s *specs.Spec) { s.Focus.LinkDates = true }
+	average    = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
+	last       = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
+	intent     = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
+	gate       = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
+	depth3     = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
+	perHost    = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
+	noListings = func(s *specs.Spec) { s.Focus.CountListingPages = false }
+	listings   = func(s *specs.Spec) { s.Focus.CountListingPages = true }
+	noPages    = func(s *specs.Spec) { s.Focus.FollowPagination = false }
+	// previousDefault is the default preset of session 5: listing pages
+	// counted, pagination links ranked by their text.
+	previousDefault = func(s *specs.Spec) {
+		s.UsePreset(specs.PresetDefault, nil)
+		s.Focus.CountListingPages, s.Focus.FollowPagination = true, false
+	}
 	allLinks    = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
 	copies      = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
 	learn       = func(s *specs.Spec) { s.Focus.LearnLinks = true }
@@ -80,6 +88,10 @@ const BestCombination = "best"
 // focus unless the specification names another).
 const DefaultVariant = "default"
 
+// PreviousDefaultVariant names the row of the default preset as it was
+// before follow_pagination and count_listing_pages: false joined it.
+const PreviousDefaultVariant = "previous-default"
+
 // FocusVariants are the rows of the options comparison, in order. The first
 // is the paper's ctf; "unfocused" is the baseline of recall; the "best"
 // rows apply the best combination under ctf, cf and tf to check that the
@@ -90,10 +102,11 @@ var FocusVariants = []FocusVariant{
 	{Name: "unfocused", Description: "breadth-first over every link (outlinks: all), no relevance", Strategy: "unfocused", Apply: allLinks},
 	{Name: DefaultVariant, Description: "the specification as given: the default focus (every link, each ranked by link_priority {parent: 0.1, anchor: 0.5, context: 0.4}) unless it sets another"},
 	{Name: "default+link-dates", Description: "the default with link_dates: true", Apply: linkDates},
-	{Name: "default+no-listings", Description: "the default with count_listing_pages: false", Apply: noListings},
+	{Name: "default+listings", Description: "the default with count_listing_pages: true (listing pages take slots of the collection)", Apply: listings},
+	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
+	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},
-	{Name: "default+learn+no-listings", Description: "the default with learn_links: true and count_listing_pages: false", Apply: apply(learn, noListings)},
 	{Name: "default+copies", Description: "the default with follow_canonical: false (print and AMP copies are collected)", Apply: copies},
 	{Name: "anchor", Description: "the paper with link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: onPaper(anchorLinks)},
 	{Name: "anchor+context", Description: "the paper with link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: onPaper(anchorCtx)},
