@@ -36,6 +36,7 @@ func (s *Scorer) LinkPriority(parent Score, w LinkWeights, anchor, context, lang
 // and anchors such as "read more" repeat. Not safe for concurrent use.
 type LinkTexts struct {
 	s      *Scorer
+	fb     *Feedback // the texts are scored against its references (nil: the scorer's)
 	lang   string
 	topicR map[string]float64
 }
@@ -49,7 +50,11 @@ func (s *Scorer) LinkTexts(lang string) *LinkTexts {
 func (t *LinkTexts) TopicR(text string) float64 {
 	r, ok := t.topicR[text]
 	if !ok {
-		r = t.s.TextTopicR(text, t.lang)
+		if t.fb != nil {
+			r = t.fb.TopicR(text, t.lang)
+		} else {
+			r = t.s.TextTopicR(text, t.lang)
+		}
 		t.topicR[text] = r
 	}
 	return r

@@ -60,6 +60,7 @@ type Scorer struct {
 	time      TimeScope
 	alpha     float64
 	strategy  Strategy
+	topN      int
 	pool      sync.Pool
 }
 
@@ -130,6 +131,7 @@ func NewScorer(cfg Config) (*Scorer, error) {
 		time:      cfg.Time,
 		alpha:     cfg.Alpha,
 		strategy:  cfg.Strategy,
+		topN:      cfg.TopN,
 	}
 	s.pool.New = func() any { return &docScratch{bag: NewBag()} }
 
@@ -249,7 +251,12 @@ func (s *Scorer) Score(text, lang string, docTime time.Time) Score {
 
 // topicR fills the topical part of sc.
 func (s *Scorer) topicR(sc *Score, text, lang string) {
-	ref := s.reference(lang)
+	s.topicRTo(sc, text, s.reference(lang))
+}
+
+// topicRTo fills the topical part of sc against ref (a reference of the
+// scorer, or one enriched by feedback; nil: none).
+func (s *Scorer) topicRTo(sc *Score, text string, ref *Reference) {
 	if ref == nil {
 		sc.addReason(ReasonNoTopicalScope)
 		return

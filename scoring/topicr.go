@@ -27,6 +27,11 @@ type Reference struct {
 	Precomputed bool
 
 	lookup map[string]float64
+	// docs are the reference documents' vectors and normalized says
+	// whether Normalizer comes from them (a feedback reference recomputes
+	// it, feedback.go).
+	docs       []Vector
+	normalized bool
 }
 
 // NewReference returns the reference of a language. docs are the vectors
@@ -39,7 +44,7 @@ func NewReference(lang string, docs []Vector, vector *Vector, topN int, normaliz
 	if topN <= 0 {
 		topN = DefaultTopN
 	}
-	r := &Reference{Language: lang, Documents: len(docs), Normalizer: 1}
+	r := &Reference{Language: lang, Documents: len(docs), Normalizer: 1, docs: docs}
 	if vector != nil {
 		r.Vector = vector.Top(topN)
 		r.Precomputed = true
@@ -48,7 +53,7 @@ func NewReference(lang string, docs []Vector, vector *Vector, topN int, normaliz
 	}
 	if normalize {
 		if m := MeanCosine(r.Vector, docs); m > 0 {
-			r.Normalizer = m
+			r.Normalizer, r.normalized = m, true
 		}
 	}
 	r.lookup = r.Vector.Map()

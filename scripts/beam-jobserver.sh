@@ -13,6 +13,12 @@
 # With --flink-master=[local] / --spark-master-url=local[2] the job server
 # runs an embedded Flink or Spark instead (faster to start, not a cluster).
 #
+# Flink's job server plans each job with Flink's DataSet optimizer, two of
+# whose visitors take exponential time in a job of several extraction
+# rounds; this script puts the replacements of scripts/flink-planner (its
+# README says why and what they change) first on the classpath, compiled
+# once into the cache (needs javac). FLINK_PLANNER_FIX=0: Flink's own.
+#
 # Ports: --job-port (default 8099), --artifact-port (default 8098); 0 picks a
 # free one. The expansion service (for cross-language transforms, which
 # recrawl does not use) gets a free port. JOBSERVER_HEAP caps the JVM's heap
@@ -63,9 +69,39 @@ case "$runner" in
 esac
 installed "Beam $BEAM_JOB_SERVER_VERSION's $runner job server" "$lib/.."
 
+# flink_planner: prints the jar of the classes of scripts/flink-planner,
+# compiled against the job server's jars once per version of their sources
+# (a jar: Beam's Flink runner ships the job server's classpath with each job,
+# and takes every entry of it for a jar).
+# They replace two visitors of Flink's DataSet planner that walk every path
+# through a plan, exponentially many for a job of several extraction rounds
+# (scripts/flink-planner/README.md). FLINK_PLANNER_FIX=0: Flink's own.
+flink_planner() {
+  local src="$lib_dir/flink-planner" sum dir tmp
+  sum="$(cd "$src" && find . -name '*.java' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
+  dir="$cache/flink-planner-$FLINK_MINOR-$BEAM_JOB_SERVER_VERSION-$sum"
+  if [ ! -e "$dir/.complete" ]; then
+    command -v javac >/dev/null || die "no javac on PATH: the Flink job server's planner fix needs a JDK 17 (Debian: openjdk-17-jdk-headless)"
+    tmp="$(mktemp -d "$cache/.flink-planner-XXXXXX")"
+    javac -nowarn -d "$tmp/classes" -cp "$lib/*" $(find "$src" -name '*.java') >&2 &&
+      jar cf "$tmp/flink-planner.jar" -C "$tmp/classes" . || { rm -rf "$tmp"; die "building $src failed"; }
+    touch "$tmp/.complete"
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+  fi
+  echo "$dir/flink-planner.jar"
+}
+planner=""
+if [ "$runner" = flink ] && [ "${FLINK_PLANNER_FIX:-1}" != 0 ]; then
+  classpath="$(flink_planner):$classpath"
+  planner=" with scripts/flink-planner's visitors"
+fi
+
 # Beam's job servers use the expansion port 8097 unless told: pick a free one.
 expansion_port="$(free_port)"
-java_opts=(-Xmx"${JOBSERVER_HEAP:-768m}" -XX:+UseSerialGC)
+# Every log line gets its time (how long a job took to plan and submit).
+java_opts=(-Xmx"${JOBSERVER_HEAP:-768m}" -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.showDateTime=true
+  "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS")
 if [ "$runner" = spark ]; then
   # Spark 3.5 on Java 17 (what Spark's own launcher adds).
   java_opts+=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
@@ -91,5 +127,5 @@ start_daemon - java "${java_opts[@]}" -cp "$classpath" "$main" "$master" \
 accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$job_port") 2>/dev/null; }
 wait_ready "the $runner job server on port $job_port" accepts
 echo "JOB_ENDPOINT=localhost:$job_port"
-echo "$me: Beam $BEAM_JOB_SERVER_VERSION $runner job server on localhost:$job_port ($master)" >&2
+echo "$me: Beam $BEAM_JOB_SERVER_VERSION $runner job server on localhost:$job_port ($master)$planner" >&2
 watch_daemons

@@ -75,7 +75,38 @@ type Focus struct {
 	// earlier rounds) and mix its prediction into every outlink's
 	// priority. Needs rounds_per_job 1 with the Beam engine.
 	LearnLinks bool `yaml:"learn_links" spec:"omitdefault"`
+	// feedback: relevance feedback during the crawl (Rocchio): after every
+	// round the documents collected so far with the highest relevance
+	// (documents of them; relevance above 0; ties: the earlier) move the
+	// reference vector towards their words, q' = q/|q| + beta·mean(d/|d|)
+	// − gamma·mean of the as many least relevant documents, and later
+	// links are scored against q': their anchor and context texts, and
+	// with parent also their parent's topical term. The documents' own
+	// scores (topic_r, ttr, relevance) stay those against the
+	// specification's reference vector. Needs rounds_per_job 1 with the
+	// Beam engine.
+	Feedback Feedback `yaml:"feedback,omitempty"`
 }
+
+// Feedback are the parameters of relevance feedback (Focus.Feedback).
+type Feedback struct {
+	// Documents is the number of relevant (and non-relevant) documents
+	// fed back; 0 turns feedback off.
+	Documents int `json:"documents" yaml:"documents" min:"0" max:"1000"`
+	// Beta weighs the relevant documents (DefaultFeedbackBeta when not
+	// given), Gamma the non-relevant ones (0: none).
+	Beta  float64 `json:"beta" yaml:"beta"`
+	Gamma float64 `json:"gamma" yaml:"gamma"`
+	// Parent: q' also scores the parent's topical relevance in a link's
+	// priority (true when not given); false: only the link's texts.
+	Parent bool `json:"parent" yaml:"parent"`
+}
+
+// IsZero reports whether feedback is off (nothing to write).
+func (f Feedback) IsZero() bool { return f.Documents == 0 }
+
+// DefaultFeedbackBeta is Rocchio's β of a feedback that gives none.
+const DefaultFeedbackBeta = 0.5
 
 // Preset names a set of focusing defaults (specification field focus).
 type Preset string
@@ -104,7 +135,8 @@ const (
 // preset (ok false for an unknown name).
 func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 	f := Focus{Preset: p, Combine: CombineMax, TemporalIntent: TemporalIntent{MinPriority: DefaultIntentMinPriority},
-		CalibrationSplits: DefaultCalibrationSplits, CountListingPages: true}
+		CalibrationSplits: DefaultCalibrationSplits, CountListingPages: true,
+		Feedback: Feedback{Beta: DefaultFeedbackBeta, Parent: true}}
 	switch p {
 	case PresetDefault:
 		f.LinkPriority = LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
@@ -152,7 +184,7 @@ const DefaultIntentMinPriority = 0.4
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
 		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
-		!f.FollowCanonical && !f.FollowPagination && !f.LearnLinks
+		!f.FollowCanonical && !f.FollowPagination && !f.LearnLinks && f.Feedback.IsZero()
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -315,6 +347,10 @@ func (f Focus) String() string {
 	}
 	if f.LearnLinks {
 		parts = append(parts, "learn_links")
+	}
+	if !f.Feedback.IsZero() {
+		fb := f.Feedback
+		parts = append(parts, fmt.Sprintf("feedback=%d/%g/%g/parent=%t", fb.Documents, fb.Beta, fb.Gamma, fb.Parent))
 	}
 	return fmt.Sprint(parts)
 }

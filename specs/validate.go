@@ -175,6 +175,20 @@ func (v *validation) focus(s *Spec) {
 			v.add("temporal_intent.months", "needs at least one month with a positive weight, e.g. {2009-09: 10}")
 		}
 	}
+	if fb := f.Feedback; !fb.IsZero() {
+		if !(fb.Beta >= 0) || math.IsInf(fb.Beta, 0) {
+			v.add("feedback.beta", "%v is negative", fb.Beta)
+		}
+		if !(fb.Gamma >= 0) || math.IsInf(fb.Gamma, 0) {
+			v.add("feedback.gamma", "%v is negative", fb.Gamma)
+		}
+		if !(fb.Beta+fb.Gamma > 0) {
+			v.add("feedback", "beta or gamma must be positive (Rocchio's weights; beta 0.5 is usual)")
+		}
+		if s.Strategy == StrategyUnfocused {
+			v.add("feedback", "the unfocused strategy uses no priorities; remove feedback or choose ctf, cf or tf")
+		}
+	}
 	if t := f.FollowThreshold; !t.Auto && !(t.Value >= 0 && t.Value <= 1) {
 		v.add("follow_threshold", "%v is neither \"auto\" nor a number in [0, 1]", t.Value)
 	}

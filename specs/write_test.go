@@ -139,6 +139,7 @@ count_listing_pages: true
 follow_canonical: false
 follow_pagination: false
 learn_links: true
+feedback: {documents: 7, beta: 0.25, gamma: 0.1, parent: false}
 `
 
 func TestWriteRoundTripEveryField(t *testing.T) {

@@ -1,6 +1,3 @@
-// Package archive reads the archive files of a web archive (WARC and ARC,
-// local or gs://): plain Go that the index pipeline's Beam step
-// (transforms/index.IndexArchives) and tests call alike.
 package archive
 
 import (

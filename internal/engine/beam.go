@@ -73,9 +73,11 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		return nil, err
 	}
 	st := newRunState()
-	st.learn = job.Spec.Focus.LearnLinks
-	if st.learn && roundsPerJob > 1 {
-		return nil, fmt.Errorf("learn_links: the link model learns between rounds; run with --rounds_per_job=1")
+	if l := extract.NewLearner(job.Focus()); l.Active() {
+		if roundsPerJob > 1 {
+			return nil, fmt.Errorf("learn_links and feedback learn between rounds; run with --rounds_per_job=1")
+		}
+		st.learner = l
 	}
 	seen := map[string]bool{}
 	for i := 1; i <= n; i++ {
@@ -96,13 +98,13 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			break
 		}
 		start := time.Now()
-		linkModel := ""
-		if st.learn {
-			if linkModel, err = st.learner.ModelJSON(); err != nil {
+		learned := ""
+		if st.learner != nil {
+			if learned, err = st.learner.JSON(); err != nil {
 				return nil, err
 			}
 		}
-		ran, err := runJob(ctx, rc, job, jobJSON, int(strategy), work, r, roundsPerJob, st.progress(r, frontierSize), files, seenFiles, linkModel)
+		ran, err := runJob(ctx, rc, job, jobJSON, int(strategy), work, r, roundsPerJob, st.progress(r, frontierSize), files, seenFiles, learned)
 		if err != nil {
 			return nil, err
 		}
@@ -146,10 +148,10 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 // runJob runs rounds first.. (rounds of them at most: those after the
 // extraction stops do nothing) as one pipeline, on the frontier files and
 // seen files of the state before first and with the progress so far (and
-// the link model of learn_links, extract.LinkLearner.ModelJSON), and
+// what learn_links and feedback learned, extract.Learner.JSON), and
 // returns the state directories the rounds wrote, in order (the first
 // round always runs).
-func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON string, strategy int, work string, first, rounds int, progress extract.Progress, files, seenFiles []string, linkModel string) ([]string, error) {
+func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON string, strategy int, work string, first, rounds int, progress extract.Progress, files, seenFiles []string, learned string) ([]string, error) {
 	collected := progress.Collected
 	spec := job.Spec
 	for i := 0; i < rounds; i++ { // leftovers of an interrupted attempt
@@ -160,7 +162,7 @@ func runJob(ctx context.Context, rc *runners.Config, job *extract.Job, jobJSON s
 	cfg := round.Config{
 		JobJSON: jobJSON, Round: first, K: extract.BatchK(spec.BatchSize, spec.TargetSize, collected), MaxPerHost: spec.MaxPerHost,
 		Strategy: strategy, FrontierFiles: files, SeenFiles: seenFiles, OutDir: roundstate.StateDir(work, first+1),
-		JoinMode: job.JoinMode, Sources: job.IndexSources(), LinkModel: linkModel,
+		JoinMode: job.JoinMode, Sources: job.IndexSources(), Learned: learned,
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if rounds <= 1 {

@@ -25,8 +25,8 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		f.offer(s)
 	}
 	st := newRunState()
-	if st.learn = job.Spec.Focus.LearnLinks; st.learn {
-		proc.LinkModel = st.learner.Model() // trained on every result before the next URL's
+	if l := extract.NewLearner(proc.Settings.Focus); l.Active() {
+		st.learner = l
 	}
 	seen := map[string]bool{}
 	spec := job.Spec
@@ -42,6 +42,9 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		found, err := idx.Lookup(ctx, []string{e.Key})
 		if err != nil {
 			return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
+		}
+		if st.learner != nil {
+			proc.Use(st.learner.Learned()) // learned from every result before this URL's
 		}
 		res, err := proc.Process(ctx, e, detachCaptures(found[e.Key]), round, 0)
 		if err != nil {

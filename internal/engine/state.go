@@ -26,10 +26,10 @@ type runState struct {
 	truncated  int64 // bodies cut at max_document_bytes (extract.CounterTruncatedBodies)
 	links      extract.LinkTally
 	target     int
-	// learner is trained on every result when the spec has learn_links
-	// (learn set by the engines before the first add).
-	learner extract.LinkLearner
-	learn   bool
+	// learner learns from every result when the spec has learn_links or
+	// feedback (set by the engines before the first add; nil: nothing to
+	// learn).
+	learner *extract.Learner
 
 	round roundCounts // the current round's outcomes
 }
@@ -47,7 +47,7 @@ func (s *runState) add(r extract.Result) {
 		s.truncated++
 	}
 	s.links.Add(r)
-	if s.learn {
+	if s.learner != nil {
 		s.learner.Add(r)
 	}
 	switch r.Outcome {

@@ -60,10 +60,16 @@ var (
 		s.UsePreset(specs.PresetDefault, nil)
 		s.Focus.CountListingPages, s.Focus.FollowPagination = true, false
 	}
-	allLinks    = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
-	copies      = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
-	learn       = func(s *specs.Spec) { s.Focus.LearnLinks = true }
-	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
+	allLinks = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
+	copies   = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
+	learn    = func(s *specs.Spec) { s.Focus.LearnLinks = true }
+	// feedback: Rocchio with the usual β and the 10 best documents.
+	feedback = func(s *specs.Spec) {
+		s.Focus.Feedback = specs.Feedback{Documents: 10, Beta: specs.DefaultFeedbackBeta, Parent: true}
+	}
+	feedbackTexts = func(s *specs.Spec) { feedback(s); s.Focus.Feedback.Parent = false }
+	feedback20    = func(s *specs.Spec) { feedback(s); s.Focus.Feedback.Documents, s.Focus.Feedback.Beta = 20, 1 }
+	combination   = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
 )
 
 // onPaper applies fs to the paper's preset.
@@ -107,6 +113,10 @@ var FocusVariants = []FocusVariant{
 	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},
+	{Name: "default+feedback", Description: "the default with feedback {documents: 10, beta: 0.5}: the 10 best documents so far enrich the reference vector that scores the links (their texts and the parent's topical term)", Apply: feedback},
+	{Name: "default+feedback-texts", Description: "the default with feedback {documents: 10, beta: 0.5, parent: false}: the enriched vector scores the links' texts only", Apply: feedbackTexts},
+	{Name: "default+feedback+learn", Description: "the default with feedback {documents: 10, beta: 0.5} and learn_links: true", Apply: apply(feedback, learn)},
+	{Name: "default+feedback-20", Description: "the default with feedback {documents: 20, beta: 1}: more documents, weighed as much as the reference", Apply: feedback20},
 	{Name: "default+copies", Description: "the default with follow_canonical: false (print and AMP copies are collected)", Apply: copies},
 	{Name: "anchor", Description: "the paper with link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: onPaper(anchorLinks)},
 	{Name: "anchor+context", Description: "the paper with link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: onPaper(anchorCtx)},

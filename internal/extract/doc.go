@@ -1,7 +1,9 @@
 // Package extract holds the pure logic of Algorithm 1 (event-centric
 // collection extraction), shared by both engines of pipelines/extract: the
 // sequential reference engine (one URL at a time) and the Beam rounds (K URLs
-// per round). Nothing here imports Beam, so the engines cannot drift apart.
+// per round). Nothing here imports Beam, so the engines cannot drift apart,
+// and nothing here opens an archive file: reading records and copying them
+// into the collection WARC is internal/archive's.
 //
 // The state of an extraction (method.md §3):
 //
@@ -16,7 +18,8 @@
 //	                  lower depth, then SURT key; unfocused: discovery order)
 //	ResolveSnapshots  all captures of the URL from the snapshot index
 //	SelectSnapshot    the usable capture closest to the event (select_snapshot.go)
-//	FetchRecord       read the record at its offset (fetch.go)
+//	FetchRecord       read the record at its offset (internal/archive's
+//	                  Fetcher)
 //	Score             main text, outlinks, document time → TopicR, TempR, TTR
 //	MergeFrontier     unseen outlinks enter with the parent's priority (or
 //	                  their own, see Focus)
@@ -49,8 +52,9 @@
 // archives compete in SelectSnapshot under the same rule, a tie between
 // captures taken at the same time going to the archive named first, and a
 // revisit resolving to a payload of its own archive only (another archive's
-// copy is another crawl). The Fetcher looks for a capture's file in its own
-// archive's locations, with the same safety checks. Each document records
+// copy is another crawl). The fetcher (archive.Fetcher, made by
+// Job.NewFetcher) looks for a capture's file in its own archive's
+// locations, with the same safety checks. Each document records
 // its archive (documents.jsonl's archive), run.json lists the archives with
 // the documents taken from each, and without --dictionary the df-LANG.tsv
 // files next to the archives' indexes are summed into one IDF. A single

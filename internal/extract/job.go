@@ -46,6 +46,12 @@ type Job struct {
 	Gate *scoring.Calibration `json:"gate,omitempty"`
 }
 
+// What a missing archive file does (--on_missing_archive_file).
+const (
+	OnMissingFileStop  = "stop"  // the run stops (a wrong --archive shows at once)
+	OnMissingFileCount = "count" // the URL is missing (archive-file-missing) and the run goes on
+)
+
 // Strategy returns the job's strategy.
 func (j *Job) Strategy() (scoring.Strategy, error) {
 	return scoring.ParseStrategy(string(j.Spec.Strategy))
@@ -101,6 +107,9 @@ func (j *Job) Focus() Focus {
 		FollowCanonical:  f.FollowCanonical,
 		FollowPagination: f.FollowPagination,
 		LearnLinks:       f.LearnLinks,
+	}
+	if fb := f.Feedback; !fb.IsZero() {
+		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}
 	}
 	switch f.Combine {
 	case specs.CombineAverage:

@@ -7,16 +7,109 @@ import (
 	"github.com/recrawl/recrawl/scoring"
 )
 
-// Learning during the crawl (specs learn_links): the apprentice link model
-// (scoring.LinkModel) of round r is a pure function of the results of the
-// rounds before r, in collection order: LinkLearner adds them one by one.
-// Both engines keep a LinkLearner beside their run state and add every
-// result as they commit it (a resumed run re-adds its finished rounds'
-// results), so the model needs no state file of its own and resume is
-// exact. The sequential engine (one URL per round) reads the learner
-// between two URLs; the Beam driver passes a snapshot of it to each round
-// (LinkModelJSON), so that K = 1 gives the sequential engine's model at
-// every step.
+// Learning during the crawl (specs learn_links and feedback): the
+// apprentice link model (scoring.LinkModel) and the relevance feedback set
+// (scoring.FeedbackSet) of round r are pure functions of the results of
+// the rounds before r, in collection order: Learner adds them one by one.
+// Both engines keep a Learner beside their run state and add every result
+// as they commit it (a resumed run re-adds its finished rounds' results,
+// which carry their documents' feedback terms), so what is learned needs
+// no state file of its own and resume is exact. The sequential engine (one
+// URL per round) hands the learner's state to its Processor between two
+// URLs (Processor.Use); the Beam driver passes a snapshot of it to each
+// round (Learner.JSON, round.Config.Learned), so that K = 1 gives the
+// sequential engine's state at every step.
+
+// Learner is what a run learns from its committed results.
+type Learner struct {
+	links    bool
+	feedback scoring.FeedbackConfig
+	link     LinkLearner
+	set      scoring.FeedbackSet
+}
+
+// NewLearner returns the learner of a step's focus options (Active false
+// when they learn nothing).
+func NewLearner(f Focus) *Learner {
+	return &Learner{links: f.LearnLinks, feedback: f.Feedback}
+}
+
+// Active reports whether the learner learns anything.
+func (l *Learner) Active() bool { return l.links || l.feedback.Documents > 0 }
+
+// Add learns from one committed result (results in collection order).
+func (l *Learner) Add(r Result) {
+	if l.links {
+		l.link.Add(r)
+	}
+	if l.feedback.Documents > 0 && r.Outcome == OutcomeCollected && r.Document != nil && !r.Document.Listing {
+		// A document without terms (no text) is offered all the same:
+		// it keeps its place in the collection order of the ties.
+		var dt scoring.DocTerms
+		if r.FeedbackTerms != nil {
+			dt = *r.FeedbackTerms
+		}
+		if len(dt.Terms) > 0 {
+			l.set.Offer(l.feedback, r.Document.Relevance, dt)
+		} else {
+			l.set.Offered++
+		}
+	}
+}
+
+// Learned is the state a round is scored with: the link model (nil
+// without learn_links) and the feedback set (nil without feedback).
+type Learned struct {
+	LinkModel *scoring.LinkModel   `json:"link_model,omitempty"`
+	Feedback  *scoring.FeedbackSet `json:"feedback,omitempty"`
+}
+
+// Learned is the learner's current state (it changes with Add).
+func (l *Learner) Learned() Learned {
+	var out Learned
+	if l.links {
+		out.LinkModel = l.link.Model()
+	}
+	if l.feedback.Documents > 0 {
+		out.Feedback = &l.set
+	}
+	return out
+}
+
+// JSON is a snapshot of the learner's state for a Beam round (Go's
+// encoding sorts map keys and writes floats that read back exactly, so
+// equal states give equal bytes).
+func (l *Learner) JSON() (string, error) {
+	b, err := json.Marshal(l.Learned())
+	if err != nil {
+		return "", fmt.Errorf("learned state: %w", err)
+	}
+	return string(b), nil
+}
+
+// DecodeLearned reads a snapshot written by Learner.JSON ("" gives the
+// zero Learned: nothing learned).
+func DecodeLearned(s string) (Learned, error) {
+	var l Learned
+	if s == "" {
+		return l, nil
+	}
+	if err := json.Unmarshal([]byte(s), &l); err != nil {
+		return Learned{}, fmt.Errorf("learned state: %w", err)
+	}
+	return l, nil
+}
+
+// Use sets what the processor scores links with: the link model and the
+// reference enriched by the feedback set (when the focus has feedback).
+// Not safe while a Score runs.
+func (p *Processor) Use(l Learned) {
+	p.LinkModel = l.LinkModel
+	p.Feedback = nil
+	if cfg := p.Settings.Focus.Feedback; cfg.Documents > 0 && l.Feedback != nil && len(l.Feedback.Relevant)+len(l.Feedback.NonRelevant) > 0 {
+		p.Feedback = p.Scorer.Feedback(l.Feedback, cfg)
+	}
+}
 
 // LinkLearner trains the link model from committed results.
 type LinkLearner struct {
@@ -52,27 +145,3 @@ func (l *LinkLearner) Add(r Result) {
 // Model is the learner's model; it changes with Add (the sequential
 // engine reads it between steps).
 func (l *LinkLearner) Model() *scoring.LinkModel { return &l.model }
-
-// ModelJSON is a snapshot of the model for a Beam round (Go's encoding
-// sorts map keys and writes floats that read back exactly, so equal models
-// give equal bytes).
-func (l *LinkLearner) ModelJSON() (string, error) {
-	b, err := json.Marshal(&l.model)
-	if err != nil {
-		return "", fmt.Errorf("link model: %w", err)
-	}
-	return string(b), nil
-}
-
-// DecodeLinkModel reads a snapshot written by ModelJSON ("" gives nil:
-// no learning).
-func DecodeLinkModel(s string) (*scoring.LinkModel, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var m scoring.LinkModel
-	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		return nil, fmt.Errorf("link model: %w", err)
-	}
-	return &m, nil
-}

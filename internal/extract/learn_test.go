@@ -35,18 +35,20 @@ func TestLinkLearner(t *testing.T) {
 		l.Add(doc("http://news.example/wahl/a.html", 1, 0.5, 0.9))
 		l.Add(doc("http://news.example/garten/a.html", 1, 0.5, 0.1))
 	}
-	js, err := l.ModelJSON()
+	full := NewLearner(Focus{LearnLinks: true})
+	full.link = l
+	js, err := full.JSON()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := DecodeLinkModel(js)
-	if err != nil || m.N != l.Model().N || len(m.Features) != len(l.Model().Features) {
-		t.Fatalf("snapshot: %v", err)
+	learned, err := DecodeLearned(js)
+	if m := learned.LinkModel; err != nil || m == nil || m.N != l.Model().N || len(m.Features) != len(l.Model().Features) || learned.Feedback != nil {
+		t.Fatalf("snapshot: %+v, %v", learned, err)
 	}
-	if m, err := DecodeLinkModel(""); m != nil || err != nil {
-		t.Error("an empty snapshot is a model")
+	if learned, err := DecodeLearned(""); learned.LinkModel != nil || learned.Feedback != nil || err != nil {
+		t.Error("an empty snapshot has learned something")
 	}
-	if _, err := DecodeLinkModel("{"); err == nil {
+	if _, err := DecodeLearned("{"); err == nil {
 		t.Error("a broken snapshot decodes")
 	}
 
@@ -65,7 +67,7 @@ func TestLinkLearner(t *testing.T) {
 	before := priorities(scoreFocus(t, f, focusPage(300), 1))
 	f.LearnLinks = true
 	p := focusProcessor(t, f)
-	p.LinkModel = g.Model()
+	p.Use(Learned{LinkModel: g.Model()})
 	e := Entry{Key: "example,news)/2009/09/27/night.html", URL: "http://news.example/2009/09/27/night.html", Depth: 1, Path: "SL"}
 	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
 	fetched := Fetched{Selected: Selected{Entry: e, Round: 1, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}, ContentType: "text/html", Body: focusPage(300)}
@@ -75,8 +77,72 @@ func TestLinkLearner(t *testing.T) {
 		t.Errorf("before %v, after learning %v", before, after)
 	}
 	// Learning switched on without a model yet: the static priorities.
-	p.LinkModel = nil
+	p.Use(Learned{})
 	if r := p.Score(fetched); priorities(r)["garden.html"] != before["garden.html"] {
 		t.Error("no model changes the priorities")
+	}
+}
+
+// TestFeedbackLearner: the learner offers collected articles (not listing
+// pages, not missing URLs) with their feedback terms in collection order;
+// its snapshot reads back to the same set; a feedback set about gardens
+// lifts the garden link of focusPage above the coalition link, while the
+// document's own scores stay those against the specification's reference.
+func TestFeedbackLearner(t *testing.T) {
+	f := Focus{Links: scoring.LinkWeights{Parent: 0.1, Anchor: 0.5, Context: 0.4}, Feedback: scoring.FeedbackConfig{Documents: 3, Beta: 2, Parent: true}}
+	p := focusProcessor(t, f)
+	l := NewLearner(f)
+	if !l.Active() || NewLearner(Focus{}).Active() {
+		t.Fatal("Active")
+	}
+	doc := func(u, text string, rel float64, listing bool) Result {
+		e, _ := NewEntry(u, 0.5, 1, "SL", "", 0)
+		dt, _ := p.Scorer.DocumentTerms(text, "en")
+		return Result{Entry: e, Outcome: OutcomeCollected, Document: &Document{URL: u, Relevance: rel, Listing: listing}, FeedbackTerms: &dt}
+	}
+	garden := "Compost heaps in spring: the garden needs compost, spring planting and heaps of leaves."
+	l.Add(doc("http://news.example/a", garden, 0.9, false))
+	l.Add(doc("http://news.example/b", garden, 0.8, false))
+	l.Add(doc("http://news.example/home", "Coalition election parliament chancellor", 1, true))
+	l.Add(Result{Entry: Entry{Key: "x", URL: "http://news.example/x", Depth: 1}, Outcome: OutcomeMissing})
+	set := l.Learned().Feedback
+	if set == nil || len(set.Relevant) != 2 || set.Offered != 2 || l.Learned().LinkModel != nil {
+		t.Fatalf("feedback set %+v: want the two articles, not the listing page or the missing URL", set)
+	}
+	js, err := l.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, err := DecodeLearned(js)
+	if err != nil || learned.Feedback == nil || len(learned.Feedback.Relevant) != 2 {
+		t.Fatalf("snapshot %+v, %v", learned, err)
+	}
+
+	before := scoreFocus(t, f, focusPage(300), 1)
+	p.Use(learned)
+	if p.Feedback == nil {
+		t.Fatal("Use with a feedback set gave no feedback")
+	}
+	e := Entry{Key: "example,news)/2009/09/27/night.html", URL: "http://news.example/2009/09/27/night.html", Depth: 1, Path: "SL"}
+	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	after := p.Score(Fetched{Selected: Selected{Entry: e, Round: 1, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}, ContentType: "text/html", Body: focusPage(300)})
+	b, a := priorities(before), priorities(after)
+	if !(b["garden.html"] < b["coalition-talks.html"]) || !(a["garden.html"] > b["garden.html"]) {
+		t.Errorf("priorities without feedback %v, with %v: want the garden link lifted", b, a)
+	}
+	if *before.Document != *after.Document {
+		t.Errorf("feedback changed the document's scores:\n%+v\n%+v", before.Document, after.Document)
+	}
+	if after.FeedbackTerms == nil || len(after.FeedbackTerms.Terms) == 0 {
+		t.Error("a collected article has no feedback terms")
+	}
+	// Without feedback configured, no terms are kept and Use keeps none.
+	if r := scoreFocus(t, Focus{}, focusPage(300), 1); r.FeedbackTerms != nil {
+		t.Error("feedback terms without feedback")
+	}
+	q := focusProcessor(t, Focus{})
+	q.Use(learned)
+	if q.Feedback != nil {
+		t.Error("a processor without feedback in its focus uses a feedback set")
 	}
 }

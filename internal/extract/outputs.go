@@ -3,17 +3,12 @@ package extract
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"sort"
 	"strings"
 
-	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -25,8 +20,8 @@ const (
 	LinksFile      = "links.tsv"
 	RoundsFile     = "rounds.jsonl"
 	RunFile        = "run.json"
-	CollectionWARC = "collection.warc.gz"
-	CollectionCDXJ = "collection.cdxj"
+	CollectionWARC = archive.CollectionWARC // written by archive.WriteCollection
+	CollectionCDXJ = archive.CollectionCDXJ
 	// ListingsFile holds the listing pages that were followed but not
 	// counted (specs count_listing_pages: false); written only then.
 	ListingsFile = "listings.jsonl"
@@ -106,9 +101,11 @@ type RunInfo struct {
 type ResultSource func(yield func(Result) error) error
 
 // WriteOutputs writes documents.jsonl, missing.jsonl, links.tsv,
-// rounds.jsonl, run.json, collection.warc.gz and collection.cdxj into out,
-// each atomically. Both engines call it, so equal results give equal files.
-func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds []RoundStats, run RunInfo, f *Fetcher) error {
+// rounds.jsonl, run.json, and with archive.WriteCollection
+// collection.warc.gz and collection.cdxj into out, each atomically. The
+// driver calls it with the results of either engine, so equal results give
+// equal files.
+func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds []RoundStats, run RunInfo, f *archive.Fetcher) error {
 	inCollection := map[string]bool{}
 	hasListings := run.Listings
 	if err := results(func(r Result) error {
@@ -145,14 +142,14 @@ func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds 
 			return err
 		}
 	}
-	var collected []Document
+	var collected []archive.Record
 	err = results(func(r Result) error {
 		switch r.Outcome {
 		case OutcomeListing:
 			// Not in the collection, so not a node of its link graph.
 			return listings.json(r.Document)
 		case OutcomeCollected:
-			collected = append(collected, *r.Document)
+			collected = append(collected, collectionRecords(r.Document)...)
 			if err := docs.json(r.Document); err != nil {
 				return err
 			}
@@ -189,7 +186,7 @@ func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds 
 	if err := storage.WriteFile(ctx, storage.Join(out, RoundsFile), rb.Bytes()); err != nil {
 		return err
 	}
-	if err := WriteCollectionWARC(ctx, out, collected, f); err != nil {
+	if err := archive.WriteCollection(ctx, out, collected, f); err != nil {
 		return err
 	}
 	runJSON, err := json.MarshalIndent(run, "", "  ")
@@ -197,6 +194,17 @@ func WriteOutputs(ctx context.Context, out string, results ResultSource, rounds 
 		return fmt.Errorf("encode run.json: %w", err)
 	}
 	return storage.WriteFile(ctx, storage.Join(out, RunFile), append(runJSON, '\n'))
+}
+
+// collectionRecords are the records a collected document puts into the
+// collection WARC: the record its revisit refers to, then its own.
+func collectionRecords(d *Document) []archive.Record {
+	own := archive.Record{URL: d.URL, Archive: d.Archive, File: d.Filename, Offset: d.Offset, Length: d.Length}
+	if !d.Revisit {
+		return []archive.Record{own}
+	}
+	payload := archive.Record{URL: d.URL, Archive: d.Archive, File: d.PayloadFile, Offset: d.PayloadOffset, Length: d.PayloadLength}
+	return []archive.Record{payload, own}
 }
 
 func tsvField(s string) string {
@@ -234,157 +242,3 @@ func (l *lineFile) close() error {
 }
 
 func (l *lineFile) abort() { l.sw.Abort() }
-
-// WriteCollectionWARC copies the records of the collected documents (and the
-// records their revisits refer to) unchanged into OUT/collection.warc.gz,
-// one gzip member per record, in collection order, each record once; then
-// indexes it into OUT/collection.cdxj (pywb's format), so the collection can
-// be replayed. Records from uncompressed or whole-file-gzip archives are
-// compressed into members of their own; ARC records, which have no place in
-// a WARC file, are left out with a warning in the log.
-func WriteCollectionWARC(ctx context.Context, out string, docs []Document, f *Fetcher) error {
-	warcPath := storage.Join(out, CollectionWARC)
-	w, err := storage.Create(ctx, warcPath)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	type loc struct {
-		archive, file string
-		offset        int64
-	}
-	written := map[loc]bool{}
-	copyRecord := func(archive, file string, offset, length int64) error {
-		if written[loc{archive, file, offset}] {
-			return nil
-		}
-		written[loc{archive, file, offset}] = true
-		err := f.CopyRawRecord(ctx, bw, archive, file, offset, length)
-		if errors.Is(err, ErrNotWARCRecord) {
-			slog.Warn("record left out of the collection WARC", "archive", archive, "file", file, "offset", offset, "err", err)
-			return nil
-		}
-		return err
-	}
-	for _, d := range docs {
-		if d.Revisit {
-			if err := copyRecord(d.Archive, d.PayloadFile, d.PayloadOffset, d.PayloadLength); err != nil {
-				w.Abort()
-				return fmt.Errorf("collection WARC: %s: %w", d.URL, err)
-			}
-		}
-		if err := copyRecord(d.Archive, d.Filename, d.Offset, d.Length); err != nil {
-			w.Abort()
-			return fmt.Errorf("collection WARC: %s: %w", d.URL, err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		w.Abort()
-		return fmt.Errorf("write %s: %w", warcPath, err)
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	// Index what was written, with the same indexer as the archive.
-	r, err := storage.Open(ctx, warcPath)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	var lines []string
-	if _, err := cdxj.IndexFile(r, CollectionWARC, cdxj.IndexOptions{}, func(c cdxj.Capture) error {
-		lines = append(lines, c.Line())
-		return nil
-	}); err != nil && len(docs) > 0 {
-		return fmt.Errorf("index %s: %w", warcPath, err)
-	}
-	sort.Strings(lines)
-	var buf bytes.Buffer
-	for _, l := range lines {
-		buf.WriteString(l)
-		buf.WriteByte('\n')
-	}
-	return storage.WriteFile(ctx, storage.Join(out, CollectionCDXJ), buf.Bytes())
-}
-
-// ErrNotWARCRecord: an ARC record, which has no place in a WARC file.
-var ErrNotWARCRecord = errors.New("not a WARC record (ARC records are not copied into the collection WARC)")
-
-// CopyRawRecord writes the record at an index offset in a file of an
-// archive ("" for a single unnamed one) to w as one gzip member: copied
-// unchanged from a per-record-gzip file, else compressed as it is read.
-// The record is streamed, never held whole in memory, so a huge record
-// costs a copy buffer, not its size. An ARC record is ErrNotWARCRecord,
-// found before anything is written; after any other error w may hold part
-// of the record, and the caller discards what it wrote.
-func (f *Fetcher) CopyRawRecord(ctx context.Context, w io.Writer, archive, name string, offset, length int64) error {
-	of, err := f.openNamed(ctx, archive, name)
-	if err != nil {
-		return err
-	}
-	defer f.release(of)
-	r := of.r
-	if offset < 0 || length < 0 {
-		return fmt.Errorf("%s: negative offset %d or length %d in the index", name, offset, length)
-	}
-	// outside: a length from a damaged or hostile index line that the file
-	// cannot hold.
-	outside := offset > r.Size() || length > r.Size()-offset
-	errOutside := fmt.Errorf("%s: the index's offset %d and length %d lie outside the file (%d bytes)", name, offset, length, r.Size())
-	var magic [2]byte
-	r.ReadAt(magic[:], offset)
-	if magic == [2]byte{0x1f, 0x8b} && length > 0 {
-		if outside {
-			return errOutside
-		}
-		// A gzip member of its own: check that it holds a WARC record, then
-		// copy its bytes unchanged.
-		zr, err := gzip.NewReader(io.NewSectionReader(r, offset, length))
-		if err != nil {
-			return fmt.Errorf("read %s at %d: %w", name, offset, err)
-		}
-		var head [5]byte
-		n, _ := io.ReadFull(zr, head[:])
-		if string(head[:n]) != "WARC/" {
-			return fmt.Errorf("%s at %d: %w", name, offset, ErrNotWARCRecord)
-		}
-		if _, err := io.Copy(w, io.NewSectionReader(r, offset, length)); err != nil {
-			return fmt.Errorf("copy %s at %d: %w", name, offset, err)
-		}
-		return nil
-	}
-	var first [2]byte
-	r.ReadAt(first[:], 0)
-	var src io.Reader
-	if first == [2]byte{0x1f, 0x8b} { // whole-file gzip: offsets are in the decompressed stream
-		zr, err := gzip.NewReader(io.NewSectionReader(r, 0, r.Size()))
-		if err != nil {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		if _, err := io.CopyN(io.Discard, zr, offset); err != nil {
-			return fmt.Errorf("read %s at %d: %w", name, offset, err)
-		}
-		src = io.LimitReader(zr, length)
-	} else {
-		if outside {
-			return errOutside
-		}
-		src = io.NewSectionReader(r, offset, length)
-	}
-	br := bufio.NewReaderSize(src, 64<<10)
-	if head, _ := br.Peek(5); string(head) != "WARC/" {
-		return fmt.Errorf("%s at %d: %w", name, offset, ErrNotWARCRecord)
-	}
-	zw := gzip.NewWriter(w)
-	n, err := io.Copy(zw, br)
-	if err == nil && n < length {
-		err = io.ErrUnexpectedEOF
-	}
-	if err != nil {
-		return fmt.Errorf("read %s at %d (%d of %d bytes): %w", name, offset, n, length, err)
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("copy %s at %d: %w", name, offset, err)
-	}
-	return nil
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/surt"
@@ -43,7 +44,7 @@ type Reference struct {
 // redirects followed). A reference that cannot be
 // read is an error naming it: a collection must not silently lose its
 // topical scope.
-func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *Fetcher) ([]Reference, error) {
+func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *archive.Fetcher) ([]Reference, error) {
 	s := job.Spec
 	var refs []Reference
 	for i, rd := range s.ReferenceDocuments {
@@ -86,7 +87,7 @@ func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *Fetch
 	return refs, nil
 }
 
-func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *Fetcher, rawURL, lang string) (Reference, error) {
+func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *archive.Fetcher, rawURL, lang string) (Reference, error) {
 	s := job.Spec
 	u := rawURL
 	for hop := 0; hop <= maxReferenceRedirects; hop++ {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
@@ -226,7 +227,7 @@ func (j *Job) OpenIndex(ctx context.Context) (lookup.Index, error) {
 
 // NewFetcher returns a fetcher that reads a capture's record from the
 // locations of the capture's archive.
-func (j *Job) NewFetcher() *Fetcher {
+func (j *Job) NewFetcher() *archive.Fetcher {
 	locations := map[string][]string{"": nil} // a job without archives: every file is missing
 	if len(j.Sources) > 0 {
 		locations = map[string][]string{}
@@ -234,7 +235,7 @@ func (j *Job) NewFetcher() *Fetcher {
 	for _, s := range j.Sources {
 		locations[s.Name] = s.Archives
 	}
-	f := NewArchivesFetcher(locations)
+	f := archive.NewArchivesFetcher(locations)
 	if j.Spec != nil {
 		f.MaxBodyBytes = j.Spec.MaxDocumentBytes
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/surt"
 	"github.com/recrawl/recrawl/scoring"
@@ -17,16 +18,17 @@ import (
 )
 
 // Reason codes for URLs that go to missing (missing.jsonl's reason_code,
-// and the counters of a run).
+// and the counters of a run). Those of a record that could not be read are
+// the fetcher's (archive.RecordError's kinds).
 const (
 	ReasonNotInIndex      = "not-in-index"
 	ReasonNoUsable        = "no-usable-capture"
-	ReasonStaleIndex      = "stale-index-entry"
-	ReasonCorruptRecord   = "corrupt-record"
-	ReasonUnsafeFilename  = "filename-outside-archive"
+	ReasonStaleIndex      = archive.ReasonStaleIndex
+	ReasonCorruptRecord   = archive.ReasonCorruptRecord
+	ReasonUnsafeFilename  = archive.ReasonUnsafeFilename
 	ReasonNotHTML         = "not-html"
 	ReasonTooDeep         = "nested-too-deep"
-	ReasonArchiveFileGone = "archive-file-missing"
+	ReasonArchiveFileGone = archive.ReasonArchiveFileGone
 	ReasonBadRedirect     = "redirect-without-target"
 	ReasonRedirected      = "redirected"
 	ReasonDisallowedRedir = "redirect-target-not-allowed"
@@ -90,6 +92,9 @@ type Focus struct {
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool
+	// Feedback: relevance feedback into the reference vector that scores
+	// the links (Processor.Feedback; learn.go); Documents 0: off.
+	Feedback scoring.FeedbackConfig
 }
 
 // paperLinks reports whether every outlink gets the parent's relevance.
@@ -103,11 +108,14 @@ func (f Focus) paperLinks() bool {
 type Processor struct {
 	Settings Settings
 	Scorer   *scoring.Scorer
-	Fetcher  *Fetcher
+	Fetcher  *archive.Fetcher
 	// LinkModel is the link model learned from the rounds before the
 	// current one (Focus.LearnLinks; nil: none yet). The engines set it
 	// between rounds; Score only reads it.
 	LinkModel *scoring.LinkModel
+	// Feedback is the reference enriched by the documents of the rounds
+	// before the current one (Focus.Feedback; nil: none yet). Set by Use.
+	Feedback *scoring.Feedback
 }
 
 // Document is one collected document: a line of documents.jsonl.
@@ -170,6 +178,10 @@ type Result struct {
 	Reason     string    `json:"reason,omitempty"`
 	Document   *Document `json:"document,omitempty"`
 	Links      []Link    `json:"links,omitempty"`
+	// FeedbackTerms is a collected document's evidence for relevance
+	// feedback (Focus.Feedback on; not for listing pages), read by
+	// Learner.Add from the committed results.
+	FeedbackTerms *scoring.DocTerms `json:"feedback_terms,omitempty"`
 	// NewEntries are the frontier candidates this step discovered: followed
 	// outlinks and a redirect target, with priority, depth, path, parent and
 	// discovery order set. Whether they are unseen is for the engine to check.
@@ -274,7 +286,7 @@ func (p *Processor) FetchRecord(ctx context.Context, sel Selected) (Fetched, *Re
 	e := sel.Entry
 	rec, err := p.Fetcher.Read(ctx, sel.Choice.Payload)
 	if err != nil {
-		var re *RecordError
+		var re *archive.RecordError
 		if errors.As(err, &re) {
 			return Fetched{}, missingResult(e, sel.Round, sel.Rank, re.Kind, re.Err.Error()), nil
 		}
@@ -337,7 +349,8 @@ func (p *Processor) score(f Fetched) Result {
 		}
 	}
 	docTime, docDay, source := DocumentTime(doc, captureTime)
-	score := p.Scorer.Score(DocumentText(doc), doc.Language, docTime)
+	text := DocumentText(doc)
+	score := p.Scorer.Score(text, doc.Language, docTime)
 	reason := score.Reason
 	if doc.Reason != "" {
 		reason = doc.Reason
@@ -359,6 +372,11 @@ func (p *Processor) score(f Fetched) Result {
 	if doc.Listing && focus.SkipListings {
 		res.Outcome = OutcomeListing
 	}
+	if focus.Feedback.Documents > 0 && !doc.Listing {
+		if dt, ok := p.Scorer.DocumentTerms(text, doc.Language); ok {
+			res.FeedbackTerms = &dt
+		}
+	}
 	follow, gateReason := true, ""
 	switch {
 	case focus.FollowThreshold > 0 && score.TTR < focus.FollowThreshold && e.Depth > 0 && !doc.Listing:
@@ -373,7 +391,15 @@ func (p *Processor) score(f Fetched) Result {
 	}
 	seenHere := map[string]bool{e.Key: true}
 	var texts *scoring.LinkTexts // the outlinks' anchors and paragraphs, scored once each
-	if !focus.paperLinks() {
+	linkParent := score          // the parent's score the outlinks' priorities start from
+	switch {
+	case p.Feedback != nil:
+		texts = p.Feedback.LinkTexts(score.Language)
+		if focus.Feedback.Parent {
+			linkParent.TopicR = p.Feedback.TopicR(text, doc.Language)
+			linkParent.Priority = scoring.Priority(p.Scorer.Strategy(), linkParent.TopicR, linkParent.TempR, p.Scorer.Alpha())
+		}
+	case !focus.paperLinks():
 		texts = p.Scorer.LinkTexts(score.Language)
 	}
 	for i, l := range doc.Outlinks {
@@ -397,7 +423,7 @@ func (p *Processor) score(f Fetched) Result {
 			continue
 		}
 		seenHere[key] = true
-		priority := p.linkPriority(score, texts, l, docTime)
+		priority := p.linkPriority(linkParent, texts, l, docTime)
 		if focus.FollowPagination && doc.Listing && document.SamePagedList(e.URL, l.URL) {
 			// The list goes on with the interest it was read with.
 			priority = max(priority, e.Priority)
@@ -422,7 +448,7 @@ func (p *Processor) score(f Fetched) Result {
 // links); then the temporal intent boost.
 func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
-	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks {
+	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks && p.Feedback == nil {
 		return parent.Priority
 	}
 	priority, linkTime := parent.Priority, docTime

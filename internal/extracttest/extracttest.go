@@ -25,6 +25,7 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/archivegen"
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cdxj"
@@ -128,7 +129,7 @@ func writeDictionaries(ctx context.Context, a *Archive, dirs []string) error {
 	if err != nil {
 		return err
 	}
-	fetcher := extract.NewFetcher([]string{a.WARCDir})
+	fetcher := archive.NewFetcher([]string{a.WARCDir})
 	defer fetcher.Close()
 	dfs := map[string]*scoring.DocFreq{}
 	bag := scoring.NewBag()

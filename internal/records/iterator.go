@@ -44,6 +44,9 @@ type Iterator struct {
 	strict  bool // first line must be a record header (ReadRecordAt)
 	records int
 	skips   int
+
+	first []byte        // the copy of a record's first line nextLine returns
+	hb    headerBuilder // reused by every header
 }
 
 // NewIterator starts reading r; name is the file name used in errors and
@@ -130,7 +133,8 @@ func (it *Iterator) Next() (*Record, error) {
 	}
 }
 
-// nextLine returns the next non-blank line (a copy) and its stream position.
+// nextLine returns the next non-blank line (a copy, valid until the next
+// call) and its stream position.
 func (it *Iterator) nextLine() ([]byte, int64, error) {
 	if it.hasPending {
 		it.hasPending = false
@@ -144,7 +148,8 @@ func (it *Iterator) nextLine() ([]byte, int64, error) {
 			if isBlank(line) {
 				continue
 			}
-			return append([]byte(nil), line...), off, nil
+			it.first = append(it.first[:0], line...)
+			return it.first, off, nil
 		case errors.Is(err, stream.ErrLineTooLong):
 			if it.strict {
 				return nil, 0, fmt.Errorf("%s offset %d: not the start of a WARC record: %w", it.name, off, err)
@@ -203,21 +208,50 @@ func (it *Iterator) damage(cause error) error {
 	return err
 }
 
+// isSourceError reports whether err wraps a *stream.SourceError (an error
+// of the underlying reader). The usual ends of data are answered without
+// errors.As, whose target would escape to the heap at every record.
+func isSourceError(err error) bool {
+	if err == nil || err == io.EOF || err == stream.EndOfMember {
+		return false
+	}
+	var se *stream.SourceError
+	return errors.As(err, &se)
+}
+
 func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
-var warcVersions = []string{"WARC/1.0", "WARC/1.1", "WARC/0.17", "WARC/0.18"}
-
+// warcVersion reports whether line starts with one of warcVersionLines, in
+// any case.
 func warcVersion(line []byte) bool {
 	if len(line) < 8 {
 		return false
 	}
-	up := bytes.ToUpper(line[:min(len(line), 9)])
-	for _, v := range warcVersions {
-		if bytes.HasPrefix(up, []byte(v)) {
+	for _, v := range warcVersionLines {
+		if len(line) >= len(v) && hasPrefixFold(line, v) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasPrefixFold reports whether b starts with the upper-case ASCII prefix,
+// in any case (bytes.ToUpper without its copy: for the ASCII bytes of a
+// prefix, only an ASCII letter upper-cases to a letter).
+func hasPrefixFold(b []byte, prefix string) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := b[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // isHeaderLine reports whether line starts a record.
@@ -258,8 +292,9 @@ func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
 
 func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 	rec.Format = WARC
-	rec.Version = strings.TrimSpace(latin1(first))
-	var h Header
+	rec.Version = versionString(first)
+	hb := &it.hb
+	hb.reset()
 	var hc headerCap
 	complete := false
 	for {
@@ -277,23 +312,15 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 			// Read on to the header's end, keeping only Content-Length, so
 			// the records after this one are found.
 			if name, _, _ := bytes.Cut(l, []byte(":")); strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
-				h = appendHeaderLine(h, l)
+				hb.add(l)
 			}
 			continue
 		}
-		h = appendHeaderLine(h, l)
+		hb.add(l)
 	}
+	h := hb.header()
 	rec.Header = h
-	rec.Type = h.Get("WARC-Type")
-	rec.TargetURI = h.Get("WARC-Target-URI")
-	rec.Date = h.Get("WARC-Date")
-	rec.ContentType = h.Get("Content-Type")
-	rec.RecordID = h.Get("WARC-Record-ID")
-	rec.ConcurrentTo = h.Get("WARC-Concurrent-To")
-	rec.PayloadDigest = h.Get("WARC-Payload-Digest")
-	rec.RefersTo = h.Get("WARC-Refers-To")
-	rec.RefersToTargetURI = h.Get("WARC-Refers-To-Target-URI")
-	rec.RefersToDate = h.Get("WARC-Refers-To-Date")
+	cl, ok := setWARCFields(rec, h)
 	if ts, err := isoToTimestamp(rec.Date); err == nil {
 		rec.Timestamp = ts
 	} else if rec.Type != "warcinfo" || rec.Date != "" {
@@ -309,7 +336,6 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		rec.ContentLength = -1
 		return 0
 	}
-	cl, ok := h.Get("Content-Length"), h.Has("Content-Length")
 	v, err := pyInt(cl)
 	switch {
 	case ok && err == nil && v >= 0:
@@ -387,36 +413,6 @@ func (c *headerCap) over(line []byte, tooLong bool) bool {
 	return true
 }
 
-// appendHeaderLine adds one header line, warcio style: continuation lines
-// extend the previous value, lines without a colon are dropped.
-func appendHeaderLine(h Header, l []byte) Header {
-	l = trimRightSpace(l)
-	if len(l) == 0 {
-		return h
-	}
-	if l[0] == ' ' || l[0] == '\t' {
-		if len(h) > 0 {
-			h[len(h)-1].Value += latin1(l)
-		}
-		return h
-	}
-	i := bytes.IndexByte(l, ':')
-	if i < 0 {
-		return h
-	}
-	name, value := l[:i], l[i+1:]
-	for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
-		name = name[:len(name)-1]
-	}
-	for len(value) > 0 && isSpace(value[0]) {
-		value = value[1:]
-	}
-	if h == nil {
-		h = make(Header, 0, 16)
-	}
-	return append(h, Field{headerName(name), latin1(value)})
-}
-
 // isSpace reports the bytes header lines are trimmed of (Python's
 // str.strip without arguments, for ASCII).
 func isSpace(c byte) bool {
@@ -430,10 +426,10 @@ func trimRightSpace(l []byte) []byte {
 	return l
 }
 
-// headerName is latin1(name), without a new string for the names nearly
-// every WARC and HTTP header has (the compiler does not allocate for a
-// switch on string(name)).
-func headerName(name []byte) string {
+// commonHeaderName is latin1(name) for the names nearly every WARC and HTTP
+// header has, without a new string (the compiler does not allocate for a
+// switch on string(name)); "" for the others.
+func commonHeaderName(name []byte) string {
 	switch string(name) {
 	case "WARC-Type":
 		return "WARC-Type"
@@ -486,7 +482,7 @@ func headerName(name []byte) string {
 	case "Accept-Ranges":
 		return "Accept-Ranges"
 	}
-	return latin1(name)
+	return ""
 }
 
 // parseHTTP parses the HTTP head of the block when pywb would.
@@ -512,6 +508,8 @@ func (it *Iterator) parseHTTP(rec *Record) {
 	proto, rest, _ := strings.Cut(status, " ")
 	h.Protocol, h.StatusLine = proto, strings.TrimSpace(rest)
 	var hc headerCap
+	hb := &it.hb
+	hb.reset()
 	for {
 		l, err := it.block.readLine()
 		if len(l) == 0 || isBlank(l) {
@@ -519,7 +517,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		}
 		tooLong := errors.Is(err, stream.ErrLineTooLong)
 		if !hc.over(l, tooLong) {
-			h.Header = appendHeaderLine(h.Header, l)
+			hb.add(l)
 		}
 		if tooLong {
 			// The rest of the line: read on to the head's end.
@@ -534,6 +532,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 			break
 		}
 	}
+	h.Header = hb.header()
 	if hc.cut != nil {
 		// Reported once the WARC header's own problems are.
 		rec.Damage = fmt.Errorf("the HTTP head %w", hc.cut)
@@ -573,8 +572,7 @@ func (it *Iterator) Finish() error {
 		off := it.s.Pos()
 		line, err := it.s.ReadLine()
 		if err != nil && !errors.Is(err, stream.ErrLineTooLong) {
-			var se *stream.SourceError
-			if errors.As(err, &se) {
+			if isSourceError(err) {
 				return fmt.Errorf("%s: %w", it.name, err)
 			}
 			break

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -32,14 +31,7 @@ func ManifestLine(kind, path string, count int) string {
 // WriteManifest writes dir/ManifestFile from the manifest lines of every
 // part file of the state, sorted.
 func WriteManifest(ctx context.Context, dir string, lines []string) error {
-	sorted := append([]string(nil), lines...)
-	sort.Strings(sorted)
-	var b strings.Builder
-	for _, l := range sorted {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	return storage.WriteFile(ctx, storage.Join(dir, ManifestFile), []byte(b.String()))
+	return storage.WriteSortedLines(ctx, storage.Join(dir, ManifestFile), lines)
 }
 
 // ReadManifest reads dir/ManifestFile. A missing manifest is an error:

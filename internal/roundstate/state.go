@@ -1,7 +1,6 @@
 package roundstate
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -97,11 +96,5 @@ func WriteSeen(ctx context.Context, dir string, results []extract.Result) error 
 	for i, r := range results {
 		keys[i] = r.Entry.Key
 	}
-	sort.Strings(keys)
-	var buf bytes.Buffer
-	for _, k := range keys {
-		buf.WriteString(k)
-		buf.WriteByte('\n')
-	}
-	return storage.WriteFile(ctx, storage.Join(dir, SeenFile), buf.Bytes())
+	return storage.WriteSortedLines(ctx, storage.Join(dir, SeenFile), keys)
 }

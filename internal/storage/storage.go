@@ -27,6 +27,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -438,6 +439,22 @@ func WriteFile(ctx context.Context, p string, data []byte) error {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return w.Close()
+}
+
+// WriteSortedLines writes lines to p atomically, sorted, each ended by a
+// newline (no lines: an empty file). It sorts a copy; lines is unchanged.
+func WriteSortedLines(ctx context.Context, p string, lines []string) error {
+	sorted := slices.Clone(lines)
+	slices.Sort(sorted)
+	n := 0
+	for _, l := range sorted {
+		n += len(l) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, l := range sorted {
+		b = append(append(b, l...), '\n')
+	}
+	return WriteFile(ctx, p, b)
 }
 
 // ReadFile reads a whole (small) file.

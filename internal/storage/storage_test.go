@@ -119,3 +119,28 @@ func TestDir(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteSortedLines: the lines sorted byte-wise, each ended by a
+// newline, the caller's slice untouched; no lines is an empty file.
+func TestWriteSortedLines(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	lines := []string{"b 2", "a", "B", "a 1"}
+	p := filepath.Join(dir, "lines.txt")
+	if err := WriteSortedLines(ctx, p, lines); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "B\na\na 1\nb 2\n" {
+		t.Errorf("file %q", got)
+	}
+	if !reflect.DeepEqual(lines, []string{"b 2", "a", "B", "a 1"}) {
+		t.Errorf("the caller's lines changed: %q", lines)
+	}
+	empty := filepath.Join(dir, "empty.txt")
+	if err := WriteSortedLines(ctx, empty, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(empty); err != nil || len(got) != 0 {
+		t.Errorf("no lines: %q, %v; want an empty file", got, err)
+	}
+}

@@ -54,6 +54,14 @@ func Key(rawURL string) (string, error) {
 	if rawURL == "" {
 		return "", ErrEmpty
 	}
+	if k, ok := fastKey(rawURL); ok {
+		return k, nil
+	}
+	return fullKey(rawURL)
+}
+
+// fullKey is Key by the python library's whole pipeline.
+func fullKey(rawURL string) (string, error) {
 	if strings.HasPrefix(rawURL, "filedesc") {
 		return rawURL, nil
 	}
@@ -509,9 +517,9 @@ func stripQuerySessionID(q []byte) []byte {
 // holds lit in no mix of cases. Non-ASCII input always gives true, since
 // the regexp also folds some non-ASCII runes to ASCII letters (U+017F to s,
 // U+212A to k).
-func mayContainFold(s []byte, lit string) bool {
-	for _, c := range s {
-		if c >= 0x80 {
+func mayContainFold[T string | []byte](s T, lit string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
 			return true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extracttest"
@@ -233,7 +234,7 @@ func otherRecord(t *testing.T, a *extracttest.Archive, c cdxj.Capture) cdxj.Capt
 // It checks that the link lands in the main content.
 func injectBadLink(t *testing.T, ctx context.Context, a *extracttest.Archive, d doc, path string) cdxj.Capture {
 	t.Helper()
-	f := extract.NewFetcher([]string{a.WARCDir})
+	f := archive.NewFetcher([]string{a.WARCDir})
 	defer f.Close()
 	var orig cdxj.Capture
 	for _, l := range a.Lines {

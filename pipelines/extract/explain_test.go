@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/sharedtest"
 )
 
@@ -35,7 +35,7 @@ func TestExplain(t *testing.T) {
 			c = x
 		}
 	}
-	f := extract.NewFetcher([]string{a.WARCDir})
+	f := archive.NewFetcher([]string{a.WARCDir})
 	defer f.Close()
 	rec, err := f.Read(context.Background(), c)
 	if err != nil {

@@ -253,9 +253,22 @@ func TestStarvation(t *testing.T) {
 // K = 1 equal the sequential engine, runners give the same bytes, a run
 // killed after a committed round resumes to the uninterrupted run's outputs,
 // and the model changes the priorities; several rounds per job are refused.
-func TestLearnLinksEngines(t *testing.T) {
+func TestLearnLinksEngines(t *testing.T) { learningEngines(t, "learn_links: true\n", "learn_links") }
+
+// TestFeedbackEngines: relevance feedback (feedback: Rocchio into the
+// reference vector that scores the links) holds the same guarantees as
+// learn_links: sequential = Beam at K = 1, prism = direct, SIGKILL and
+// resume = uninterrupted, it changes priorities, rounds_per_job 2 refused;
+// and the documents' own scores stay those without feedback.
+func TestFeedbackEngines(t *testing.T) {
+	learningEngines(t, "feedback: {documents: 5, beta: 0.5, gamma: 0.1}\n", "feedback")
+}
+
+// learningEngines checks an option that learns between rounds (extra, a
+// spec fragment; name, its field in the rounds_per_job refusal).
+func learningEngines(t *testing.T, extra, name string) {
 	a := fixture(t)
-	spec := focusSpec(t, a, "learn_links: true\n")
+	spec := focusSpec(t, a, extra)
 	dir := t.TempDir()
 	args := func(out string, extra ...string) []string {
 		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet"}, extra...)
@@ -292,7 +305,27 @@ func TestLearnLinksEngines(t *testing.T) {
 		}
 	}
 	if changed == 0 {
-		t.Error("learn_links changed no document's priority")
+		t.Errorf("%s changed no document's priority", name)
+	}
+	if name == "feedback" { // the documents' scores are against the spec's own reference vector
+		scores := func(dir string) map[string][3]float64 {
+			out := map[string][3]float64{}
+			for _, d := range readJSONL[struct {
+				URL       string  `json:"url"`
+				TopicR    float64 `json:"topic_r"`
+				TTR       float64 `json:"ttr"`
+				Relevance float64 `json:"relevance"`
+			}](t, filepath.Join(dir, "documents.jsonl")) {
+				out[d.URL] = [3]float64{d.TopicR, d.TTR, d.Relevance}
+			}
+			return out
+		}
+		with, without := scores(direct), scores(plain)
+		for u, sc := range with {
+			if w, ok := without[u]; ok && w != sc {
+				t.Errorf("%s: scores %v with feedback, %v without", u, sc, w)
+			}
+		}
 	}
 
 	// Killed after round 2 was committed, resumed: the same outputs.
@@ -302,7 +335,7 @@ func TestLearnLinksEngines(t *testing.T) {
 	sameOutputs(t, direct, resumed, false)
 
 	res := runBin(t, nil, args(filepath.Join(dir, "perjob"), append(k, "--rounds_per_job=2")...)...)
-	if res.err == nil || !strings.Contains(res.stderr, "rounds_per_job=1") {
-		t.Errorf("learn_links with --rounds_per_job=2: %v\n%s", res.err, tail(res.stderr, 5))
+	if res.err == nil || !strings.Contains(res.stderr, "rounds_per_job=1") || !strings.Contains(res.stderr, name) {
+		t.Errorf("%s with --rounds_per_job=2: %v\n%s", name, res.err, tail(res.stderr, 5))
 	}
 }

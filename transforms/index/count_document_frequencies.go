@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/docfreq"
 	"github.com/recrawl/recrawl/internal/extract"
@@ -128,7 +129,7 @@ type documentTermsFn struct {
 	Locations       []string
 	DefaultLanguage string
 
-	fetcher   *extract.Fetcher
+	fetcher   *archive.Fetcher
 	analyzers *scoring.Analyzers
 	bag       *scoring.Bag
 	tokens    []scoring.Token
@@ -155,7 +156,7 @@ func (f *documentTermsFn) Setup() error {
 	if f.analyzers, err = scoring.NewAnalyzers(f.DefaultLanguage); err != nil {
 		return fmt.Errorf("dictionary: %w", err)
 	}
-	f.fetcher = extract.NewFetcher(f.Locations)
+	f.fetcher = archive.NewFetcher(f.Locations)
 	f.bag = scoring.NewBag()
 	f.docs = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryDocs)
 	f.truncated = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryTruncated)

@@ -33,16 +33,17 @@ import (
 // would cost a core. A missing archive file fails the round.
 func FetchAndScore(s beam.Scope, selected beam.PCollection, cfg Config) (discovered, parts beam.PCollection) {
 	s = s.Scope("FetchAndScore")
-	return beam.ParDo2(s, &fetchAndScoreFn{JobJSON: cfg.JobJSON, Dir: storage.Join(cfg.OutDir, roundstate.ResultsDir), LinkModel: cfg.LinkModel}, selected)
+	return beam.ParDo2(s, &fetchAndScoreFn{JobJSON: cfg.JobJSON, Dir: storage.Join(cfg.OutDir, roundstate.ResultsDir), Learned: cfg.Learned}, selected)
 }
 
 type fetchAndScoreFn struct {
 	JobJSON string
 	Dir     string // of the results files
-	// LinkModel: the link model learned before the round (learn_links).
-	LinkModel string
-	proc      *extract.Processor
-	pw        roundstate.PartWriter
+	// Learned: what was learned before the round (learn_links, feedback;
+	// extract.Learner.JSON).
+	Learned string
+	proc    *extract.Processor
+	pw      roundstate.PartWriter
 }
 
 func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
@@ -51,7 +52,8 @@ func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
 	if f.proc, err = processorFor(ctx, f.JobJSON, true); err != nil {
 		return err
 	}
-	f.proc.LinkModel, err = extract.DecodeLinkModel(f.LinkModel)
+	learned, err := extract.DecodeLearned(f.Learned)
+	f.proc.Use(learned)
 	return err
 }
 

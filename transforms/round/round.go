@@ -90,7 +90,7 @@ type Config struct {
 	OutDir        string          // state directory written by the round
 	JoinMode      string          // lookup or cogroup
 	Sources       []lookup.Source // the snapshot indexes of the job's archives (extract.Job.IndexSources)
-	LinkModel     string          // the link model of learn_links (extract.LinkLearner.ModelJSON; "" without)
+	Learned       string          // what learn_links and feedback learned before the round (extract.Learner.JSON; "" without)
 }
 
 // Extract adds one round of the extraction to the pipeline.

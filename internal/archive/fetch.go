@@ -1,4 +1,4 @@
-package extract
+package archive
 
 import (
 	"container/list"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"sync"
 
@@ -20,12 +19,6 @@ import (
 // of the archive locations. It stops a round (the state stays as it was), so
 // the run resumes once the file is back.
 var ErrArchiveFileMissing = errors.New("archive file not found in any --archive location")
-
-// What a missing archive file does (--on_missing_archive_file).
-const (
-	OnMissingFileStop  = "stop"  // the run stops (a wrong --archive shows at once)
-	OnMissingFileCount = "count" // the URL is missing (archive-file-missing) and the run goes on
-)
 
 // Fetcher reads records named by index captures from the archive locations
 // (local directories or gs:// prefixes, searched in order). With several
@@ -70,21 +63,6 @@ func NewFetcher(locations []string) *Fetcher {
 // name → its locations, searched in order.
 func NewArchivesFetcher(locations map[string][]string) *Fetcher {
 	return &Fetcher{locations: locations, resolved: map[archiveFile]string{}, open: map[string]*list.Element{}, lru: list.New(), maxOpen: 64}
-}
-
-// SafeFilename checks that an index filename names a file inside an archive
-// location: a relative, clean path without "..", backslashes or a scheme.
-// Anything else is rejected before any file is opened.
-func SafeFilename(name string) error {
-	switch {
-	case name == "":
-		return errors.New("empty filename")
-	case strings.HasPrefix(name, "/"), strings.Contains(name, `\`), strings.Contains(name, ":"):
-		return fmt.Errorf("filename %q is not relative to the archive locations", name)
-	case path.Clean(name) != name, name == "..", strings.HasPrefix(name, "../"):
-		return fmt.Errorf("filename %q would resolve outside the archive locations", name)
-	}
-	return nil
 }
 
 // Resolve finds the file an index filename names (single unnamed archive).
@@ -249,9 +227,26 @@ func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, er
 // RecordError is a record-level failure: the URL goes to missing with this
 // reason, the round goes on.
 type RecordError struct {
-	Kind string // one of the Reason* codes
+	Kind string // one of the Reason* codes below
 	Err  error
 }
+
+// The kinds of RecordError: the reason codes the extraction gives a URL
+// whose record could not be read (missing.jsonl's reason_code;
+// internal/extract names them too).
+const (
+	// ReasonStaleIndex: the record is not where the index says (another
+	// record, or past the end of the file).
+	ReasonStaleIndex = "stale-index-entry"
+	// ReasonCorruptRecord: the record is there but damaged.
+	ReasonCorruptRecord = "corrupt-record"
+	// ReasonUnsafeFilename: the index's filename would resolve outside the
+	// archive locations (SafeFilename, or a symbolic link out).
+	ReasonUnsafeFilename = "filename-outside-archive"
+	// ReasonArchiveFileGone: the file is in no location, and the fetcher
+	// counts missing files (Fetcher.CountMissingFiles).
+	ReasonArchiveFileGone = "archive-file-missing"
+)
 
 func (e *RecordError) Error() string { return e.Kind + ": " + e.Err.Error() }
 func (e *RecordError) Unwrap() error { return e.Err }

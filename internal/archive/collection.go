@@ -1,0 +1,88 @@
+package archive
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// The files of a collection in an output directory.
+const (
+	CollectionWARC = "collection.warc.gz"
+	CollectionCDXJ = "collection.cdxj"
+)
+
+// Record is where one record of a collection lies in its archive: the file
+// an index names, in an archive ("" for a single unnamed one), and the
+// record's offset and length there. URL is the document it belongs to,
+// named in errors.
+type Record struct {
+	URL     string
+	Archive string
+	File    string
+	Offset  int64
+	Length  int64
+}
+
+// WriteCollection copies records unchanged into OUT/collection.warc.gz, one
+// gzip member per record, in the order given, each record once (a record
+// listed again, such as the payload of two revisits, is skipped); then
+// indexes it into OUT/collection.cdxj (pywb's format), so the collection can
+// be replayed. Records from uncompressed or whole-file-gzip archives are
+// compressed into members of their own; ARC records, which have no place in
+// a WARC file, are left out with a warning in the log.
+func WriteCollection(ctx context.Context, out string, recs []Record, f *Fetcher) error {
+	warcPath := storage.Join(out, CollectionWARC)
+	w, err := storage.Create(ctx, warcPath)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	type loc struct {
+		archive, file string
+		offset        int64
+	}
+	written := map[loc]bool{}
+	for _, rec := range recs {
+		at := loc{rec.Archive, rec.File, rec.Offset}
+		if written[at] {
+			continue
+		}
+		written[at] = true
+		err := f.CopyRawRecord(ctx, bw, rec.Archive, rec.File, rec.Offset, rec.Length)
+		if errors.Is(err, ErrNotWARCRecord) {
+			slog.Warn("record left out of the collection WARC", "archive", rec.Archive, "file", rec.File, "offset", rec.Offset, "err", err)
+			continue
+		}
+		if err != nil {
+			w.Abort()
+			return fmt.Errorf("collection WARC: %s: %w", rec.URL, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		w.Abort()
+		return fmt.Errorf("write %s: %w", warcPath, err)
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	// Index what was written, with the same indexer as the archive.
+	r, err := storage.Open(ctx, warcPath)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var lines []string
+	if _, err := cdxj.IndexFile(r, CollectionWARC, cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+		lines = append(lines, c.Line())
+		return nil
+	}); err != nil && len(recs) > 0 {
+		return fmt.Errorf("index %s: %w", warcPath, err)
+	}
+	return storage.WriteSortedLines(ctx, storage.Join(out, CollectionCDXJ), lines)
+}

@@ -1,0 +1,174 @@
+package records
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// headerBuilder gathers the fields of one header (a record's WARC header or
+// the HTTP head of its block), warcio style: lines split at the first colon,
+// names trimmed of trailing blanks and values of leading white space,
+// continuation lines extending the previous value, lines without a colon
+// dropped, every name and value decoded by latin1. It decodes them into one
+// buffer that the Iterator reuses and makes one string of it when the
+// header is complete: two allocations per header (that string and the
+// Header) instead of one per name and value. The fields' strings are
+// substrings of it.
+type headerBuilder struct {
+	arena []byte      // decoded names and values, back to back
+	spans []fieldSpan // one per field, in order
+}
+
+// fieldSpan is a field being gathered: name is a constant for the common
+// names (headerName), else arena[ns:ne]; the value is arena[vs:ve].
+type fieldSpan struct {
+	name           string
+	ns, ne, vs, ve int
+}
+
+func (b *headerBuilder) reset() {
+	b.arena, b.spans = b.arena[:0], b.spans[:0]
+}
+
+// add adds one header line.
+func (b *headerBuilder) add(l []byte) {
+	l = trimRightSpace(l)
+	if len(l) == 0 {
+		return
+	}
+	if l[0] == ' ' || l[0] == '\t' {
+		if n := len(b.spans); n > 0 {
+			// The last value ends the arena, so the piece extends it.
+			b.arena = appendLatin1(b.arena, l)
+			b.spans[n-1].ve = len(b.arena)
+		}
+		return
+	}
+	i := bytes.IndexByte(l, ':')
+	if i < 0 {
+		return
+	}
+	name, value := l[:i], l[i+1:]
+	for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
+		name = name[:len(name)-1]
+	}
+	for len(value) > 0 && isSpace(value[0]) {
+		value = value[1:]
+	}
+	var f fieldSpan
+	if f.name = commonHeaderName(name); f.name == "" {
+		f.ns = len(b.arena)
+		b.arena = appendLatin1(b.arena, name)
+		f.ne = len(b.arena)
+	}
+	f.vs = len(b.arena)
+	b.arena = appendLatin1(b.arena, value)
+	f.ve = len(b.arena)
+	b.spans = append(b.spans, f)
+}
+
+// header returns the fields gathered (nil if none).
+func (b *headerBuilder) header() Header {
+	if len(b.spans) == 0 {
+		return nil
+	}
+	s := string(b.arena)
+	h := make(Header, len(b.spans))
+	for i, f := range b.spans {
+		h[i].Name = f.name
+		if f.name == "" {
+			h[i].Name = s[f.ns:f.ne]
+		}
+		h[i].Value = s[f.vs:f.ve]
+	}
+	return h
+}
+
+// appendLatin1 appends latin1(b): b if it is valid UTF-8, else each byte
+// as the rune of the same value.
+func appendLatin1(dst, b []byte) []byte {
+	if utf8.Valid(b) {
+		return append(dst, b...)
+	}
+	for _, c := range b {
+		dst = utf8.AppendRune(dst, rune(c))
+	}
+	return dst
+}
+
+// warcFields are the WARC header fields a Record has fields for, in the
+// order of the bits of fieldSet.
+var warcFields = [...]string{
+	"WARC-Type", "WARC-Target-URI", "WARC-Date", "Content-Type", "WARC-Record-ID", "WARC-Concurrent-To",
+	"WARC-Payload-Digest", "WARC-Refers-To", "WARC-Refers-To-Target-URI", "WARC-Refers-To-Date", "Content-Length",
+}
+
+const fieldContentLength = 10
+
+// warcFieldIndex is the index in warcFields of a field name (any case), or
+// -1. The names headerName returns as constants are matched by a switch.
+func warcFieldIndex(name string) int {
+	switch name {
+	case "WARC-Type":
+		return 0
+	case "WARC-Target-URI":
+		return 1
+	case "WARC-Date":
+		return 2
+	case "Content-Type":
+		return 3
+	case "WARC-Record-ID":
+		return 4
+	case "WARC-Concurrent-To":
+		return 5
+	case "WARC-Payload-Digest":
+		return 6
+	case "Content-Length":
+		return fieldContentLength
+	case "WARC-Block-Digest", "WARC-IP-Address", "WARC-Warcinfo-ID", "WARC-Identified-Payload-Type":
+		return -1
+	}
+	for i, w := range warcFields {
+		if strings.EqualFold(name, w) {
+			return i
+		}
+	}
+	return -1
+}
+
+// setWARCFields sets the Record's fields from its WARC header in one pass:
+// each from the first field of its name, as Header.Get would. It returns
+// the Content-Length value and whether the header has one.
+func setWARCFields(rec *Record, h Header) (contentLength string, hasLength bool) {
+	var seen uint16
+	var dst = [...]*string{
+		&rec.Type, &rec.TargetURI, &rec.Date, &rec.ContentType, &rec.RecordID, &rec.ConcurrentTo,
+		&rec.PayloadDigest, &rec.RefersTo, &rec.RefersToTargetURI, &rec.RefersToDate, &contentLength,
+	}
+	for _, f := range h {
+		k := warcFieldIndex(f.Name)
+		if k < 0 || seen&(1<<k) != 0 {
+			continue
+		}
+		seen |= 1 << k
+		*dst[k] = f.Value
+	}
+	return contentLength, seen&(1<<fieldContentLength) != 0
+}
+
+// warcVersionLines are the version strings warcVersion accepts;
+// versionString returns them without a new string.
+var warcVersionLines = [...]string{"WARC/1.0", "WARC/1.1", "WARC/0.17", "WARC/0.18"}
+
+// versionString is strings.TrimSpace(latin1(first)), without a new string
+// for the usual version lines.
+func versionString(first []byte) string {
+	t := bytes.TrimSpace(first)
+	for _, v := range warcVersionLines {
+		if string(t) == v {
+			return v
+		}
+	}
+	return strings.TrimSpace(latin1(first))
+}
