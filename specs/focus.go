@@ -115,14 +115,14 @@ type Preset string
 const (
 	// PresetDefault follows every link a reader could follow (outlinks:
 	// all) and ranks each by its own evidence: link_priority {parent:
-	// 0.1, anchor: 0.5, context: 0.4}, listing pages counted. Measured on
-	// an independent archive of real news text and on every site template
-	// of the generated archive (README §6), it was the most robust choice;
-	// the further options of the generator's best combination (link_dates,
-	// combine: average, count_listing_pages: false) lost on the real
-	// archive.
-	// A page whose canonical link names another URL is a copy, and the
-	// canonical is followed instead (follow_canonical).
+	// 0.1, anchor: 0.5, context: 0.4}. Listing pages are followed but not
+	// counted (count_listing_pages false: the same pages are fetched in the
+	// same order, only they leave the collection), the next pages of a
+	// list keep its priority (follow_pagination), and a page whose
+	// canonical link names another URL is a copy whose canonical is
+	// followed instead (follow_canonical). Measured on an independent
+	// archive of real news text and on every site template of the
+	// generated archive (README §6).
 	PresetDefault Preset = "default"
 	// PresetPaper is the paper's CT-F, reproduced exactly: main-content
 	// outlinks only, each with its parent's relevance (max over parents),
