@@ -50,6 +50,9 @@ type IndexOptions struct {
 	OnSkip func(records.Skip)
 	// NoPostAppend leaves request bodies out of keys (pywb without -p).
 	NoPostAppend bool
+	// ReadBuffer is the size of the buffer the file is read through (0:
+	// stream.DefaultBufferSize, 64 KB); IndexRange reads through 1 MB.
+	ReadBuffer int
 }
 
 // IndexStats counts what IndexFile did.
@@ -123,10 +126,11 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 		held = nil
 		return nil
 	}
-	it, err := records.NewIterator(r, filename, onSkip)
+	it, err := records.NewIteratorSize(r, filename, onSkip, opts.ReadBuffer)
 	if err != nil {
 		return st, err
 	}
+	it.ReuseRecords() // an entry keeps a record's strings, never the record
 	x := indexer{opts: opts, filename: filename, emit: emit, onSkip: onSkip, st: &st}
 	for {
 		rec, err := it.Next()

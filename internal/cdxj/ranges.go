@@ -1,7 +1,6 @@
 package cdxj
 
 import (
-	"bufio"
 	"errors"
 	"io"
 
@@ -65,8 +64,13 @@ func IndexRange(r io.ReaderAt, filename string, rng Range, opts IndexOptions, em
 			opts.OnSkip(s)
 		}
 	}
-	// A buffer of 1 MB: over remote storage every ReadAt is a request.
-	in := bufio.NewReaderSize(io.NewSectionReader(r, start, end-start), 1<<20)
+	// A buffer of 1 MB: over remote storage every ReadAt is a request. It
+	// is the iterator's own, not a second one in front of it (a copy of
+	// every byte).
+	if shifted.ReadBuffer == 0 {
+		shifted.ReadBuffer = 1 << 20
+	}
+	in := io.NewSectionReader(r, start, end-start)
 	st, err := IndexFile(in, filename, shifted, func(c Capture) error {
 		c.Offset += start
 		return emit(c)

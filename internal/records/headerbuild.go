@@ -69,20 +69,26 @@ func (b *headerBuilder) add(l []byte) {
 }
 
 // header returns the fields gathered (nil if none).
-func (b *headerBuilder) header() Header {
+func (b *headerBuilder) header() Header { return b.appendTo(nil) }
+
+// appendTo returns the fields gathered (nil if none) in dst's array when it
+// has room, else in a new one of their number.
+func (b *headerBuilder) appendTo(dst Header) Header {
 	if len(b.spans) == 0 {
 		return nil
 	}
-	s := string(b.arena)
-	h := make(Header, len(b.spans))
-	for i, f := range b.spans {
-		h[i].Name = f.name
-		if f.name == "" {
-			h[i].Name = s[f.ns:f.ne]
-		}
-		h[i].Value = s[f.vs:f.ve]
+	if cap(dst)-len(dst) < len(b.spans) {
+		dst = append(make(Header, 0, len(dst)+len(b.spans)), dst...)
 	}
-	return h
+	s := string(b.arena)
+	for _, f := range b.spans {
+		name := f.name
+		if name == "" {
+			name = s[f.ns:f.ne]
+		}
+		dst = append(dst, Field{name, s[f.vs:f.ve]})
+	}
+	return dst
 }
 
 // appendLatin1 appends latin1(b): b if it is valid UTF-8, else each byte

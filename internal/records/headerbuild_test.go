@@ -2,9 +2,18 @@ package records
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/sharedtest"
 )
 
 // referenceHeader is the header parser headerBuilder replaced (one string
@@ -150,5 +159,136 @@ func TestWARCVersionFold(t *testing.T) {
 		if old != c.want {
 			t.Errorf("old rule on %q = %v, want %v", c.line, old, c.want)
 		}
+	}
+}
+
+// referenceISOToTimestamp is the isoToTimestamp that split the date into
+// strings and parsed them with strconv.Atoi, kept as the reference.
+func referenceISOToTimestamp(date string) (string, error) {
+	var buf [8]string
+	parts := buf[:0]
+	start := 0
+	for i := 0; i <= len(date); i++ {
+		if i == len(date) || date[i] < '0' || date[i] > '9' {
+			if len(parts) == len(buf) {
+				return "", errors.New("not an ISO 8601 date")
+			}
+			parts = append(parts, date[start:i])
+			start = i + 1
+		}
+	}
+	if n := len(parts); n > 0 && parts[n-1] == "" {
+		parts = parts[:n-1]
+	}
+	if len(parts) < 3 || len(parts) > 7 {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	var nums [6]int
+	for i, p := range parts[:min(len(parts), 6)] {
+		if p == "" || len(p) > 9 {
+			return "", errors.New("not an ISO 8601 date")
+		}
+		nums[i], _ = strconv.Atoi(p)
+	}
+	if len(parts) == 7 && parts[6] == "" {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	y, mo, d := nums[0], nums[1], nums[2]
+	if y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || nums[3] > 23 || nums[4] > 59 || nums[5] > 59 {
+		return "", errors.New("date out of range")
+	}
+	return fmt.Sprintf("%04d%02d%02d%02d%02d%02d", y, mo, d, nums[3], nums[4], nums[5]), nil
+}
+
+func checkISO(t *testing.T, in string) {
+	t.Helper()
+	got, err := isoToTimestamp(in)
+	want, werr := referenceISOToTimestamp(in)
+	if got != want || (err == nil) != (werr == nil) {
+		t.Fatalf("isoToTimestamp(%q) = %q, %v; the reference gives %q, %v", in, got, err, want, werr)
+	}
+}
+
+func TestISOToTimestampEqualsReference(t *testing.T) {
+	pieces := []string{"2014", "0", "01", "1", "12", "31", "29", "23", "59", "60", "9999", "0000", "1234567890", "123456789", "-", "T", ":", "Z", ".", "..", "000", "x", ""}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		checkISO(t, b.String())
+	}
+}
+
+func FuzzISOToTimestamp(f *testing.F) {
+	f.Add("2014-01-03T03:03:21Z")
+	f.Add("2014-03-04T19:23:21.000Z")
+	f.Fuzz(checkISO)
+}
+
+// recordsOf reads every record of data, each copied (with its HTTP head)
+// before the next, the payload read as well.
+func recordsOf(t *testing.T, data []byte, name string, reuse bool) []Record {
+	t.Helper()
+	it, err := NewIterator(bytes.NewReader(data), name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reuse {
+		it.ReuseRecords()
+	}
+	var out []Record
+	for {
+		rec, err := it.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		payload, _ := io.ReadAll(rec.Payload())
+		if err := it.Finish(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c := *rec
+		c.payload, c.Body = nil, payload
+		c.Header = append(Header(nil), rec.Header...)
+		if rec.HTTP != nil {
+			h := *rec.HTTP
+			h.Header = append(Header(nil), rec.HTTP.Header...)
+			c.HTTP = &h
+		}
+		out = append(out, c)
+	}
+}
+
+// TestReuseRecordsSameRecords: every real archive in ../shared gives the
+// same records (fields, headers, HTTP heads, payloads, lengths, damage)
+// with and without ReuseRecords.
+func TestReuseRecordsSameRecords(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
+		m, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, dir), "*arc*"))
+		for _, f := range m {
+			if !strings.Contains(f, ".cdx") {
+				files = append(files, f)
+			}
+		}
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, reused := recordsOf(t, data, filepath.Base(f), false), recordsOf(t, data, filepath.Base(f), true)
+		if !reflect.DeepEqual(fresh, reused) {
+			t.Errorf("%s: the records differ with ReuseRecords", filepath.Base(f))
+		}
+		n += len(fresh)
+	}
+	if n < 100 {
+		t.Errorf("only %d records compared", n)
 	}
 }

@@ -47,12 +47,62 @@ type Iterator struct {
 
 	first []byte        // the copy of a record's first line nextLine returns
 	hb    headerBuilder // reused by every header
+
+	// With reuse (ReuseRecords), every record is rec, its HTTP head http,
+	// and their Headers use the arrays kept in warcHeader and httpHeader.
+	reuse                  bool
+	rec                    Record
+	http                   HTTP
+	warcHeader, httpHeader Header
+}
+
+// ReuseRecords makes Next return the same *Record every time, its HTTP head
+// and header fields stored where the previous record's were: no allocation
+// for them per record. Only for callers that keep nothing of a Record but
+// its strings (which stay valid) once they call Next again.
+func (it *Iterator) ReuseRecords() { it.reuse = true }
+
+// newRecord is the Record parse fills.
+func (it *Iterator) newRecord(off int64) *Record {
+	if !it.reuse {
+		return &Record{File: it.name, Offset: off}
+	}
+	it.rec = Record{File: it.name, Offset: off}
+	return &it.rec
+}
+
+// newHTTP is the HTTP head parseHTTP fills.
+func (it *Iterator) newHTTP() *HTTP {
+	if !it.reuse {
+		return &HTTP{}
+	}
+	it.http = HTTP{}
+	return &it.http
+}
+
+// header makes the header gathered in it.hb, in *keep's array when
+// records are reused.
+func (it *Iterator) header(keep *Header) Header {
+	if !it.reuse {
+		return it.hb.appendTo(nil)
+	}
+	h := it.hb.appendTo((*keep)[:0])
+	if h != nil {
+		*keep = h
+	}
+	return h
 }
 
 // NewIterator starts reading r; name is the file name used in errors and
 // skips. onSkip may be nil.
 func NewIterator(r io.Reader, name string, onSkip func(Skip)) (*Iterator, error) {
-	s, err := stream.New(r)
+	return NewIteratorSize(r, name, onSkip, stream.DefaultBufferSize)
+}
+
+// NewIteratorSize is NewIterator reading r through a buffer of size bytes
+// (at least stream.DefaultBufferSize).
+func NewIteratorSize(r io.Reader, name string, onSkip func(Skip), size int) (*Iterator, error) {
+	s, err := stream.NewSize(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -265,7 +315,7 @@ func isHeaderLine(line []byte) bool {
 
 // parse reads a record's header, starting with its first line.
 func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
-	rec := &Record{File: it.name, Offset: off}
+	rec := it.newRecord(off)
 	if it.s.Gzipped() && !it.s.Continuous {
 		rec.Offset = it.s.MemberStart()
 	}
@@ -318,7 +368,7 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		}
 		hb.add(l)
 	}
-	h := hb.header()
+	h := it.header(&it.warcHeader)
 	rec.Header = h
 	cl, ok := setWARCFields(rec, h)
 	if ts, err := isoToTimestamp(rec.Date); err == nil {
@@ -496,11 +546,11 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		return
 	}
 	first, _ := it.block.readLine()
-	status := strings.TrimRight(latin1(first), " \t\r\n\x0b\x0c")
+	status := latin1(trimRightSpace(first)) // ASCII white space: the same as trimming latin1(first)
 	if status == "" {
 		return
 	}
-	h := &HTTP{}
+	h := it.newHTTP()
 	// The first token and the rest, for requests as for responses: warcio
 	// splits so when it does not verify the line (verify_http=False, as
 	// pywb's indexer reads), so a request line with a method outside the
@@ -532,7 +582,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 			break
 		}
 	}
-	h.Header = hb.header()
+	h.Header = it.header(&it.httpHeader)
 	if hc.cut != nil {
 		// Reported once the WARC header's own problems are.
 		rec.Damage = fmt.Errorf("the HTTP head %w", hc.cut)
@@ -689,32 +739,38 @@ func pyInt(s string) (int64, error) {
 // minute, second, fraction) must form a valid date, and it is written as 14
 // digits.
 func isoToTimestamp(date string) (string, error) {
-	var buf [8]string // at most 7 parts and an empty one after a trailing separator
-	parts := buf[:0]
-	start := 0
-	for i := 0; i <= len(date); i++ {
-		if i == len(date) || date[i] < '0' || date[i] > '9' {
-			if len(parts) == len(buf) {
-				return "", errors.New("not an ISO 8601 date")
-			}
-			parts = append(parts, date[start:i])
-			start = i + 1
-		}
-	}
-	if n := len(parts); n > 0 && parts[n-1] == "" {
-		parts = parts[:n-1]
-	}
-	if len(parts) < 3 || len(parts) > 7 {
-		return "", errors.New("not an ISO 8601 date")
-	}
+	// The parts between non-digits: their lengths, and the numbers of the
+	// first six (at most 7 parts and an empty one after a trailing
+	// separator).
+	var lens [8]int
 	var nums [6]int
-	for i, p := range parts[:min(len(parts), 6)] {
-		if p == "" || len(p) > 9 {
+	parts, start := 0, 0
+	for i := 0; i <= len(date); i++ {
+		if i < len(date) && date[i] >= '0' && date[i] <= '9' {
+			if parts < len(nums) && i-start < 9 {
+				nums[parts] = nums[parts]*10 + int(date[i]-'0')
+			}
+			continue
+		}
+		if parts == len(lens) {
 			return "", errors.New("not an ISO 8601 date")
 		}
-		nums[i], _ = strconv.Atoi(p)
+		lens[parts] = i - start
+		parts++
+		start = i + 1
 	}
-	if len(parts) == 7 && parts[6] == "" {
+	if parts > 0 && lens[parts-1] == 0 {
+		parts--
+	}
+	if parts < 3 || parts > 7 {
+		return "", errors.New("not an ISO 8601 date")
+	}
+	for i := range min(parts, 6) {
+		if lens[i] == 0 || lens[i] > 9 {
+			return "", errors.New("not an ISO 8601 date")
+		}
+	}
+	if parts == 7 && lens[6] == 0 {
 		return "", errors.New("not an ISO 8601 date")
 	}
 	// A date time.Date would not normalise: every field in its range.

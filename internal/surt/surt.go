@@ -23,6 +23,11 @@
 //     path and query. URLs without a host (dns:, mailto:, warcinfo:) keep their
 //     scheme; "filedesc" URLs are returned unchanged.
 //
+// Most URLs in web archives are plain http(s) URLs for which steps 1 and 2
+// change nothing: Key takes those through one pass with one allocation
+// (fastKey) and every other URL through the whole pipeline; the tests hold
+// the two equal on the shared vectors, random URLs and a fuzzer.
+//
 // The python library works on bytes; so does this package. Where the python
 // library asks the operating system (socket.gethostbyname_ex for numeric hosts
 // such as "10.0.258"), this package applies the same inet_aton rules without a

@@ -83,10 +83,19 @@ type Reader struct {
 	eof         bool // no more members
 }
 
+// DefaultBufferSize is the size of the buffer New reads the source through.
+const DefaultBufferSize = 64 << 10
+
 // New starts reading r. It returns an error only if r cannot be read.
-func New(r io.Reader) (*Reader, error) {
+func New(r io.Reader) (*Reader, error) { return NewSize(r, DefaultBufferSize) }
+
+// NewSize is New with a buffer of size bytes for the source (the compressed
+// bytes of a gzip file): larger for storage where every read is a request,
+// instead of a second buffer in front of r, which would cost a copy of every
+// byte.
+func NewSize(r io.Reader, size int) (*Reader, error) {
 	s := &Reader{raw: r, cnt: &counter{r: r}}
-	s.src = bufio.NewReaderSize(s.cnt, 64<<10)
+	s.src = bufio.NewReaderSize(s.cnt, max(size, DefaultBufferSize))
 	head, err := s.src.Peek(2)
 	if err != nil && err != io.EOF {
 		return nil, &SourceError{err}
