@@ -135,7 +135,9 @@ type Spec struct {
 //   - outlinks and the focus options (Focus) from PresetDefault (focus:
 //     default): every link of the page, each ranked by its own evidence
 //     (link_priority {parent: 0.1, anchor: 0.5, context: 0.4}), link_dates
-//     false, combine max, listing pages counted (method.md §3.5; focus:
+//     false, combine max, listing pages followed but not counted, a
+//     list's next pages with its priority, canonical copies followed
+//     (method.md §3.5; focus:
 //     paper is the paper's method: outlinks main, link_priority {parent:
 //     1});
 //   - max_document_bytes 5 MiB: larger HTML pages are rare and mostly

@@ -135,8 +135,9 @@ temporal_intent: {months: {2009-09: 10, 2009-10: 2.5}, min_priority: 0.3}
 follow_threshold: auto
 calibration_splits: 4
 max_depth: 5
-count_listing_pages: false
+count_listing_pages: true
 follow_canonical: false
+follow_pagination: false
 learn_links: true
 feedback: {documents: 7, beta: 0.25, gamma: 0.1, parent: false}
 `

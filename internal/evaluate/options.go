@@ -52,9 +52,17 @@ var (
 	depth3     = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
 	perHost    = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
 	noListings = func(s *specs.Spec) { s.Focus.CountListingPages = false }
-	allLinks   = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
-	copies     = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
-	learn      = func(s *specs.Spec) { s.Focus.LearnLinks = true }
+	listings   = func(s *specs.Spec) { s.Focus.CountListingPages = true }
+	noPages    = func(s *specs.Spec) { s.Focus.FollowPagination = false }
+	// previousDefault is the default preset of session 5: listing pages
+	// counted, pagination links ranked by their text.
+	previousDefault = func(s *specs.Spec) {
+		s.UsePreset(specs.PresetDefault, nil)
+		s.Focus.CountListingPages, s.Focus.FollowPagination = true, false
+	}
+	allLinks = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
+	copies   = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
+	learn    = func(s *specs.Spec) { s.Focus.LearnLinks = true }
 	// feedback: Rocchio with the usual β and the 10 best documents.
 	feedback = func(s *specs.Spec) {
 		s.Focus.Feedback = specs.Feedback{Documents: 10, Beta: specs.DefaultFeedbackBeta, Parent: true}
@@ -86,6 +94,10 @@ const BestCombination = "best"
 // focus unless the specification names another).
 const DefaultVariant = "default"
 
+// PreviousDefaultVariant names the row of the default preset as it was
+// before follow_pagination and count_listing_pages: false joined it.
+const PreviousDefaultVariant = "previous-default"
+
 // FocusVariants are the rows of the options comparison, in order. The first
 // is the paper's ctf; "unfocused" is the baseline of recall; the "best"
 // rows apply the best combination under ctf, cf and tf to check that the
@@ -96,10 +108,11 @@ var FocusVariants = []FocusVariant{
 	{Name: "unfocused", Description: "breadth-first over every link (outlinks: all), no relevance", Strategy: "unfocused", Apply: allLinks},
 	{Name: DefaultVariant, Description: "the specification as given: the default focus (every link, each ranked by link_priority {parent: 0.1, anchor: 0.5, context: 0.4}) unless it sets another"},
 	{Name: "default+link-dates", Description: "the default with link_dates: true", Apply: linkDates},
-	{Name: "default+no-listings", Description: "the default with count_listing_pages: false", Apply: noListings},
+	{Name: "default+listings", Description: "the default with count_listing_pages: true (listing pages take slots of the collection)", Apply: listings},
+	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
+	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},
-	{Name: "default+learn+no-listings", Description: "the default with learn_links: true and count_listing_pages: false", Apply: apply(learn, noListings)},
 	{Name: "default+feedback", Description: "the default with feedback {documents: 10, beta: 0.5}: the 10 best documents so far enrich the reference vector that scores the links (their texts and the parent's topical term)", Apply: feedback},
 	{Name: "default+feedback-texts", Description: "the default with feedback {documents: 10, beta: 0.5, parent: false}: the enriched vector scores the links' texts only", Apply: feedbackTexts},
 	{Name: "default+feedback+learn", Description: "the default with feedback {documents: 10, beta: 0.5} and learn_links: true", Apply: apply(feedback, learn)},

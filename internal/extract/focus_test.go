@@ -229,3 +229,42 @@ func TestFollowCanonical(t *testing.T) {
 		t.Errorf("a denied canonical: %s", r.Outcome)
 	}
 }
+
+func TestFollowPagination(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Swine flu</title></head><body><h1>Swine flu</h1><ul>`)
+	for i := range 20 {
+		fmt.Fprintf(&b, `<li><a href="/health/story-%d.html">Compost heaps in autumn, part %d</a></li>`, i, i)
+	}
+	b.WriteString(`</ul><div class="pagination"><a href="/tag/swine-flu/?page=1">1</a> <a href="/tag/swine-flu/?page=3">3</a> <a href="/tag/volcano/?page=2">2</a></div></body></html>`)
+	e := Entry{Key: "example,news)/tag/swine-flu?page=2", URL: "http://news.example/tag/swine-flu/?page=2", Priority: 0.9, Depth: 1, Path: "SL"}
+	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	priorities := func(f Focus) map[string]float64 {
+		p := focusProcessor(t, f)
+		p.Settings.AllOutlinks = true // as in the default preset
+		r := p.Score(Fetched{Selected: Selected{Entry: e, Round: 1, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}},
+			ContentType: "text/html", Body: []byte(b.String())})
+		if r.Document == nil || !r.Document.Listing {
+			t.Fatalf("the tag page is not a listing page: %s %s", r.Outcome, r.Reason)
+		}
+		out := map[string]float64{}
+		for _, ne := range r.NewEntries {
+			out[strings.TrimPrefix(ne.URL, "http://news.example")] = ne.Priority
+		}
+		return out
+	}
+	links := scoring.LinkWeights{Parent: 0.1, Anchor: 0.5, Context: 0.4}
+	on := priorities(Focus{Links: links, FollowPagination: true})
+	off := priorities(Focus{Links: links})
+	for _, page := range []string{"/tag/swine-flu/?page=1", "/tag/swine-flu/?page=3"} {
+		if on[page] != e.Priority || !(off[page] < e.Priority) {
+			t.Errorf("%s: priority %v with follow_pagination (want the listing's %v), %v without", page, on[page], e.Priority, off[page])
+		}
+	}
+	// Another list, and the articles, keep their own priorities.
+	for _, u := range []string{"/tag/volcano/?page=2", "/health/story-3.html"} {
+		if on[u] != off[u] || on[u] >= e.Priority {
+			t.Errorf("%s: %v with follow_pagination, %v without", u, on[u], off[u])
+		}
+	}
+}

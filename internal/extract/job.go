@@ -99,13 +99,14 @@ func (j *Job) Settings() Settings {
 func (j *Job) Focus() Focus {
 	f := j.Spec.Focus
 	out := Focus{
-		Links:           scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context},
-		LinkDates:       f.LinkDates,
-		Intent:          f.TemporalIntent,
-		MaxDepth:        f.MaxDepth,
-		SkipListings:    !f.CountListingPages,
-		FollowCanonical: f.FollowCanonical,
-		LearnLinks:      f.LearnLinks,
+		Links:            scoring.LinkWeights{Parent: f.LinkPriority.Parent, Anchor: f.LinkPriority.Anchor, Context: f.LinkPriority.Context},
+		LinkDates:        f.LinkDates,
+		Intent:           f.TemporalIntent,
+		MaxDepth:         f.MaxDepth,
+		SkipListings:     !f.CountListingPages,
+		FollowCanonical:  f.FollowCanonical,
+		FollowPagination: f.FollowPagination,
+		LearnLinks:       f.LearnLinks,
 	}
 	if fb := f.Feedback; !fb.IsZero() {
 		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}

@@ -86,6 +86,9 @@ type Focus struct {
 	// FollowCanonical: a page whose canonical link names another URL is a
 	// copy; the canonical URL is followed instead (Processor.canonical).
 	FollowCanonical bool
+	// FollowPagination: a listing page's links to other pages of its list
+	// get at least the listing page's own priority.
+	FollowPagination bool
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool
@@ -420,8 +423,13 @@ func (p *Processor) score(f Fetched) Result {
 			continue
 		}
 		seenHere[key] = true
+		priority := p.linkPriority(linkParent, texts, l, docTime)
+		if focus.FollowPagination && doc.Listing && document.SamePagedList(e.URL, l.URL) {
+			// The list goes on with the interest it was read with.
+			priority = max(priority, e.Priority)
+		}
 		ne := Entry{
-			Key: key, URL: l.URL, Priority: p.linkPriority(linkParent, texts, l, docTime), Depth: e.Depth + 1, Path: e.Path + "L",
+			Key: key, URL: l.URL, Priority: priority, Depth: e.Depth + 1, Path: e.Path + "L",
 			Parent: e.URL, Order: DiscoveryOrder(round, rank, i+1), Host: HostOf(l.URL),
 		}
 		if focus.Combine != CombineMax {
