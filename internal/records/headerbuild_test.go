@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/recrawl/recrawl/internal/sharedtest"
 )
 
 // referenceHeader is the header parser headerBuilder replaced (one string
@@ -267,15 +265,7 @@ func recordsOf(t *testing.T, data []byte, name string, reuse bool) []Record {
 // same records (fields, headers, HTTP heads, payloads, lengths, damage)
 // with and without ReuseRecords.
 func TestReuseRecordsSameRecords(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
-		m, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, dir), "*arc*"))
-		for _, f := range m {
-			if !strings.Contains(f, ".cdx") {
-				files = append(files, f)
-			}
-		}
-	}
+	files := sharedArchives(t)
 	n := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -264,15 +264,7 @@ func TestExampleBad(t *testing.T) {
 }
 
 func TestAllSharedArchives(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
-		m, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, dir), "*arc*"))
-		for _, f := range m {
-			if !strings.Contains(f, ".cdx") {
-				files = append(files, f)
-			}
-		}
-	}
+	files := sharedArchives(t)
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
 		spans, skips, err := iterate(t, data, filepath.Base(f))
@@ -360,4 +352,19 @@ func TestISOToTimestampAsTime(t *testing.T) {
 			t.Errorf("isoToTimestamp(%q) = %q, want an error", in, got)
 		}
 	}
+}
+
+// sharedArchives lists the real WARC and ARC files of ../shared's
+// conformance sets (pywb's, UKWA's and Common Crawl's).
+func sharedArchives(t *testing.T) []string {
+	var files []string
+	for _, dir := range []string{"conformance/pywb", "conformance/ukwa", "conformance/commoncrawl"} {
+		m, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, dir), "*arc*"))
+		for _, f := range m {
+			if !strings.Contains(f, ".cdx") {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
 }
