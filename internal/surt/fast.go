@@ -242,22 +242,6 @@ func fastHost(host string) bool {
 	return letter
 }
 
-// stripWWW is massageHost on a host in any case: a leading "www", "www2",
-// … label is dropped.
-func stripWWW(h string) string {
-	if len(h) < 4 || h[0]|0x20 != 'w' || h[1]|0x20 != 'w' || h[2]|0x20 != 'w' {
-		return h
-	}
-	i := 3
-	for i < len(h) && h[i] >= '0' && h[i] <= '9' {
-		i++
-	}
-	if i < len(h) && h[i] == '.' {
-		return h[i+1:]
-	}
-	return h
-}
-
 // compareArg orders two query arguments as alphaReorderQuery does: by
 // name, then an argument without '=' first, then by value.
 func compareArg(a, b []byte) int {

@@ -420,7 +420,7 @@ func (u *url) iaCanonicalize() {
 	if len(u.host) > 0 {
 		u.host = bytes.ToLower(u.host)
 		if string(u.scheme) != "dns" {
-			u.host = massageHost(u.host)
+			u.host = stripWWW(u.host)
 		}
 	}
 	if u.port >= 0 && u.port == defaultPort(u.scheme) {
@@ -443,9 +443,10 @@ func (u *url) iaCanonicalize() {
 	}
 }
 
-// massageHost strips a leading "www.", "www2.", "www34." label.
-func massageHost(h []byte) []byte {
-	if !bytes.HasPrefix(h, []byte("www")) {
+// stripWWW strips a leading "www.", "www2.", "www34." label, in any case
+// (the full pipeline lowercases the host first; fastKey does not).
+func stripWWW[T ~string | ~[]byte](h T) T {
+	if len(h) < 4 || h[0]|0x20 != 'w' || h[1]|0x20 != 'w' || h[2]|0x20 != 'w' {
 		return h
 	}
 	i := 3
