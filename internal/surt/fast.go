@@ -1,5 +1,7 @@
 package surt
 
+import "bytes"
+
 // fastKey is Key for the URLs most web archive records have: "http://" or
 // "https://", a host name of letters, digits, '-', '.' and '_', an optional
 // port, and a path and query of printable ASCII without '%' or '#'. For
@@ -245,9 +247,9 @@ func fastHost(host string) bool {
 // compareArg orders two query arguments as alphaReorderQuery does: by
 // name, then an argument without '=' first, then by value.
 func compareArg(a, b []byte) int {
-	an, av, aok := cutByte(a, '=')
-	bn, bv, bok := cutByte(b, '=')
-	if c := compareBytes(an, bn); c != 0 {
+	an, av, aok := bytes.Cut(a, []byte("="))
+	bn, bv, bok := bytes.Cut(b, []byte("="))
+	if c := bytes.Compare(an, bn); c != 0 {
 		return c
 	}
 	switch {
@@ -258,34 +260,7 @@ func compareArg(a, b []byte) int {
 	case !bok:
 		return 1
 	}
-	return compareBytes(av, bv)
-}
-
-func cutByte(b []byte, c byte) (before, after []byte, found bool) {
-	for i, x := range b {
-		if x == c {
-			return b[:i], b[i+1:], true
-		}
-	}
-	return b, nil, false
-}
-
-func compareBytes(a, b []byte) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case len(a) < len(b):
-		return -1
-	case len(a) > len(b):
-		return 1
-	}
-	return 0
+	return bytes.Compare(av, bv)
 }
 
 func appendInt(b []byte, n int) []byte {

@@ -553,22 +553,7 @@ func alphaReorderQuery(q []byte) []byte {
 		return q
 	}
 	args := bytes.Split(q, []byte("&"))
-	slices.SortStableFunc(args, func(a, b []byte) int {
-		an, av, aok := bytes.Cut(a, []byte("="))
-		bn, bv, bok := bytes.Cut(b, []byte("="))
-		if c := bytes.Compare(an, bn); c != 0 {
-			return c
-		}
-		switch {
-		case !aok && !bok:
-			return 0
-		case !aok:
-			return -1
-		case !bok:
-			return 1
-		}
-		return bytes.Compare(av, bv)
-	})
+	slices.SortStableFunc(args, compareArg)
 	return bytes.Join(args, []byte("&"))
 }
 
