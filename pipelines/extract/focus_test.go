@@ -11,6 +11,26 @@ import (
 )
 
 // focusSpec writes the fixture's event spec with focusing options added.
+// focusArgs gives the flags of an extraction of spec on a into out, with
+// extra flags.
+func focusArgs(a *extracttest.Archive, spec string) func(out string, extra ...string) []string {
+	return func(out string, extra ...string) []string {
+		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet"}, extra...)
+	}
+}
+
+// k1EnginesAgree runs 40 documents with K = 1 on the sequential engine
+// (into dir/sequential) and on Beam (dir/beam) and checks that they give the
+// same outputs.
+func k1EnginesAgree(t *testing.T, args func(out string, extra ...string) []string, dir string) (seq, beam string) {
+	t.Helper()
+	seq, beam = filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
+	mustRun(t, nil, args(seq, "--engine=sequential", "--batch_size=1", "--target_size=40")...)
+	mustRun(t, nil, args(beam, "--engine=beam", "--batch_size=1", "--target_size=40")...)
+	sameOutputs(t, seq, beam, true)
+	return seq, beam
+}
+
 func focusSpec(t *testing.T, a *extracttest.Archive, options string) string {
 	t.Helper()
 	data, err := os.ReadFile(a.Spec(testEvent))
@@ -43,13 +63,8 @@ func TestFocusOptionsEngines(t *testing.T) {
 	a := fixture(t)
 	spec := focusSpec(t, a, allFocusOptions)
 	dir := t.TempDir()
-	args := func(out string, extra ...string) []string {
-		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet"}, extra...)
-	}
-	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
-	mustRun(t, nil, args(seq, "--engine=sequential", "--batch_size=1", "--target_size=40")...)
-	mustRun(t, nil, args(beam, "--engine=beam", "--batch_size=1", "--target_size=40")...)
-	sameOutputs(t, seq, beam, true)
+	args := focusArgs(a, spec)
+	seq, beam := k1EnginesAgree(t, args, dir)
 	for _, f := range []string{"listings.jsonl"} {
 		a, _ := os.ReadFile(filepath.Join(seq, f))
 		b, err := os.ReadFile(filepath.Join(beam, f))
@@ -270,13 +285,8 @@ func learningEngines(t *testing.T, extra, name string) {
 	a := fixture(t)
 	spec := focusSpec(t, a, extra)
 	dir := t.TempDir()
-	args := func(out string, extra ...string) []string {
-		return append([]string{"--spec", spec, "--archive", a.WARCDir, "--index", a.IndexSpec(), "--output", out, "--quiet"}, extra...)
-	}
-	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
-	mustRun(t, nil, args(seq, "--engine=sequential", "--batch_size=1", "--target_size=40")...)
-	mustRun(t, nil, args(beam, "--engine=beam", "--batch_size=1", "--target_size=40")...)
-	sameOutputs(t, seq, beam, true)
+	args := focusArgs(a, spec)
+	k1EnginesAgree(t, args, dir)
 
 	k := []string{"--engine=beam", "--batch_size=10", "--target_size=60"}
 	prism, direct := filepath.Join(dir, "prism"), filepath.Join(dir, "direct")
