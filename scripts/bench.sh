@@ -6,7 +6,8 @@
 #                               # wall time of the index pipeline on prism; look-ups/s per backend
 #                               # (100,000 random URLs in batches of 1000; target >= 20,000/s)
 #   scripts/bench.sh machine    # (part of index) the whole index pipeline on all cores vs. the all-cores
-#                               # inflate+scan ceiling, 4 files and 1 file, 1 and 2 workers, CDXJ and ZipNum,
+#                               # inflate+scan ceiling (and the indexer alone, indexer-*, beside it),
+#                               # 4 files and 1 file, 1 and 2 workers, CDXJ and ZipNum,
 #                               # the default build and -tags isal (ISA-L inflate), peak RSS (target: >= 0.9
 #                               # of the ceiling, < 1 GB); the peers (jwarc, warcio, cdxj-indexer, pywb) on
 #                               # one file: MB per CPU-second, ratio to recrawl, lines equal to pywb's
@@ -179,6 +180,10 @@ bench_machine() {
         local suffix=""; [ "$engine" = isal ] && suffix="-isal"
         row "ceiling-$engine" "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
           "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+        # The indexer alone (cdxj.IndexRange over the same ranges, lines dropped): what the
+        # records cost beyond the ceiling, apart from the pipeline around them.
+        row "indexer-$engine" "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+          "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveIndexerAllCores$' -test.benchtime 1x)"
         for format in cdxj zipnum; do
           rm -rf "$dir/machine-index.tmp"
           row "recrawl-$engine-$format" "$name" "$workers" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
