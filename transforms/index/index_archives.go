@@ -187,8 +187,7 @@ type rangeJob struct {
 	rng cdxj.Range
 	fn  *indexRangesFn
 	out chan rangeOutput // closed when the range is done
-	// slots holds a slot of the range's while it is indexed (given back
-	// when run ends).
+	// slots: the range holds one of them while it works (run, send).
 	slots slots
 	// Set before out is closed:
 	captures int
@@ -219,18 +218,7 @@ func (f *indexRangesFn) parallelism() int {
 }
 
 func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emitRun func(SortedRun), emitBatch func([]byte)) error {
-	slots := workerSlots(f.parallelism())
-	// A slot first. While none is free, the oldest range of this bundle is
-	// drained: it holds a slot (they are taken in order), and its output
-	// may be what it waits on.
-	for !slots.tryTake() {
-		if len(f.pending) == 0 {
-			slots.take()
-			break
-		}
-		f.drainOldest(ctx, emitRun, emitBatch)
-	}
-	job := &rangeJob{rng: rng, fn: f, out: make(chan rangeOutput, outputsInFlight), skips: map[string]int64{}, slots: slots}
+	job := &rangeJob{rng: rng, fn: f, out: make(chan rangeOutput, outputsInFlight), skips: map[string]int64{}, slots: workerSlots(f.parallelism())}
 	go job.run(context.WithoutCancel(ctx))
 	f.pending = append(f.pending, job)
 	for len(f.pending) > f.parallelism() {
@@ -244,18 +232,15 @@ func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emit
 // gives every range its own bundle after the Reshuffle), and more ranges
 // than cores at once cost CPU (each its inflate state, buffers and lines,
 // the scheduler switching between them) and memory, and gain nothing.
+//
+// A range holds a slot only while it works: it gives the slot back while
+// it waits for its bundle to take an output (rangeJob.send). So a slot is
+// always given back without any bundle's help, and ProcessElement never
+// waits on other bundles (a runner may feed every bundle through one data
+// stream, which a bundle that does not read its input would stop).
 type slots chan struct{}
 
 func (s slots) take() { s <- struct{}{} }
-
-func (s slots) tryTake() bool {
-	select {
-	case s <- struct{}{}:
-		return true
-	default:
-		return false
-	}
-}
 
 func (s slots) give() { <-s }
 
@@ -306,8 +291,21 @@ func (f *indexRangesFn) drainOldest(ctx context.Context, emitRun func(SortedRun)
 	}
 }
 
+// send hands an output to the bundle; while the bundle has not taken the
+// outputs before it, the range gives its slot to another range.
+func (j *rangeJob) send(o rangeOutput) {
+	select {
+	case j.out <- o:
+	default:
+		j.slots.give()
+		j.out <- o
+		j.slots.take()
+	}
+}
+
 func (j *rangeJob) run(ctx context.Context) {
 	defer close(j.out)
+	j.slots.take()
 	defer j.slots.give()
 	var (
 		batch   []byte
@@ -330,7 +328,7 @@ func (j *rangeJob) run(ctx context.Context) {
 			runErr = err
 			return
 		}
-		j.out <- rangeOutput{run: &SortedRun{Run: run, Sample: sample}}
+		j.send(rangeOutput{run: &SortedRun{Run: run, Sample: sample}})
 		runs++
 		lines, chunk, size, sample = nil, nil, 0, shardsample.Sample{}
 	}
@@ -353,7 +351,7 @@ func (j *rangeJob) run(ctx context.Context) {
 		if j.fn.Batches {
 			batch = append(c.AppendLine(batch), '\n')
 			if len(batch) >= BatchBytes {
-				j.out <- rangeOutput{batch: batch}
+				j.send(rangeOutput{batch: batch})
 				batch = nil
 			}
 		}
@@ -365,7 +363,7 @@ func (j *rangeJob) run(ctx context.Context) {
 		j.err = fmt.Errorf("write a sorted run of %s: %w", j.rng.File, runErr)
 	}
 	if len(batch) > 0 {
-		j.out <- rangeOutput{batch: batch}
+		j.send(rangeOutput{batch: batch})
 	}
 }
 

@@ -135,3 +135,87 @@ func TestIndexRangesManyBundlesOneSlot(t *testing.T) {
 		t.Errorf("%d runs from %d ranges of runs of 2 KB", runs, len(ranges))
 	}
 }
+
+// TestIndexRangesNoWaitOnOtherBundles: one slot; bundle B indexes a range
+// with more outputs than a range holds in flight and is not drained (its
+// runner has not fed it further yet). Bundle A's ProcessElement must not
+// wait for B (a runner may feed both through one data stream), and A must
+// finish before B is drained: B's range gives its slot back while it waits.
+func TestIndexRangesNoWaitOnOtherBundles(t *testing.T) {
+	files := sharedtest.ConformanceArchives(t)
+	// B: the file with the most captures, whole; A: another file.
+	counts := map[string]int{}
+	big := ""
+	for _, f := range files {
+		in, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cdxj.IndexFile(in, filepath.Base(f), cdxj.IndexOptions{}, func(cdxj.Capture) error { counts[f]++; return nil })
+		in.Close()
+		if big == "" || counts[f] > counts[big] {
+			big = f
+		}
+	}
+	small := ""
+	for _, f := range files {
+		if f != big && counts[f] > 0 {
+			small = f
+			break
+		}
+	}
+	if counts[big] < 40 || small == "" {
+		t.Fatalf("want a conformance archive of >= 40 captures and another one; have %v", counts)
+	}
+	whole := func(f string) cdxj.Range {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cdxj.Split(f, st.Size(), 0)[0]
+	}
+	dir := t.TempDir()
+	var mu sync.Mutex
+	lines := map[string]int{}
+	emitRun := func(SortedRun) {}
+	emitBatch := func(name string) func([]byte) {
+		return func(batch []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			forEachLine(batch, func([]byte) { lines[name]++ })
+		}
+	}
+	newFn := func() *indexRangesFn {
+		fn := &indexRangesFn{Parallelism: 1, RunsDir: dir, SampleK: SamplesPerShard, Batches: true, RunBytes: 2000}
+		fn.Setup()
+		return fn
+	}
+	ctx := context.Background()
+	fnB, fnA := newFn(), newFn()
+	if err := fnB.ProcessElement(ctx, whole(big), emitRun, emitBatch("B")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // B's range fills its outputs and waits
+	done := make(chan error, 1)
+	go func() {
+		if err := fnA.ProcessElement(ctx, whole(small), emitRun, emitBatch("A")); err != nil {
+			done <- err
+			return
+		}
+		done <- fnA.FinishBundle(ctx, emitRun, emitBatch("A"))
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("bundle A waited for bundle B, which was not drained")
+	}
+	if err := fnB.FinishBundle(ctx, emitRun, emitBatch("B")); err != nil {
+		t.Fatal(err)
+	}
+	if lines["A"] != counts[small] || lines["B"] != counts[big] {
+		t.Errorf("lines A %d, B %d; the files have %d and %d captures", lines["A"], lines["B"], counts[small], counts[big])
+	}
+}
