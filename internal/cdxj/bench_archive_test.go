@@ -235,3 +235,58 @@ func (c cpuClock) report(b *testing.B, bytesPerOp int64) {
 		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
 	}
 }
+
+// BenchmarkArchiveIndexerAllCores is IndexRange over the ranges of
+// BenchmarkArchiveScanCeilingAllCores, on as many workers: the indexer's
+// share of the all-cores ceiling, without the pipeline around it.
+func BenchmarkArchiveIndexerAllCores(b *testing.B) {
+	files, total := benchArchiveFiles(b)
+	b.SetBytes(total)
+	workers := runtime.GOMAXPROCS(0)
+	cpu := startCPU()
+	for b.Loop() {
+		var ranges []Range
+		for _, name := range files {
+			st, err := os.Stat(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ranges = append(ranges, Split(name, st.Size(), 64<<20)...)
+		}
+		next := make(chan Range)
+		errs := make(chan error, workers)
+		for range workers {
+			go func() {
+				var first error
+				for rng := range next {
+					if first == nil {
+						first = indexRangeFile(rng)
+					}
+				}
+				errs <- first
+			}()
+		}
+		for _, r := range ranges {
+			next <- r
+		}
+		close(next)
+		for range workers {
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu.report(b, total)
+	b.ReportMetric(float64(workers), "workers")
+}
+
+// indexRangeFile indexes one range of a file, its lines dropped.
+func indexRangeFile(rng Range) error {
+	f, err := os.Open(rng.File)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = IndexRange(f, filepath.Base(rng.File), rng, IndexOptions{}, func(Capture) error { return nil })
+	return err
+}

@@ -211,3 +211,10 @@ func truncate(s string) string {
 	}
 	return s
 }
+
+// IsHTML reports whether a capture's media type (Capture.Mime) is an HTML
+// page.
+func IsHTML(mime string) bool {
+	m := strings.ToLower(strings.TrimSpace(mime))
+	return m == "text/html" || m == "application/xhtml+xml"
+}

@@ -9,7 +9,6 @@ import (
 	"hash/fnv"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/extract"
 )
 
 // Reasons a capture is not counted as a document of the dictionary.
@@ -48,7 +47,7 @@ func Counted(c cdxj.Capture) (ok bool, reason string) {
 		return false, SkipRevisit
 	case c.Status != "200":
 		return false, SkipNotOK
-	case !extract.IsHTML(c.Mime):
+	case !cdxj.IsHTML(c.Mime):
 		return false, SkipNotHTML
 	}
 	return true, ""

@@ -151,12 +151,7 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *arc
 // DocumentText is the text a document is scored on, and whose terms the
 // dictionary counts: the title, a line break (so no bigram spans title and
 // text), the main text.
-func DocumentText(doc *document.Document) string {
-	if doc.Title == "" {
-		return doc.MainText
-	}
-	return doc.Title + "\n" + doc.MainText
-}
+func DocumentText(doc *document.Document) string { return doc.Text() }
 
 func scopedOutlinks(doc *document.Document, s *specs.Spec) []string {
 	var out []string

@@ -175,10 +175,7 @@ func isRedirect(status string) bool {
 }
 
 // IsHTML reports whether a media type is an HTML page.
-func IsHTML(mime string) bool {
-	m := strings.ToLower(strings.TrimSpace(mime))
-	return m == "text/html" || m == "application/xhtml+xml"
-}
+func IsHTML(mime string) bool { return cdxj.IsHTML(mime) }
 
 // CaptureTime parses a 14-digit (or shorter, padded) capture timestamp as UTC.
 func CaptureTime(ts string) (time.Time, error) {

@@ -372,6 +372,11 @@ type localWriter struct {
 }
 
 func (l *localWriter) Write(b []byte) (int, error) { return l.f.Write(b) }
+
+// ReadFrom lets io.Copy from a local file copy in the kernel
+// (copy_file_range), as *os.File does: the index's part files are
+// concatenated that way.
+func (l *localWriter) ReadFrom(r io.Reader) (int64, error) { return l.f.ReadFrom(r) }
 func (l *localWriter) Close() error {
 	if l.done {
 		return nil

@@ -1,15 +1,14 @@
 package document
 
 import (
+	"errors"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	dps "github.com/markusmobius/go-dateparser"
-	"github.com/markusmobius/go-htmldate"
+	"golang.org/x/net/html"
 )
 
 // libraryDate asks go-htmldate (extensive search unless fast) for the
@@ -45,28 +44,45 @@ func (p *page) askLibrary(pageURL *url.URL, capture time.Time, languages []strin
 		return time.Time{}
 	}
 	maxDate := capture.Add(24 * time.Hour)
-	opts := htmldate.Options{
-		UseOriginalDate:     true,
-		DeferUrlExtractor:   true,
-		MinDate:             minPlausible,
-		MaxDate:             maxDate,
-		SkipExtensiveSearch: fast,
-		DateParserConfig: &dps.Configuration{
-			Languages:           languages,
-			CurrentTime:         capture,
-			PreferredDateSource: dps.Past,
-			StrictParsing:       true,
-		},
-	}
+	u := ""
 	if pageURL != nil {
-		opts.URL = pageURL.String()
+		u = pageURL.String()
 	}
-	res, err := htmldate.FromDocument(p.recs[0].n, opts)
-	if err != nil || res.DateTime.IsZero() || res.DateTime.Before(minPlausible) || res.DateTime.After(maxDate) || libraryGuess(res) {
+	t, src, ok := dateLibrary.Date(p.recs[0].n, u, capture, minPlausible, maxDate, languages, fast)
+	if !ok || t.Before(minPlausible) || t.After(maxDate) || libraryGuess(t, src) {
 		return time.Time{}
 	}
-	return res.DateTime
+	return t
 }
+
+// DateLibrary is the publication-date library Parse asks when the page's
+// own date sources find none or disagree (datePolicy): go-htmldate, in
+// package datelibrary, registered with RegisterDateLibrary. It is not
+// imported here so that programs that parse documents without their dates
+// (Options.NoDates) do not link it (see package datelibrary).
+type DateLibrary interface {
+	// Date is the library's publication date of the page rooted at root,
+	// captured from pageURL at capture, within [minDate, maxDate], extensive
+	// search unless fast, reading written dates in the given languages;
+	// src is the text it was read from; ok is false when it found none.
+	Date(root *html.Node, pageURL string, capture, minDate, maxDate time.Time, languages []string, fast bool) (t time.Time, src string, ok bool)
+	// Knows reports whether the library reads dates written in the ISO
+	// 639-1 language lang.
+	Knows(lang string) bool
+}
+
+// dateLibrary is the registered DateLibrary; nil until RegisterDateLibrary.
+var dateLibrary DateLibrary
+
+// RegisterDateLibrary sets the library Parse asks for dates. A program
+// calls it once, before parsing documents with their dates (internal/extract
+// does, with datelibrary.Library); without it, Parse fails with
+// ErrNoDateLibrary unless Options.NoDates is set.
+func RegisterDateLibrary(l DateLibrary) { dateLibrary = l }
+
+// ErrNoDateLibrary: Parse was asked for dates in a program that registered
+// no DateLibrary.
+var ErrNoDateLibrary = errors.New("no date library registered: call document.RegisterDateLibrary(datelibrary.Library{}) before parsing, or set Options.NoDates")
 
 // libraryGuess reports an answer of go-htmldate that is a year alone: its
 // last resorts (a copyright notice such as "© 2003-2009", a bare year)
@@ -74,13 +90,12 @@ func (p *page) askLibrary(pageURL *url.URL, capture time.Time, languages []strin
 // capture time is the better document time then. (A date the text marks as
 // an update is kept: on pages that show no other date, people read it as
 // the page's date, and so do the labels of the development set.)
-func libraryGuess(res htmldate.Result) bool {
-	day := res.DateTime
+func libraryGuess(day time.Time, src string) bool {
 	if day.Month() != time.January || day.Day() != 1 {
 		return false
 	}
 	found := false
-	scanDates(res.SrcString, 2000, func(t time.Time, _ bool) bool {
+	scanDates(src, 2000, func(t time.Time, _ bool) bool {
 		found = t.Equal(day)
 		return !found
 	})
@@ -89,7 +104,7 @@ func libraryGuess(res htmldate.Result) bool {
 	}
 	y := strconv.Itoa(day.Year())
 	for _, written := range []string{y + "-01-01", y + "/01/01", y + "0101"} {
-		if strings.Contains(res.SrcString, written) {
+		if strings.Contains(src, written) {
 			return false
 		}
 	}
@@ -112,18 +127,6 @@ func dateLanguages(textLanguage, markupHint string) []string {
 	return langs
 }
 
-// dateParserKnows reports whether go-dateparser has locales for the ISO
-// 639-1 code lang (an unknown language makes every parse fail).
-func dateParserKnows(lang string) bool {
-	if v, ok := dateParserLanguages.Load(lang); ok {
-		return v.(bool)
-	}
-	var parser dps.Parser
-	_, err := parser.Parse(&dps.Configuration{Languages: []string{lang}}, "2009-09-27")
-	known := err == nil
-	dateParserLanguages.Store(lang, known)
-	return known
-}
-
-// dateParserLanguages caches dateParserKnows: language code → bool.
-var dateParserLanguages sync.Map
+// dateParserKnows reports whether the date library reads the ISO 639-1
+// code lang (an unknown language makes every parse fail).
+func dateParserKnows(lang string) bool { return dateLibrary.Knows(lang) }

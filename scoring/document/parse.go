@@ -50,6 +50,11 @@ type Options struct {
 
 	// LinkContext sets Link.Context, the text around each link.
 	LinkContext bool
+
+	// NoDates leaves the publication date out (Published, PublishedDay and
+	// PublishedSource stay empty): for programs that want the text alone,
+	// such as the index's dictionary, and need no DateLibrary.
+	NoDates bool
 }
 
 // Link is one outgoing link of a page.
@@ -117,6 +122,16 @@ type Document struct {
 	Reason string
 }
 
+// Text is the text a document is scored on, and whose terms the index's
+// dictionary counts: the title, a line break (so no bigram spans title and
+// text), the main text.
+func (d *Document) Text() string {
+	if d.Title == "" {
+		return d.MainText
+	}
+	return d.Title + "\n" + d.MainText
+}
+
 // Parse decodes body (an HTTP response payload with the given Content-Type
 // header value) to UTF-8, parses it once and extracts title, main text,
 // language, outlinks and publication date. pageURL is the URL the page was
@@ -125,6 +140,9 @@ type Document struct {
 // Non-HTML content types give an error wrapping ErrNotHTML. HTML pages without
 // usable text give a Document with Reason set and a nil error.
 func Parse(body []byte, contentType string, pageURL string, opts Options) (*Document, error) {
+	if !opts.NoDates && dateLibrary == nil {
+		return nil, fmt.Errorf("parse %s: %w", pageURL, ErrNoDateLibrary)
+	}
 	if err := checkHTML(body, contentType); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", pageURL, err)
 	}
@@ -183,9 +201,11 @@ func fromTree(doc *Document, root *html.Node, size int, pageURL *url.URL, opts O
 	}
 	hint := p.languageHint()
 	doc.Language, doc.LanguageSource, doc.LanguageConfidence = identifyLanguage(doc.Title, doc.MainText, hint, opts)
-	doc.Published, doc.PublishedDay, doc.PublishedSource = p.publication(dateContext{
-		url: pageURL, capture: opts.CaptureTime, mainText: doc.MainText, languages: dateLanguages(doc.Language, hint),
-	}, defaultDatePolicy)
+	if !opts.NoDates {
+		doc.Published, doc.PublishedDay, doc.PublishedSource = p.publication(dateContext{
+			url: pageURL, capture: opts.CaptureTime, mainText: doc.MainText, languages: dateLanguages(doc.Language, hint),
+		}, defaultDatePolicy)
+	}
 	if doc.MainText == "" {
 		doc.Reason = ReasonNoText
 		if p.frameset {

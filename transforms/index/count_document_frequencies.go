@@ -12,7 +12,6 @@ import (
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/docfreq"
-	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
 )
@@ -237,10 +236,9 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 	if rec.HTTP != nil {
 		contentType = rec.HTTP.Header.Get("Content-Type")
 	}
-	opts := document.Options{DefaultLanguage: f.analyzers.Default().Language()}
-	if t, err := extract.CaptureTime(c.Timestamp); err == nil {
-		opts.CaptureTime = t
-	}
+	// The text alone: no dates, so the index does not link the date
+	// library (scoring/document/datelibrary).
+	opts := document.Options{DefaultLanguage: f.analyzers.Default().Language(), NoDates: true}
 	doc, err := document.Parse(rec.Body, contentType, c.URL, opts)
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
@@ -252,7 +250,7 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 		return "", docfreq.SkipNoText, nil
 	}
 	a := f.analyzers.For(doc.Language)
-	f.tokens = a.AppendTokens(f.tokens[:0], extract.DocumentText(doc)) // the text the scorer weighs
+	f.tokens = a.AppendTokens(f.tokens[:0], doc.Text()) // the text the scorer weighs
 	f.bag.Reset()
 	f.bag.AddTokens(f.tokens)
 	if f.bag.Len() == 0 {

@@ -79,6 +79,7 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem(), wrapMakerWriteZipNumShardFn)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, DocFreqEntry, func(string, DocFreqEntry)))(nil)).Elem(), funcMakerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextEmitIntStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextEmitStringInt64Г)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
@@ -196,6 +197,7 @@ func wrapMakerWriteBigtableFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteCDXJShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeCDXJShardFn)
 	return map[string]reflectx.Func{
+		"FinishBundle": reflectx.MakeFunc(func(a0 context.Context, a1 func(int, string)) error { return dfn.FinishBundle(a0, a1) }),
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 ShardSpec, a2 func(int, string)) error {
 			return dfn.ProcessElement(a0, a1, a2)
 		}),
@@ -224,6 +226,7 @@ func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteZipNumShardFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeZipNumShardFn)
 	return map[string]reflectx.Func{
+		"FinishBundle": reflectx.MakeFunc(func(a0 context.Context, a1 func(int, string)) error { return dfn.FinishBundle(a0, a1) }),
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 ShardSpec, a2 func(int, string)) error {
 			return dfn.ProcessElement(a0, a1, a2)
 		}),
@@ -280,6 +283,32 @@ func (c *callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ) Call(args [
 
 func (c *callerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ) Call3x0(arg0, arg1, arg2 any) {
 	c.fn(arg0.(context.Context), arg1.(DocFreqEntry), arg2.(func(string, DocFreqEntry)))
+}
+
+type callerContext۰ContextEmitIntStringГError struct {
+	fn func(context.Context, func(int, string)) error
+}
+
+func funcMakerContext۰ContextEmitIntStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, func(int, string)) error)
+	return &callerContext۰ContextEmitIntStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextEmitIntStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextEmitIntStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextEmitIntStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(func(int, string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextEmitIntStringГError) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(context.Context), arg1.(func(int, string)))
 }
 
 type callerContext۰ContextEmitSortedRunEmitSliceOfByteГError struct {

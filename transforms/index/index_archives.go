@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -186,6 +187,9 @@ type rangeJob struct {
 	rng cdxj.Range
 	fn  *indexRangesFn
 	out chan rangeOutput // closed when the range is done
+	// slots holds a slot of the range's while it is indexed (given back
+	// when run ends).
+	slots slots
 	// Set before out is closed:
 	captures int
 	skips    map[string]int64
@@ -215,13 +219,61 @@ func (f *indexRangesFn) parallelism() int {
 }
 
 func (f *indexRangesFn) ProcessElement(ctx context.Context, rng cdxj.Range, emitRun func(SortedRun), emitBatch func([]byte)) error {
-	job := &rangeJob{rng: rng, fn: f, out: make(chan rangeOutput, outputsInFlight), skips: map[string]int64{}}
+	slots := workerSlots(f.parallelism())
+	// A slot first. While none is free, the oldest range of this bundle is
+	// drained: it holds a slot (they are taken in order), and its output
+	// may be what it waits on.
+	for !slots.tryTake() {
+		if len(f.pending) == 0 {
+			slots.take()
+			break
+		}
+		f.drainOldest(ctx, emitRun, emitBatch)
+	}
+	job := &rangeJob{rng: rng, fn: f, out: make(chan rangeOutput, outputsInFlight), skips: map[string]int64{}, slots: slots}
 	go job.run(context.WithoutCancel(ctx))
 	f.pending = append(f.pending, job)
 	for len(f.pending) > f.parallelism() {
 		f.drainOldest(ctx, emitRun, emitBatch)
 	}
 	return nil
+}
+
+// slots bound the ranges indexed at once in one worker process, across
+// bundles: a runner may run many bundles of indexRangesFn at once (prism
+// gives every range its own bundle after the Reshuffle), and more ranges
+// than cores at once cost CPU (each its inflate state, buffers and lines,
+// the scheduler switching between them) and memory, and gain nothing.
+type slots chan struct{}
+
+func (s slots) take() { s <- struct{}{} }
+
+func (s slots) tryTake() bool {
+	select {
+	case s <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s slots) give() { <-s }
+
+var (
+	workerSlotsMu sync.Mutex
+	workerSlotsOf = map[int]slots{} // by parallelism
+)
+
+// workerSlots returns the process's slots for n ranges at once.
+func workerSlots(n int) slots {
+	workerSlotsMu.Lock()
+	defer workerSlotsMu.Unlock()
+	s, ok := workerSlotsOf[n]
+	if !ok {
+		s = make(slots, n)
+		workerSlotsOf[n] = s
+	}
+	return s
 }
 
 func (f *indexRangesFn) FinishBundle(ctx context.Context, emitRun func(SortedRun), emitBatch func([]byte)) error {
@@ -256,6 +308,7 @@ func (f *indexRangesFn) drainOldest(ctx context.Context, emitRun func(SortedRun)
 
 func (j *rangeJob) run(ctx context.Context) {
 	defer close(j.out)
+	defer j.slots.give()
 	var (
 		batch   []byte
 		lines   [][]byte // the lines of the run being gathered, in chunks

@@ -36,15 +36,33 @@ type KVShardPath struct {
 
 func toShardPath(shard int, path string) KVShardPath { return KVShardPath{shard, path} }
 
+// writeCDXJShardFn merges each shard's lines from the runs into a part
+// file; the shards of a bundle are written at once (shardJobs).
 type writeCDXJShardFn struct {
 	Dir string
+
+	jobs shardJobs
 }
 
-func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, spec ShardSpec, emit func(int, string)) error {
-	p := storage.Join(f.Dir, ".parts", fmt.Sprintf("index-%05d.cdxj", spec.Shard))
+func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, spec ShardSpec, _ func(int, string)) error {
+	ctx = context.WithoutCancel(ctx) // the write goes on after ProcessElement returns
+	return f.jobs.start(spec.Shard, func() (string, bool, error) {
+		p, err := writeCDXJPart(ctx, f.Dir, spec)
+		return p, err == nil, err
+	})
+}
+
+func (f *writeCDXJShardFn) FinishBundle(_ context.Context, emit func(int, string)) error {
+	return f.jobs.finish(emit)
+}
+
+// writeCDXJPart writes the lines of one shard to its part file in
+// dir/.parts and returns the path.
+func writeCDXJPart(ctx context.Context, dir string, spec ShardSpec) (string, error) {
+	p := storage.Join(dir, ".parts", fmt.Sprintf("index-%05d.cdxj", spec.Shard))
 	w, err := storage.Create(ctx, p)
 	if err != nil {
-		return err
+		return "", err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	err = linesort.Merge(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
@@ -56,13 +74,12 @@ func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, spec ShardSpec, e
 	}
 	if err != nil {
 		w.Abort()
-		return fmt.Errorf("write %s: %w", p, err)
+		return "", fmt.Errorf("write %s: %w", p, err)
 	}
 	if err := w.Close(); err != nil {
-		return err
+		return "", err
 	}
-	emit(spec.Shard, p)
-	return nil
+	return p, nil
 }
 
 type concatCDXJFn struct {

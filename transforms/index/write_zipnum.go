@@ -27,16 +27,34 @@ func WriteZipNum(s beam.Scope, shards beam.PCollection, dir string, linesPerBloc
 	return beam.ParDo(s, &writeClusterIndexFn{Dir: dir}, beam.GroupByKey(s, keyed))
 }
 
+// writeZipNumShardFn writes each shard's ZipNum file; the shards of a
+// bundle are written at once (shardJobs).
 type writeZipNumShardFn struct {
 	Dir           string
 	LinesPerBlock int
+
+	jobs shardJobs
 }
 
-// ProcessElement writes one shard and emits (shard, its block entries as
-// lines); a shard without lines gets no file.
-func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, spec ShardSpec, emit func(int, string)) error {
+// ProcessElement starts writing one shard; FinishBundle emits (shard, its
+// block entries as lines) for every shard that has lines (a shard without
+// lines gets no file).
+func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, spec ShardSpec, _ func(int, string)) error {
+	ctx = context.WithoutCancel(ctx) // the write goes on after ProcessElement returns
+	return f.jobs.start(spec.Shard, func() (string, bool, error) {
+		return writeZipNumShard(ctx, f.Dir, f.LinesPerBlock, spec)
+	})
+}
+
+func (f *writeZipNumShardFn) FinishBundle(_ context.Context, emit func(int, string)) error {
+	return f.jobs.finish(emit)
+}
+
+// writeZipNumShard writes one shard file in dir and returns its block
+// entries as lines, and false for a shard without lines (no file).
+func writeZipNumShard(ctx context.Context, dir string, linesPerBlock int, spec ShardSpec) (string, bool, error) {
 	name := zipnum.ShardName(spec.Shard)
-	p := storage.Join(f.Dir, name)
+	p := storage.Join(dir, name)
 	var (
 		w  storage.Writer
 		bw *bufio.Writer
@@ -49,16 +67,16 @@ func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, spec ShardSpec,
 				return err
 			}
 			bw = bufio.NewWriterSize(w, 1<<20)
-			sw = zipnum.NewShardWriter(bw, name, f.LinesPerBlock)
+			sw = zipnum.NewShardWriter(bw, name, linesPerBlock)
 		}
 		return sw.WriteLine(string(l))
 	})
 	if w == nil {
-		return err
+		return "", false, err
 	}
 	if err != nil {
 		w.Abort()
-		return fmt.Errorf("write %s: %w", p, err)
+		return "", false, fmt.Errorf("write %s: %w", p, err)
 	}
 	entries, err := sw.Close()
 	if err == nil {
@@ -66,18 +84,17 @@ func (f *writeZipNumShardFn) ProcessElement(ctx context.Context, spec ShardSpec,
 	}
 	if err != nil {
 		w.Abort()
-		return fmt.Errorf("write %s: %w", p, err)
+		return "", false, fmt.Errorf("write %s: %w", p, err)
 	}
 	if err := w.Close(); err != nil {
-		return err
+		return "", false, err
 	}
 	var buf bytes.Buffer
 	for _, e := range entries {
 		buf.WriteString(e.Line())
 		buf.WriteByte('\n')
 	}
-	emit(spec.Shard, buf.String())
-	return nil
+	return buf.String(), true, nil
 }
 
 type writeClusterIndexFn struct {
