@@ -69,10 +69,10 @@ type Focus struct {
 	// listing page's own priority, at least: the list goes on with the
 	// interest it was read with, though "2" or "next" names no topic.
 	FollowPagination bool `yaml:"follow_pagination" spec:"omitdefault"`
-	// discount_template_links: a URL that many fetched articles of its own
-	// host link to is a template link of the site ("most read", latest
-	// news, footer link farms: the same links on every page) and is ranked
-	// with a discounted priority (extract.Entry.SelectionPriority): the
+	// discount_template_links: a URL that five or more fetched pages of
+	// its own host link to is a template link of the site ("most read",
+	// latest news, footer link farms: the same links on every page) and is
+	// ranked with half its priority (extract.Entry.SelectionPriority): the
 	// parent's relevance and the paragraph around such a link say nothing
 	// about where it leads.
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`

@@ -133,8 +133,9 @@ func (o Order) Round() int { return int(int64(o) >> (rankBits + linkBits)) }
 // Merge combines two entries for the same key: the priority by their
 // combination (the maximum over all parents, the paper's rule; the average;
 // or the latest parent's), the host links as their sum, and everything else
-// from the first discovery (lowest Order). It is commutative and associative, so Beam may merge in any
-// order: the average sums exact fixed-point values.
+// from the first discovery (lowest Order). It is commutative and
+// associative, so Beam may merge in any order: the average sums exact
+// fixed-point values.
 func Merge(a, b Entry) Entry {
 	first, other := a, b
 	if b.Order < a.Order {
@@ -178,8 +179,8 @@ type Ranking struct {
 
 // Before reports whether a is taken before b. Focused strategies: higher
 // selection priority (Entry.SelectionPriority), then lower depth, then
-// smaller SURT key. Unfocused: discovery
-// order (breadth-first), then SURT key.
+// smaller SURT key. Unfocused: discovery order (breadth-first), then SURT
+// key.
 func (r Ranking) Before(a, b Entry) bool {
 	if r.Strategy == scoring.Unfocused {
 		if a.Order != b.Order {
