@@ -69,6 +69,13 @@ type Focus struct {
 	// listing page's own priority, at least: the list goes on with the
 	// interest it was read with, though "2" or "next" names no topic.
 	FollowPagination bool `yaml:"follow_pagination" spec:"omitdefault"`
+	// discount_template_links: a URL that five or more fetched pages of
+	// its own host link to is a template link of the site ("most read",
+	// latest news, footer link farms: the same links on every page) and is
+	// ranked with half its priority (extract.Entry.SelectionPriority): the
+	// parent's relevance and the paragraph around such a link say nothing
+	// about where it leads.
+	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
 	// learn_links: learn during the crawl which links lead to relevant
 	// pages (an online apprentice over the target URL's host, words and
 	// path shape and the anchor's words, trained on the pages fetched in
@@ -120,7 +127,9 @@ const (
 	// same order, only they leave the collection), the next pages of a
 	// list keep its priority (follow_pagination), and a page whose
 	// canonical link names another URL is a copy whose canonical is
-	// followed instead (follow_canonical). Measured on an independent
+	// followed instead (follow_canonical), and a link repeated by five or
+	// more pages of its host is ranked with half its priority
+	// (discount_template_links). Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).
 	PresetDefault Preset = "default"
@@ -143,6 +152,7 @@ func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 		f.CountListingPages = false
 		f.FollowCanonical = true
 		f.FollowPagination = true
+		f.DiscountTemplateLinks = true
 		return OutlinksAll, f, true
 	case PresetPaper:
 		f.LinkPriority = PaperLinkPriority
@@ -171,6 +181,7 @@ func (s *Spec) UsePreset(p Preset, given func(field string) bool) {
 	set("count_listing_pages", func() { s.Focus.CountListingPages = f.CountListingPages })
 	set("follow_canonical", func() { s.Focus.FollowCanonical = f.FollowCanonical })
 	set("follow_pagination", func() { s.Focus.FollowPagination = f.FollowPagination })
+	set("discount_template_links", func() { s.Focus.DiscountTemplateLinks = f.DiscountTemplateLinks })
 }
 
 // DefaultCalibrationSplits is Klein et al.'s number of 60/40 splits.
@@ -184,7 +195,7 @@ const DefaultIntentMinPriority = 0.4
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
 		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
-		!f.FollowCanonical && !f.FollowPagination && !f.LearnLinks && f.Feedback.IsZero()
+		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.LearnLinks && f.Feedback.IsZero()
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -344,6 +355,9 @@ func (f Focus) String() string {
 	}
 	if f.FollowPagination {
 		parts = append(parts, "follow_pagination")
+	}
+	if f.DiscountTemplateLinks {
+		parts = append(parts, "discount_template_links")
 	}
 	if f.LearnLinks {
 		parts = append(parts, "learn_links")

@@ -268,3 +268,86 @@ func TestFollowPagination(t *testing.T) {
 		}
 	}
 }
+
+func TestTemplateLinks(t *testing.T) {
+	// Five pages of news.example link to the same "most read" article,
+	// in any merge order: the merged entry counts five host links, and
+	// is ranked with half its priority.
+	rng := rand.New(rand.NewSource(5))
+	for _, c := range []Combination{CombineMax, CombineAverage, CombineLast} {
+		var es []Entry
+		for i := range TemplateLinkPages {
+			e := Entry{Key: "k", URL: "http://news.example/most-read.html", Priority: 0.2 + 0.01*float64(i), Order: DiscoveryOrder(1+i, 2, 7), HostLinks: 1}
+			if c != CombineMax {
+				e = e.WithCombination(c)
+			}
+			es = append(es, e)
+		}
+		merged := mergeAll(es)
+		if merged.HostLinks != TemplateLinkPages || merged.SelectionPriority() != merged.Priority*TemplateLinkFactor {
+			t.Errorf("combination %d: %d host links, selection priority %v of %v", c, merged.HostLinks, merged.SelectionPriority(), merged.Priority)
+		}
+		for trial := 0; trial < 10; trial++ {
+			perm := append([]Entry(nil), es...)
+			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+			if m := mergeAll(perm); !reflect.DeepEqual(m, merged) {
+				t.Fatalf("combination %d: merge order changes the entry: %+v vs %+v", c, m, merged)
+			}
+		}
+		// One page fewer: not a template link.
+		if m := mergeAll(es[1:]); m.SelectionPriority() != m.Priority {
+			t.Errorf("combination %d: %d host links discounted", c, m.HostLinks)
+		}
+	}
+	// A template link ranks after a link of lower priority; without host
+	// links (the option off, other hosts' links, seeds) nothing changes.
+	r := Ranking{Strategy: scoring.CTF}
+	widget := Entry{Key: "a", Priority: 0.3, HostLinks: TemplateLinkPages + 3}
+	related := Entry{Key: "b", Priority: 0.2, HostLinks: 2}
+	if !r.Before(related, widget) || r.Before(widget, related) {
+		t.Error("a template link of priority 0.3 must rank after a link of priority 0.2")
+	}
+	if u := (Ranking{Strategy: scoring.Unfocused}); !u.Before(Entry{Key: "a", Order: 1, HostLinks: 9}, Entry{Key: "b", Order: 2}) {
+		t.Error("the unfocused crawl must keep discovery order")
+	}
+
+	// The processor counts a page's links to its own host, once per page,
+	// only with the option on; the document's priority is the one it was
+	// ranked with.
+	page := []byte(`<html><head><title>Election night</title></head><body><article><h1>Election night</h1>
+<p>The coalition wins a majority in parliament. <a href="/2009/09/28/talks.html">Coalition talks</a> and
+<a href="http://other.example/vote.html">the vote</a> and <a href="/2009/09/28/talks.html#more">more talks</a>.</p></article>
+<aside><h2>Most read</h2><ul><li><a href="/2009/01/02/garden.html">Compost heaps in autumn</a></li></ul></aside></body></html>`)
+	e := Entry{Key: "example,news)/2009/09/27/night.html", URL: "http://news.example/2009/09/27/night.html", Priority: 0.8, Depth: 1, Path: "SL",
+		Host: "news.example", HostLinks: TemplateLinkPages}
+	cpt := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	links := scoring.LinkWeights{Parent: 0.1, Anchor: 0.5, Context: 0.4}
+	hostLinks := func(f Focus) (map[string]int, *Document) {
+		p := focusProcessor(t, f)
+		p.Settings.AllOutlinks = true
+		res := p.Score(Fetched{Selected: Selected{Entry: e, Round: 2, Choice: Choice{Kind: UseSnapshot, Capture: cpt, Payload: cpt}},
+			ContentType: "text/html", Body: page})
+		if res.Document == nil {
+			t.Fatalf("not collected: %s %s", res.Outcome, res.Reason)
+		}
+		out := map[string]int{}
+		for _, ne := range res.NewEntries {
+			out[ne.URL] = ne.HostLinks
+		}
+		return out, res.Document
+	}
+	on, doc := hostLinks(Focus{Links: links, TemplateLinks: true})
+	want := map[string]int{"http://news.example/2009/09/28/talks.html": 1, "http://other.example/vote.html": 0, "http://news.example/2009/01/02/garden.html": 1}
+	if !reflect.DeepEqual(on, want) {
+		t.Errorf("host links %v, want %v", on, want)
+	}
+	if doc.Priority != e.Priority*TemplateLinkFactor {
+		t.Errorf("document priority %v, want the selection priority %v", doc.Priority, e.Priority*TemplateLinkFactor)
+	}
+	off, _ := hostLinks(Focus{Links: links})
+	for u, n := range off {
+		if n != 0 {
+			t.Errorf("%s: %d host links with the option off", u, n)
+		}
+	}
+}

@@ -29,6 +29,38 @@ type Entry struct {
 	Parents     int   `json:"parents,omitempty"`
 	// Latest (last): the discovery order of the priority kept.
 	Latest Order `json:"latest,omitempty"`
+	// HostLinks (specs discount_template_links): how many fetched pages
+	// of the URL's own host linked to it so far. Each page discovers a URL
+	// once and Merge adds the counts up, so the count is exact whatever
+	// order a runner merges in.
+	HostLinks int `json:"host_links,omitempty"`
+}
+
+// Template links (after Bar-Yossef & Rajagopalan, WWW 2002, "Template
+// detection via data mining"): the links a site repeats on its pages —
+// "most read" and latest-news widgets, footer link farms, navigation — are
+// the site's, not the page's. The relevance of a page that carries one,
+// and the paragraph around it, say nothing about where it leads. A URL
+// that TemplateLinkPages or more fetched pages of its own host link to is
+// such a link, and is ranked with its priority times TemplateLinkFactor.
+// An article linked from the related-stories boxes of a few pages stays
+// below the threshold; a widget on every page of a host passes it as soon
+// as the crawl has read five of the host's pages.
+const (
+	TemplateLinkPages  = 5
+	TemplateLinkFactor = 0.5
+)
+
+// SelectionPriority is the priority the entry is ranked with (Ranking,
+// documents.jsonl's priority): Priority, times TemplateLinkFactor when
+// TemplateLinkPages or more pages of its host link to it. It depends only
+// on the entry, so the ranking stays a function of the merged frontier:
+// the same on every runner and in the sequential engine.
+func (e Entry) SelectionPriority() float64 {
+	if e.HostLinks >= TemplateLinkPages {
+		return e.Priority * TemplateLinkFactor
+	}
+	return e.Priority
 }
 
 // Combination says how the priorities of an unseen URL found by several
@@ -100,15 +132,17 @@ func (o Order) Round() int { return int(int64(o) >> (rankBits + linkBits)) }
 
 // Merge combines two entries for the same key: the priority by their
 // combination (the maximum over all parents, the paper's rule; the average;
-// or the latest parent's), and everything else from the first discovery
-// (lowest Order). It is commutative and associative, so Beam may merge in any
-// order: the average sums exact fixed-point values.
+// or the latest parent's), the host links as their sum, and everything else
+// from the first discovery (lowest Order). It is commutative and
+// associative, so Beam may merge in any order: the average sums exact
+// fixed-point values.
 func Merge(a, b Entry) Entry {
 	first, other := a, b
 	if b.Order < a.Order {
 		first, other = b, a
 	}
 	c := max(first.Combine, other.Combine)
+	first.HostLinks += other.HostLinks
 	switch c {
 	case CombineAverage:
 		s1, n1 := first.sum()
@@ -144,8 +178,9 @@ type Ranking struct {
 }
 
 // Before reports whether a is taken before b. Focused strategies: higher
-// priority, then lower depth, then smaller SURT key. Unfocused: discovery
-// order (breadth-first), then SURT key.
+// selection priority (Entry.SelectionPriority), then lower depth, then
+// smaller SURT key. Unfocused: discovery order (breadth-first), then SURT
+// key.
 func (r Ranking) Before(a, b Entry) bool {
 	if r.Strategy == scoring.Unfocused {
 		if a.Order != b.Order {
@@ -153,8 +188,8 @@ func (r Ranking) Before(a, b Entry) bool {
 		}
 		return a.Key < b.Key
 	}
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
+	if pa, pb := a.SelectionPriority(), b.SelectionPriority(); pa != pb {
+		return pa > pb
 	}
 	if a.Depth != b.Depth {
 		return a.Depth < b.Depth

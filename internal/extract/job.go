@@ -106,6 +106,7 @@ func (j *Job) Focus() Focus {
 		SkipListings:     !f.CountListingPages,
 		FollowCanonical:  f.FollowCanonical,
 		FollowPagination: f.FollowPagination,
+		TemplateLinks:    f.DiscountTemplateLinks,
 		LearnLinks:       f.LearnLinks,
 	}
 	if fb := f.Feedback; !fb.IsZero() {

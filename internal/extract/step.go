@@ -89,6 +89,10 @@ type Focus struct {
 	// FollowPagination: a listing page's links to other pages of its list
 	// get at least the listing page's own priority.
 	FollowPagination bool
+	// TemplateLinks: a page's outlinks to its own host count towards
+	// their targets' Entry.HostLinks, so that the links a host repeats on
+	// its pages are ranked lower (Entry.SelectionPriority).
+	TemplateLinks bool
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool
@@ -361,7 +365,7 @@ func (p *Processor) score(f Fetched) Result {
 		Revisit: choice.Capture.IsRevisit(),
 		Title:   doc.Title, DocTime: docTime.Format(time.RFC3339), DocDate: docDay, DocTimeSource: source,
 		Language: doc.Language, TopicR: score.TopicR, TempR: score.TempR, TTR: score.TTR,
-		Relevance: score.Priority, Priority: e.Priority,
+		Relevance: score.Priority, Priority: e.SelectionPriority(),
 		Round: round, Rank: rank, Depth: e.Depth, Path: e.Path, Parent: e.Parent,
 		ScoreReason: reason, Truncated: doc.Truncated || f.Truncated, Listing: doc.Listing,
 	}
@@ -431,6 +435,9 @@ func (p *Processor) score(f Fetched) Result {
 		ne := Entry{
 			Key: key, URL: l.URL, Priority: priority, Depth: e.Depth + 1, Path: e.Path + "L",
 			Parent: e.URL, Order: DiscoveryOrder(round, rank, i+1), Host: HostOf(l.URL),
+		}
+		if focus.TemplateLinks && ne.Host != "" && ne.Host == e.Host {
+			ne.HostLinks = 1 // one more page of its host links to it
 		}
 		if focus.Combine != CombineMax {
 			ne = ne.WithCombination(focus.Combine)

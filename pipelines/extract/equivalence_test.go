@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,6 +31,13 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	perJob := filepath.Join(dir, "beam-3-per-job")
 	mustRun(t, nil, extractArgs(a, testEvent, perJob, "--engine=beam", "--batch_size=1", "--target_size=70", "--rounds_per_job=3")...)
 	sameOutputs(t, seq, perJob, true)
+	// The default's template-link discount changes which URLs this run
+	// takes, so the comparisons above cover it.
+	noTemplate := filepath.Join(dir, "no-template-links")
+	mustRun(t, nil, focusArgs(a, focusSpec(t, a, "discount_template_links: false\n"))(noTemplate, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+	if on, off := readDocs(t, seq), readDocs(t, noTemplate); reflect.DeepEqual(on, off) {
+		t.Error("discount_template_links changes nothing in this run: the comparisons do not cover it")
+	}
 
 	// The comparison covers what it should: a full collection with
 	// revisits, missing URLs and redirects.
