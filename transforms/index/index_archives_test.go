@@ -24,20 +24,7 @@ import (
 // are gone afterwards.
 func TestIndexArchivesRunsEqualIndexFile(t *testing.T) {
 	files := sharedtest.ConformanceArchives(t)
-	var want []string
-	for _, f := range files {
-		in, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Captures before an error count, as in the pipeline.
-		cdxj.IndexFile(in, filepath.Base(f), cdxj.IndexOptions{}, func(c cdxj.Capture) error {
-			want = append(want, c.Line())
-			return nil
-		})
-		in.Close()
-	}
-	slices.Sort(want)
+	want, _ := wholeFileLines(t, files, 30000)
 	if len(want) < 100 {
 		t.Fatalf("only %d captures in %d conformance archives", len(want), len(files))
 	}
@@ -72,23 +59,7 @@ func TestIndexArchivesRunsEqualIndexFile(t *testing.T) {
 // more than a range holds in flight): every bundle finishes, and their
 // batches hold every line of the files once.
 func TestIndexRangesManyBundlesOneSlot(t *testing.T) {
-	files := sharedtest.ConformanceArchives(t)
-	var want []string
-	var ranges []cdxj.Range
-	for _, f := range files {
-		in, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cdxj.IndexFile(in, filepath.Base(f), cdxj.IndexOptions{}, func(c cdxj.Capture) error {
-			want = append(want, c.Line())
-			return nil
-		})
-		st, _ := in.Stat()
-		in.Close()
-		ranges = append(ranges, cdxj.Split(f, st.Size(), 30000)...)
-	}
-	slices.Sort(want)
+	want, ranges := wholeFileLines(t, sharedtest.ConformanceArchives(t), 30000)
 	const bundles = 6
 	dir := t.TempDir()
 	var (
@@ -218,4 +189,29 @@ func TestIndexRangesNoWaitOnOtherBundles(t *testing.T) {
 	if lines["A"] != counts[small] || lines["B"] != counts[big] {
 		t.Errorf("lines A %d, B %d; the files have %d and %d captures", lines["A"], lines["B"], counts[small], counts[big])
 	}
+}
+
+// wholeFileLines returns the sorted lines of cdxj.IndexFile over each whole
+// file (captures before an error count, as in the pipeline), and the files
+// cut into ranges of rangeBytes.
+func wholeFileLines(t *testing.T, files []string, rangeBytes int64) (lines []string, ranges []cdxj.Range) {
+	t.Helper()
+	for _, f := range files {
+		in, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cdxj.IndexFile(in, filepath.Base(f), cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+			lines = append(lines, c.Line())
+			return nil
+		})
+		st, err := in.Stat()
+		in.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranges = append(ranges, cdxj.Split(f, st.Size(), rangeBytes)...)
+	}
+	slices.Sort(lines)
+	return lines, ranges
 }
