@@ -115,45 +115,10 @@ func BenchmarkArchiveScanCeiling(b *testing.B) {
 // BenchmarkArchiveScanCeiling. Its MB/s is what the whole index pipeline
 // is held against.
 func BenchmarkArchiveScanCeilingAllCores(b *testing.B) {
-	files, total := benchArchiveFiles(b)
-	b.SetBytes(total)
-	workers := runtime.GOMAXPROCS(0)
-	cpu := startCPU()
-	for b.Loop() {
-		var ranges []Range
-		for _, name := range files {
-			st, err := os.Stat(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ranges = append(ranges, Split(name, st.Size(), 64<<20)...)
-		}
-		next := make(chan Range)
-		errs := make(chan error, workers)
-		for range workers {
-			go func() {
-				sc := newCeilingScanner()
-				var first error
-				for rng := range next {
-					if first == nil {
-						first = scanRange(sc, rng)
-					}
-				}
-				errs <- first
-			}()
-		}
-		for _, r := range ranges {
-			next <- r
-		}
-		close(next)
-		for range workers {
-			if err := <-errs; err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	cpu.report(b, total)
-	b.ReportMetric(float64(workers), "workers")
+	benchRangesAllCores(b, func() func(Range) error {
+		sc := newCeilingScanner()
+		return func(rng Range) error { return scanRange(sc, rng) }
+	})
 }
 
 // scanRange moves a range to its split points and scans it.
@@ -240,6 +205,14 @@ func (c cpuClock) report(b *testing.B, bytesPerOp int64) {
 // BenchmarkArchiveScanCeilingAllCores, on as many workers: the indexer's
 // share of the all-cores ceiling, without the pipeline around it.
 func BenchmarkArchiveIndexerAllCores(b *testing.B) {
+	benchRangesAllCores(b, func() func(Range) error { return indexRangeFile })
+}
+
+// benchRangesAllCores cuts the benchmark's files into ranges at 64 MB, as
+// the index pipeline does, and hands them to GOMAXPROCS workers; each
+// worker makes its own range function with newWorker. It reports MB/s,
+// MB/cpu-s and the number of workers.
+func benchRangesAllCores(b *testing.B, newWorker func() func(Range) error) {
 	files, total := benchArchiveFiles(b)
 	b.SetBytes(total)
 	workers := runtime.GOMAXPROCS(0)
@@ -257,10 +230,11 @@ func BenchmarkArchiveIndexerAllCores(b *testing.B) {
 		errs := make(chan error, workers)
 		for range workers {
 			go func() {
+				work := newWorker()
 				var first error
 				for rng := range next {
 					if first == nil {
-						first = indexRangeFile(rng)
+						first = work(rng)
 					}
 				}
 				errs <- first
