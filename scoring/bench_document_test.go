@@ -124,7 +124,7 @@ func buildDocFixture() (*docFixture, error) {
 			df = scoring.NewDocFreq(a.Language())
 			dfs[a.Language()] = df
 		}
-		df.AddDocument(scoring.BagOf(a.Analyze(extract.DocumentText(doc))))
+		df.AddDocument(scoring.BagOf(a.Analyze(doc.Text())))
 	}
 	job := &extract.Job{Spec: spec, Dictionaries: map[string]string{}}
 	for lang, df := range dfs {
@@ -299,7 +299,7 @@ func (fx *docFixture) step(d *benchDoc) (scoring.Score, error) {
 	if docTime.IsZero() {
 		docTime = d.capture
 	}
-	return fx.scorer.Score(extract.DocumentText(doc), doc.Language, docTime), nil
+	return fx.scorer.Score(doc.Text(), doc.Language, docTime), nil
 }
 
 // BenchmarkDocumentStep times the whole step and the bare html.Parse of the

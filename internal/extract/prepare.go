@@ -69,7 +69,7 @@ func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *archi
 				if err != nil {
 					return nil, fmt.Errorf("%s: %s: %w", field, rd.File, err)
 				}
-				ref.Text = scoring.ReferenceText{Text: DocumentText(doc), Language: firstNonEmpty(lang, doc.Language)}
+				ref.Text = scoring.ReferenceText{Text: doc.Text(), Language: firstNonEmpty(lang, doc.Language)}
 				ref.Outlinks = scopedOutlinks(doc, s)
 				ref.Time = doc.Published
 			} else {
@@ -140,18 +140,13 @@ func resolveReferenceURL(ctx context.Context, job *Job, idx lookup.Index, f *arc
 		docTime, _, _ := DocumentTime(doc, captured)
 		return Reference{
 			Time:     docTime,
-			Text:     scoring.ReferenceText{Text: DocumentText(doc), Language: firstNonEmpty(lang, doc.Language)},
+			Text:     scoring.ReferenceText{Text: doc.Text(), Language: firstNonEmpty(lang, doc.Language)},
 			Source:   fmt.Sprintf("%s (capture %s in %s)", u, choice.Capture.Timestamp, where),
 			Outlinks: scopedOutlinks(doc, s),
 		}, nil
 	}
 	return Reference{}, fmt.Errorf("url %s: more than %d redirects", rawURL, maxReferenceRedirects)
 }
-
-// DocumentText is the text a document is scored on, and whose terms the
-// dictionary counts: the title, a line break (so no bigram spans title and
-// text), the main text.
-func DocumentText(doc *document.Document) string { return doc.Text() }
 
 func scopedOutlinks(doc *document.Document, s *specs.Spec) []string {
 	var out []string

@@ -70,7 +70,7 @@ func SelectSnapshotIn(captures []cdxj.Capture, iv Interval, archives []string) C
 			continue
 		}
 		switch {
-		case payload.Status == "200" && IsHTML(payload.Mime):
+		case payload.Status == "200" && cdxj.IsHTML(payload.Mime):
 			usable = append(usable, candidate{c, payload, t})
 		case isRedirect(payload.Status):
 			redirects = append(redirects, candidate{c, payload, t})
@@ -173,9 +173,6 @@ func isRedirect(status string) bool {
 	}
 	return false
 }
-
-// IsHTML reports whether a media type is an HTML page.
-func IsHTML(mime string) bool { return cdxj.IsHTML(mime) }
 
 // CaptureTime parses a 14-digit (or shorter, padded) capture timestamp as UTC.
 func CaptureTime(ts string) (time.Time, error) {

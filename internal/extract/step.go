@@ -353,7 +353,7 @@ func (p *Processor) score(f Fetched) Result {
 		}
 	}
 	docTime, docDay, source := DocumentTime(doc, captureTime)
-	text := DocumentText(doc)
+	text := doc.Text()
 	score := p.Scorer.Score(text, doc.Language, docTime)
 	reason := score.Reason
 	if doc.Reason != "" {

@@ -139,7 +139,7 @@ func writeDictionaries(ctx context.Context, a *Archive, dirs []string) error {
 		if err != nil {
 			return err
 		}
-		if c.IsRevisit() || c.Status != "200" || !extract.IsHTML(c.Mime) {
+		if c.IsRevisit() || c.Status != "200" || !cdxj.IsHTML(c.Mime) {
 			continue
 		}
 		rec, err := fetcher.Read(ctx, c)
@@ -159,7 +159,7 @@ func writeDictionaries(ctx context.Context, a *Archive, dirs []string) error {
 			continue
 		}
 		an := analyzers.For(doc.Language)
-		tokens = an.AppendTokens(tokens[:0], extract.DocumentText(doc))
+		tokens = an.AppendTokens(tokens[:0], doc.Text())
 		bag.Reset()
 		bag.AddTokens(tokens)
 		if bag.Len() == 0 {

@@ -186,7 +186,7 @@ func Explain(scorer *scoring.Scorer, spec *specs.Spec, body []byte, contentType,
 		return nil, err
 	}
 	docTime, docDay, source := extract.DocumentTime(doc, captureTime)
-	text := extract.DocumentText(doc)
+	text := doc.Text()
 	sc := scorer.Score(text, doc.Language, docTime)
 	ex := scorer.Explain(text, doc.Language, n)
 	reason := sc.Reason
