@@ -68,9 +68,6 @@ func (b *headerBuilder) add(l []byte) {
 	b.spans = append(b.spans, f)
 }
 
-// header returns the fields gathered (nil if none).
-func (b *headerBuilder) header() Header { return b.appendTo(nil) }
-
 // appendTo returns the fields gathered (nil if none) in dst's array when it
 // has room, else in a new one of their number.
 func (b *headerBuilder) appendTo(dst Header) Header {

@@ -69,7 +69,7 @@ func checkHeader(t *testing.T, b *headerBuilder, lines [][]byte) {
 	for _, l := range lines {
 		b.add(l)
 	}
-	got, want := b.header(), referenceHeader(lines)
+	got, want := b.appendTo(nil), referenceHeader(lines)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("header of %q:\n got %q\nwant %q", lines, got, want)
 	}
