@@ -20,26 +20,32 @@ var pageParams = []string{"page", "paged", "pg", "pagenum", "start", "offset", "
 // from any other navigation; this tells it that the link continues the
 // list it is reading.
 func SamePagedList(page, link string) bool {
-	a, okA := unpaged(page)
-	b, okB := unpaged(link)
-	return okA && okB && a == b && !sameURL(page, link)
+	listA, pageA, okA := pagedKeys(page)
+	listB, pageB, okB := pagedKeys(link)
+	return okA && okB && listA == listB && pageA != pageB
 }
 
-// unpaged is rawURL without its page number: host without "www." and
-// port 80, the path without a trailing /page/N, the query without
-// pageParams that hold a number (the other parameters sorted).
-func unpaged(rawURL string) (string, bool) {
+// pagedKeys parses rawURL once and returns two keys of it, both with the
+// host without "www." and port, the path without a trailing slash and the
+// query parameters sorted: list, also without the page number (a trailing
+// /page/N, pageParams that hold a number), names the list; page, with it,
+// names the page (the same page differs at most in "www.", the port, a
+// trailing slash and the order of the query).
+func pagedKeys(rawURL string) (list, page string, ok bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
-		return "", false
+		return "", "", false
 	}
 	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 	p := strings.TrimSuffix(u.EscapedPath(), "/")
+	query := strings.Split(u.RawQuery, "&")
+	slices.Sort(query)
+	page = host + p + "?" + strings.Join(query, "&")
 	if i := strings.LastIndex(p, "/page/"); i >= 0 && allDigits(p[i+len("/page/"):]) {
 		p = p[:i]
 	}
 	var keep []string
-	for _, kv := range strings.Split(u.RawQuery, "&") {
+	for _, kv := range query {
 		if kv == "" {
 			continue
 		}
@@ -49,22 +55,5 @@ func unpaged(rawURL string) (string, bool) {
 		}
 		keep = append(keep, kv)
 	}
-	slices.Sort(keep)
-	return host + p + "?" + strings.Join(keep, "&"), true
-}
-
-// sameURL reports whether a and b are the same page (they differ at most in
-// "www.", the port, a trailing slash and the order of the query).
-func sameURL(a, b string) bool {
-	ua, errA := url.Parse(a)
-	ub, errB := url.Parse(b)
-	if errA != nil || errB != nil {
-		return a == b
-	}
-	norm := func(u *url.URL) string {
-		q := strings.Split(u.RawQuery, "&")
-		slices.Sort(q)
-		return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") + strings.TrimSuffix(u.EscapedPath(), "/") + "?" + strings.Join(q, "&")
-	}
-	return norm(ua) == norm(ub)
+	return host + p + "?" + strings.Join(keep, "&"), page, true
 }
