@@ -391,3 +391,25 @@ func indexFieldsDiff(a, o Record) string {
 	}
 	return ""
 }
+
+// TestPyIntFastPath: the digits-only fast path of pyInt gives what the
+// general parse gives, and the general cases still parse as Python's int().
+func TestPyIntFastPath(t *testing.T) {
+	slow := func(s string) (int64, error) {
+		s = strings.TrimSpace(s)
+		t := strings.TrimLeft(s, "+-")
+		if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {
+			return 0, errors.New("invalid")
+		}
+		return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+	}
+	cases := []string{"0", "7", "0012", "123456789012345678", "999999999999999999", "1234567890123456789", "9223372036854775807",
+		"9223372036854775808", "", " 12", "12 ", "+5", "-5", "1_000", "1__0", "_1", "1_", "12a", "\xd9\xa1", "--1", "0x10"}
+	for _, c := range cases {
+		got, gerr := pyInt(c)
+		want, werr := slow(c)
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Errorf("pyInt(%q) = %d, %v; want %d, %v", c, got, gerr, want, werr)
+		}
+	}
+}

@@ -751,6 +751,17 @@ func (b *blockReader) readLine() ([]byte, error) {
 // pyInt parses an integer as python's int() does (surrounding white space,
 // a sign, underscores between digits).
 func pyInt(s string) (int64, error) {
+	// The usual Content-Length: up to 18 digits, nothing else.
+	if len(s) > 0 && len(s) <= 18 {
+		var v int64
+		i := 0
+		for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+			v = v*10 + int64(s[i]-'0')
+		}
+		if i == len(s) {
+			return v, nil
+		}
+	}
 	s = strings.TrimSpace(s)
 	t := strings.TrimLeft(s, "+-")
 	if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {
