@@ -24,9 +24,13 @@ func LookUpFirstCaptures(s beam.Scope, entries beam.PCollection, cfg Config) bea
 }
 
 // lookUpFirstCaptures reports whether a round of the job looks new
-// frontier URLs up. A job that cannot be decoded counts as yes: the
-// look-up's DoFns then fail in Setup with the decoding error.
+// frontier URLs up. No job (a MergeFrontier on its own) looks nothing up;
+// a job that cannot be decoded counts as yes: the look-up's DoFns then
+// fail in Setup with the decoding error.
 func lookUpFirstCaptures(jobJSON string) bool {
+	if jobJSON == "" {
+		return false
+	}
 	job, err := extract.UnmarshalJob(jobJSON)
 	return err != nil || job.Focus().LooksUpFirstCaptures()
 }
