@@ -22,6 +22,13 @@ import (
 // indexes.
 const DefaultLinesPerBlock = 3000
 
+// BlockLevel is the gzip level of the blocks. Level 2 against the default
+// (5 in klauspost/compress), on the 210,369 lines of the 1 GB benchmark
+// corpus in blocks of 3000: 0.24 s instead of 0.44 s on one core, 12.1 MB
+// instead of 11.2 MB (+8 %; the lines are 67 MB). Any level is plain gzip
+// for pywb and every reader.
+const BlockLevel = 2
+
 // Entry is one line of the secondary index: where one block is.
 type Entry struct {
 	Key    string // "KEY TIMESTAMP" of the block's first line
@@ -127,7 +134,10 @@ func (s *ShardWriter) flushBlock() error {
 	}
 	start := s.w.n
 	if s.gz == nil {
-		s.gz = gzip.NewWriter(s.w)
+		var err error
+		if s.gz, err = gzip.NewWriterLevel(s.w, BlockLevel); err != nil {
+			return fmt.Errorf("zipnum shard %s: %w", s.shard, err)
+		}
 	} else {
 		s.gz.Reset(s.w)
 	}

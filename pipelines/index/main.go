@@ -134,6 +134,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		rc = &c
 		defer rc.Close()
 	}
+	cfg.Runner = rc
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, cfg)
 	res, err := rc.Run(ctx, p)

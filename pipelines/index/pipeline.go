@@ -79,6 +79,8 @@ type Config struct {
 	DictionaryMinDF  int64   // terms in fewer documents are left out
 	DefaultLanguage  string  // analyzer of documents in other languages
 	// Runner runs the pipeline; nil: the runner of the command-line flags.
+	// Build reads it too: on prism in process (no --endpoint) the ranges
+	// of the files stay in one bundle (index.IndexArchivesOptions.OneProcess).
 	Runner *runners.Config
 }
 
@@ -125,7 +127,7 @@ func (c Config) Validate() error {
 func Build(s beam.Scope, cfg Config) {
 	files := beam.CreateList(s, cfg.Files)
 	opts := index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism,
-		Batches: cfg.Bigtable != "" || cfg.Dictionary}
+		Batches: cfg.Bigtable != "" || cfg.Dictionary, OneProcess: oneProcess(cfg.Runner)}
 	if cfg.OutputDir != "" {
 		opts.RunsDir = storage.Join(cfg.OutputDir, index.RunsDirName)
 		opts.SampleK = cfg.Shards * index.SamplesPerShard
@@ -151,6 +153,13 @@ func Build(s beam.Scope, cfg Config) {
 		counts := index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
 		index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF)
 	}
+}
+
+// oneProcess reports whether the runner runs every bundle in this process:
+// prism without --endpoint, whose LOOPBACK workers are this program. nil
+// (a runner not known yet) counts as other workers.
+func oneProcess(rc *runners.Config) bool {
+	return rc != nil && rc.Runner == runners.Prism && rc.Endpoint == "" && rc.Environment() == runners.Loopback
 }
 
 // ArchiveLocations returns the directories of the archive files, in order

@@ -22,6 +22,7 @@ import (
 	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/testservers"
 	"github.com/recrawl/recrawl/internal/zipnum"
+	"github.com/recrawl/recrawl/runners"
 )
 
 // TestCDXJConformance indexes every pywb conformance WARC and ARC file:
@@ -407,5 +408,27 @@ func TestArchiveLocations(t *testing.T) {
 	want := []string{"/a", "/b", "gs://bkt/c", ".", "/"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ArchiveLocations = %q, want %q", got, want)
+	}
+}
+
+// TestOneProcess: only prism in process (no --endpoint) keeps the ranges in
+// the bundle that planned them; every runner with workers elsewhere, and a
+// runner not known yet, gets the Reshuffle.
+func TestOneProcess(t *testing.T) {
+	for _, c := range []struct {
+		rc   *runners.Config
+		want bool
+	}{
+		{&runners.Config{Runner: runners.Prism}, true},
+		{&runners.Config{Runner: runners.Prism, Endpoint: "localhost:8073"}, false},
+		{&runners.Config{Runner: runners.Prism, EnvironmentType: runners.Docker}, false},
+		{&runners.Config{Runner: runners.Universal, Endpoint: "localhost:8099", EnvironmentType: runners.Loopback}, false},
+		{&runners.Config{Runner: runners.Flink, Endpoint: "localhost:8099"}, false},
+		{&runners.Config{Runner: runners.Dataflow}, false},
+		{nil, false},
+	} {
+		if got := oneProcess(c.rc); got != c.want {
+			t.Errorf("oneProcess(%+v) = %v, want %v", c.rc, got, c.want)
+		}
 	}
 }

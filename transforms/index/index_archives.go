@@ -51,6 +51,14 @@ type IndexArchivesOptions struct {
 	Batches bool
 	// RunBytes caps the line bytes of one run; 0: DefaultRunBytes.
 	RunBytes int
+	// OneProcess says that every bundle runs in this process (prism in
+	// process): the ranges are indexed in the bundle that planned them,
+	// without the Reshuffle that spreads them over workers. On prism the
+	// Reshuffle gave every range its own bundle; the bundles waiting for
+	// a slot (in FinishBundle) blocked the SDK's progress reports, and
+	// prism busy-waited for the responses of the finished ones (README,
+	// Benchmarks): up to 40 % of the CPU of a 1-worker run.
+	OneProcess bool
 }
 
 // Indexed is what IndexArchives returns.
@@ -91,9 +99,12 @@ func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptio
 	if opts.RangeBytes == 0 {
 		opts.RangeBytes = DefaultRangeBytes
 	}
-	// Cut the files into ranges, then spread them over workers.
+	// Cut the files into ranges, then spread them over workers (when there
+	// are other workers).
 	ranges := beam.ParDo(s, &planRangesFn{RangeBytes: opts.RangeBytes}, files)
-	ranges = beam.Reshuffle(s, ranges)
+	if !opts.OneProcess {
+		ranges = beam.Reshuffle(s, ranges)
+	}
 	// Index several ranges at once: sorted runs written, and batches.
 	if opts.RunBytes <= 0 {
 		opts.RunBytes = DefaultRunBytes

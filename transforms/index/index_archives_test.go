@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,17 +22,27 @@ import (
 // cut into ranges of 30 KB whose lines go into runs of at most 2 KB (so
 // every range makes several runs), merged into 3 shards, gives index.cdxj
 // = the sorted lines of cdxj.IndexFile over each whole file; and the runs
-// are gone afterwards.
+// are gone afterwards. The same with the ranges reshuffled (other workers)
+// and kept in the bundle that planned them (OneProcess).
 func TestIndexArchivesRunsEqualIndexFile(t *testing.T) {
 	files := sharedtest.ConformanceArchives(t)
 	want, _ := wholeFileLines(t, files, 30000)
 	if len(want) < 100 {
 		t.Fatalf("only %d captures in %d conformance archives", len(want), len(files))
 	}
+	for _, oneProcess := range []bool{false, true} {
+		t.Run(fmt.Sprintf("OneProcess=%v", oneProcess), func(t *testing.T) {
+			indexArchivesRunsEqual(t, files, want, oneProcess)
+		})
+	}
+}
+
+func indexArchivesRunsEqual(t *testing.T, files, want []string, oneProcess bool) {
 	dir := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
 	indexed := IndexArchives(s, beam.CreateList(s, files), IndexArchivesOptions{
 		RangeBytes: 30000, Parallelism: 3, RunsDir: filepath.Join(dir, RunsDirName), SampleK: 3 * SamplesPerShard, RunBytes: 2000,
+		OneProcess: oneProcess,
 	})
 	WriteCDXJ(s, SortIntoShards(s, indexed.Runs, 3), dir)
 	ptest.RunAndValidate(t, p)
