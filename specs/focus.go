@@ -76,6 +76,15 @@ type Focus struct {
 	// parent's relevance and the paragraph around such a link say nothing
 	// about where it leads.
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
+	// discount_pre_event_links: an outlink whose URL's first usable capture
+	// (HTTP 200 HTML) in the archives is more than one lead_time before
+	// the event's start existed before the event, so it is unlikely to be
+	// about it (the first capture approximates a news page's publication
+	// date), and is ranked with a quarter of its priority
+	// (extract.Entry.SelectionPriority). Each URL is looked up in the
+	// snapshot index once, when it first enters the frontier; seeds are
+	// exempt.
+	DiscountPreEventLinks bool `yaml:"discount_pre_event_links" spec:"omitdefault"`
 	// learn_links: learn during the crawl which links lead to relevant
 	// pages (an online apprentice over the target URL's host, words and
 	// path shape and the anchor's words, trained on the pages fetched in
@@ -127,9 +136,11 @@ const (
 	// same order, only they leave the collection), the next pages of a
 	// list keep its priority (follow_pagination), and a page whose
 	// canonical link names another URL is a copy whose canonical is
-	// followed instead (follow_canonical), and a link repeated by five or
+	// followed instead (follow_canonical), a link repeated by five or
 	// more pages of its host is ranked with half its priority
-	// (discount_template_links). Measured on an independent
+	// (discount_template_links), and a link to a page first captured more
+	// than one lead_time before the event with a quarter of it
+	// (discount_pre_event_links). Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).
 	PresetDefault Preset = "default"
@@ -153,6 +164,7 @@ func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 		f.FollowCanonical = true
 		f.FollowPagination = true
 		f.DiscountTemplateLinks = true
+		f.DiscountPreEventLinks = true
 		return OutlinksAll, f, true
 	case PresetPaper:
 		f.LinkPriority = PaperLinkPriority
@@ -182,6 +194,7 @@ func (s *Spec) UsePreset(p Preset, given func(field string) bool) {
 	set("follow_canonical", func() { s.Focus.FollowCanonical = f.FollowCanonical })
 	set("follow_pagination", func() { s.Focus.FollowPagination = f.FollowPagination })
 	set("discount_template_links", func() { s.Focus.DiscountTemplateLinks = f.DiscountTemplateLinks })
+	set("discount_pre_event_links", func() { s.Focus.DiscountPreEventLinks = f.DiscountPreEventLinks })
 }
 
 // DefaultCalibrationSplits is Klein et al.'s number of 60/40 splits.
@@ -195,7 +208,7 @@ const DefaultIntentMinPriority = 0.4
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
 		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
-		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.LearnLinks && f.Feedback.IsZero()
+		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.DiscountPreEventLinks && !f.LearnLinks && f.Feedback.IsZero()
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -358,6 +371,9 @@ func (f Focus) String() string {
 	}
 	if f.DiscountTemplateLinks {
 		parts = append(parts, "discount_template_links")
+	}
+	if f.DiscountPreEventLinks {
+		parts = append(parts, "discount_pre_event_links")
 	}
 	if f.LearnLinks {
 		parts = append(parts, "learn_links")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
 )
@@ -50,10 +51,8 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
 		}
-		for _, ne := range res.NewEntries {
-			if !seen[ne.Key] {
-				f.offer(ne)
-			}
+		if err := f.offerAll(ctx, res.NewEntries, seen, idx, proc.Settings.Focus); err != nil {
+			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
 		}
 		st.add(res)
 		rs := st.endRound(round, frontierSize, 1, len(seen)+f.Len(), time.Since(start))
@@ -87,6 +86,39 @@ func (f *seqFrontier) offer(e extract.Entry) {
 	}
 	f.entries[e.Key] = e
 	heap.Push(&f.h, heapItem{e, f.ranking})
+}
+
+// offerAll offers the entries a step discovered that were not seen
+// before. With discount_pre_event_links, the URLs new to the frontier are
+// first looked up in the index, all in one call (extract.Focus
+// NeedsFirstCapture, MarkFirstCapture): a URL is looked up once, when it
+// enters the frontier, as the Beam engine's MergeFrontier does.
+func (f *seqFrontier) offerAll(ctx context.Context, entries []extract.Entry, seen map[string]bool, idx lookup.Index, focus extract.Focus) error {
+	var fresh []string
+	isFresh := map[string]bool{}
+	for _, ne := range entries {
+		if _, inFrontier := f.entries[ne.Key]; !seen[ne.Key] && !inFrontier && !isFresh[ne.Key] && focus.NeedsFirstCapture(ne) {
+			fresh = append(fresh, ne.Key)
+			isFresh[ne.Key] = true
+		}
+	}
+	var found map[string][]cdxj.Capture
+	if len(fresh) > 0 {
+		var err error
+		if found, err = idx.Lookup(ctx, fresh); err != nil {
+			return fmt.Errorf("look up the first captures of %d new URLs: %w", len(fresh), err)
+		}
+	}
+	for _, ne := range entries {
+		if seen[ne.Key] {
+			continue
+		}
+		if isFresh[ne.Key] {
+			ne = focus.MarkFirstCapture(ne, found[ne.Key])
+		}
+		f.offer(ne)
+	}
+	return nil
 }
 
 func (f *seqFrontier) pop() extract.Entry {

@@ -55,11 +55,13 @@ var (
 	listings   = func(s *specs.Spec) { s.Focus.CountListingPages = true }
 	noPages    = func(s *specs.Spec) { s.Focus.FollowPagination = false }
 	noTemplate = func(s *specs.Spec) { s.Focus.DiscountTemplateLinks = false }
+	noPreEvent = func(s *specs.Spec) { s.Focus.DiscountPreEventLinks = false }
 	// previousDefault is the default preset of session 5: listing pages
 	// counted, pagination links ranked by their text.
 	previousDefault = func(s *specs.Spec) {
 		s.UsePreset(specs.PresetDefault, nil)
 		s.Focus.CountListingPages, s.Focus.FollowPagination, s.Focus.DiscountTemplateLinks = true, false, false
+		s.Focus.DiscountPreEventLinks = false
 	}
 	allLinks = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
 	copies   = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
@@ -112,6 +114,7 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+listings", Description: "the default with count_listing_pages: true (listing pages take slots of the collection)", Apply: listings},
 	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
 	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other)", Apply: noTemplate},
+	{Name: "default+no-pre-event-links", Description: "the default with discount_pre_event_links: false (links to pages first captured long before the event ranked as any other)", Apply: noPreEvent},
 	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/scoring"
 )
 
@@ -34,7 +35,37 @@ type Entry struct {
 	// once and Merge adds the counts up, so the count is exact whatever
 	// order a runner merges in.
 	HostLinks int `json:"host_links,omitempty"`
+	// FirstCapture (specs discount_pre_event_links): what the snapshot
+	// index said about the URL when it entered the frontier (looked up
+	// once, by the engine: PreEventBefore). Merge keeps the highest, so
+	// an entry in the frontier keeps its look-up whatever merges into it.
+	FirstCapture FirstCapture `json:"first_capture,omitempty"`
 }
+
+// FirstCapture is what a URL's first usable capture says about its age
+// (Entry.FirstCapture).
+type FirstCapture uint8
+
+// The states of an entry's first capture. A URL's look-up gives the same
+// state wherever it is made, so the order only serves Merge: a state
+// looked up wins over Unchecked.
+const (
+	// FirstCaptureUnchecked: not looked up (the option is off, or the
+	// engine has not looked it up yet).
+	FirstCaptureUnchecked FirstCapture = iota
+	// FirstCaptureExempt: a seed, the user's choice: never looked up,
+	// never discounted.
+	FirstCaptureExempt
+	// FirstCaptureNone: no usable capture in the index (it will be missing).
+	FirstCaptureNone
+	// FirstCaptureRecent: the first usable capture is not before the
+	// threshold.
+	FirstCaptureRecent
+	// FirstCapturePreEvent: the first usable capture is before the
+	// threshold (the event's start minus lead_time): the page existed
+	// well before the event.
+	FirstCapturePreEvent
+)
 
 // Template links (after Bar-Yossef & Rajagopalan, WWW 2002, "Template
 // detection via data mining"): the links a site repeats on its pages —
@@ -51,16 +82,31 @@ const (
 	TemplateLinkFactor = 0.5
 )
 
+// PreEventLinkFactor (specs discount_pre_event_links): a link to a page
+// whose first usable capture is more than one lead_time before the event's
+// start (FirstCapturePreEvent) is ranked with its priority times this. A
+// page that existed before the event is unlikely to be about it: in a web
+// archive the first capture approximates a news page's publication date.
+// Not 0: such a page may still be a background article the event made
+// relevant, and the discount only lets the links without that evidence
+// go first.
+const PreEventLinkFactor = 0.25
+
 // SelectionPriority is the priority the entry is ranked with (Ranking,
 // documents.jsonl's priority): Priority, times TemplateLinkFactor when
-// TemplateLinkPages or more pages of its host link to it. It depends only
-// on the entry, so the ranking stays a function of the merged frontier:
-// the same on every runner and in the sequential engine.
+// TemplateLinkPages or more pages of its host link to it, times
+// PreEventLinkFactor when its first usable capture predates the event. It
+// depends only on the entry, so the ranking stays a function of the merged
+// frontier: the same on every runner and in the sequential engine.
 func (e Entry) SelectionPriority() float64 {
+	p := e.Priority
 	if e.HostLinks >= TemplateLinkPages {
-		return e.Priority * TemplateLinkFactor
+		p *= TemplateLinkFactor
 	}
-	return e.Priority
+	if e.FirstCapture == FirstCapturePreEvent {
+		p *= PreEventLinkFactor
+	}
+	return p
 }
 
 // Combination says how the priorities of an unseen URL found by several
@@ -132,8 +178,9 @@ func (o Order) Round() int { return int(int64(o) >> (rankBits + linkBits)) }
 
 // Merge combines two entries for the same key: the priority by their
 // combination (the maximum over all parents, the paper's rule; the average;
-// or the latest parent's), the host links as their sum, and everything else
-// from the first discovery (lowest Order). It is commutative and
+// or the latest parent's), the host links as their sum, the first capture
+// as the higher state (a looked-up state over Unchecked), and everything
+// else from the first discovery (lowest Order). It is commutative and
 // associative, so Beam may merge in any order: the average sums exact
 // fixed-point values.
 func Merge(a, b Entry) Entry {
@@ -143,6 +190,7 @@ func Merge(a, b Entry) Entry {
 	}
 	c := max(first.Combine, other.Combine)
 	first.HostLinks += other.HostLinks
+	first.FirstCapture = max(first.FirstCapture, other.FirstCapture)
 	switch c {
 	case CombineAverage:
 		s1, n1 := first.sum()
@@ -203,4 +251,24 @@ func (e Entry) Validate() error {
 		return fmt.Errorf("frontier entry %+v: empty key or URL", e)
 	}
 	return nil
+}
+
+// LooksUpFirstCaptures reports whether the engines look each new frontier
+// URL up in the snapshot index (specs discount_pre_event_links, under a
+// focused strategy).
+func (f Focus) LooksUpFirstCaptures() bool { return !f.PreEventBefore.IsZero() }
+
+// NeedsFirstCapture reports whether the engine must look e's URL up before
+// it enters the frontier: the look-up is on and e has not been looked up
+// (an entry already in the frontier has, so a merged entry needs it only
+// when its URL is new to the frontier).
+func (f Focus) NeedsFirstCapture(e Entry) bool {
+	return f.LooksUpFirstCaptures() && e.FirstCapture == FirstCaptureUnchecked
+}
+
+// MarkFirstCapture returns e with the state of its URL's first usable
+// capture among captures, all the captures of its key (FirstCaptureOf).
+func (f Focus) MarkFirstCapture(e Entry, captures []cdxj.Capture) Entry {
+	e.FirstCapture = FirstCaptureOf(captures, f.PreEventBefore)
+	return e
 }

@@ -177,7 +177,9 @@ func firstNonEmpty(a, b string) string {
 // Seeds returns the initial frontier: the spec's seeds, or, without seeds,
 // the outlinks of the reference documents (the paper's way), in order and
 // without duplicates (by SURT key). Seeds have depth 0, path "S" and the
-// highest priority; their discovery order is their position.
+// highest priority; their discovery order is their position. With
+// discount_pre_event_links they are exempt from it (FirstCaptureExempt):
+// the user chose them, and the engines look up only what enters later.
 func Seeds(s *specs.Spec, refs []Reference) ([]Entry, error) {
 	var urls []string
 	fromRefs := len(s.Seeds) == 0
@@ -202,6 +204,9 @@ func Seeds(s *specs.Spec, refs []Reference) ([]Entry, error) {
 			continue
 		}
 		seen[e.Key] = true
+		if s.Focus.DiscountPreEventLinks {
+			e.FirstCapture = FirstCaptureExempt
+		}
 		out = append(out, e)
 	}
 	if len(out) == 0 {

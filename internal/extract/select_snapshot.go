@@ -59,27 +59,14 @@ func SelectSnapshotIn(captures []cdxj.Capture, iv Interval, archives []string) C
 	var usable, redirects []candidate
 	statuses := map[string]int{}
 	for _, c := range captures {
-		payload, ok := resolveRevisit(c, captures)
-		if !ok {
-			statuses["unresolved revisit"]++
-			continue
-		}
-		t, err := CaptureTime(c.Timestamp)
-		if err != nil {
-			statuses["bad timestamp"]++
-			continue
-		}
-		switch {
-		case payload.Status == "200" && cdxj.IsHTML(payload.Mime):
-			usable = append(usable, candidate{c, payload, t})
-		case isRedirect(payload.Status):
-			redirects = append(redirects, candidate{c, payload, t})
-		case payload.Status == "200":
-			statuses["non-HTML "+payload.Mime]++
-		case payload.Status == "":
-			statuses["no HTTP status"]++
+		cand, class := classify(c, captures)
+		switch class {
+		case classUsable:
+			usable = append(usable, cand)
+		case classRedirect:
+			redirects = append(redirects, cand)
 		default:
-			statuses["status "+payload.Status]++
+			statuses[class]++
 		}
 	}
 	if best, ok := closest(usable, iv, archives); ok {
@@ -97,6 +84,60 @@ func SelectSnapshotIn(captures []cdxj.Capture, iv Interval, archives []string) C
 type candidate struct {
 	capture, payload cdxj.Capture
 	t                time.Time
+}
+
+// The classes of a capture (classify) that are not a reason it is unusable.
+const (
+	classUsable   = "usable"
+	classRedirect = "redirect"
+)
+
+// classify says what one capture of a URL offers: a usable page (HTTP 200
+// HTML; a revisit with the payload of the record it revisits, at its own
+// time), a redirect, or else why it is not usable (the reason counted in
+// NoSnapshot's Reason). all are the URL's captures, for revisits.
+func classify(c cdxj.Capture, all []cdxj.Capture) (candidate, string) {
+	payload, ok := resolveRevisit(c, all)
+	if !ok {
+		return candidate{}, "unresolved revisit"
+	}
+	t, err := CaptureTime(c.Timestamp)
+	if err != nil {
+		return candidate{}, "bad timestamp"
+	}
+	switch {
+	case payload.Status == "200" && cdxj.IsHTML(payload.Mime):
+		return candidate{c, payload, t}, classUsable
+	case isRedirect(payload.Status):
+		return candidate{c, payload, t}, classRedirect
+	case payload.Status == "200":
+		return candidate{}, "non-HTML " + payload.Mime
+	case payload.Status == "":
+		return candidate{}, "no HTTP status"
+	}
+	return candidate{}, "status " + payload.Status
+}
+
+// FirstCaptureOf classifies a URL by its first usable capture (specs
+// discount_pre_event_links): FirstCapturePreEvent when the earliest usable
+// capture (as SelectSnapshot counts them: HTTP 200 HTML, a revisit with
+// its payload, of any archive) is strictly before before,
+// FirstCaptureRecent when it is not, FirstCaptureNone without a usable
+// capture (redirects, errors and other media types do not count). The
+// result does not depend on the order of captures.
+func FirstCaptureOf(captures []cdxj.Capture, before time.Time) FirstCapture {
+	state := FirstCaptureNone
+	for _, c := range captures {
+		cand, class := classify(c, captures)
+		if class != classUsable {
+			continue
+		}
+		if cand.t.Before(before) {
+			return FirstCapturePreEvent
+		}
+		state = FirstCaptureRecent
+	}
+	return state
 }
 
 // closest picks the earliest candidate inside iv, else the one with the

@@ -93,6 +93,13 @@ type Focus struct {
 	// their targets' Entry.HostLinks, so that the links a host repeats on
 	// its pages are ranked lower (Entry.SelectionPriority).
 	TemplateLinks bool
+	// PreEventBefore (specs discount_pre_event_links; zero: off): the
+	// engines look each URL up in the snapshot index when it first enters
+	// the frontier and mark it FirstCapturePreEvent when its first usable
+	// capture is before this instant, the event's start minus lead_time
+	// (FirstCaptureOf, MarkFirstCapture). Zero under the unfocused
+	// strategy, whose breadth-first order the mark would not change.
+	PreEventBefore time.Time
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool

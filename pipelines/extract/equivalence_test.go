@@ -38,6 +38,14 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	if on, off := readDocs(t, seq), readDocs(t, noTemplate); reflect.DeepEqual(on, off) {
 		t.Error("discount_template_links changes nothing in this run: the comparisons do not cover it")
 	}
+	// So does the pre-event discount (each URL new to the frontier looked
+	// up in the index: the sequential engine per step, the Beam rounds in
+	// MergeFrontier).
+	noPreEvent := filepath.Join(dir, "no-pre-event-links")
+	mustRun(t, nil, focusArgs(a, focusSpec(t, a, "discount_pre_event_links: false\n"))(noPreEvent, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+	if on, off := readDocs(t, seq), readDocs(t, noPreEvent); reflect.DeepEqual(on, off) {
+		t.Error("discount_pre_event_links changes nothing in this run: the comparisons do not cover it")
+	}
 
 	// The comparison covers what it should: a full collection with
 	// revisits, missing URLs and redirects.

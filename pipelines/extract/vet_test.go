@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -29,7 +30,11 @@ import (
 func vetRound(t *testing.T, join string, extra func(beam.Scope)) error {
 	t.Helper()
 	job := &extract.Job{
-		Spec:     &specs.Spec{Name: "vet", Strategy: "ctf", BatchSize: 10, TargetSize: 100},
+		// With discount_pre_event_links, so that MergeFrontier's look-up
+		// of new URLs is in the graph too.
+		Spec: &specs.Spec{Name: "vet", Strategy: "ctf", BatchSize: 10, TargetSize: 100,
+			Event: specs.Event{Start: specs.Bound{Time: time.Date(2009, 9, 27, 0, 0, 0, 0, time.UTC), DateOnly: true}},
+			Focus: specs.Focus{DiscountPreEventLinks: true}},
 		Sources:  []extract.Source{{Index: "zipnum:gs://bucket/index", Archives: []string{"gs://bucket/warc"}}},
 		JoinMode: join,
 	}

@@ -36,8 +36,9 @@ func (mergeDiscoveriesFn) MergeAccumulators(a, b Discovery) Discovery {
 
 // MergeFrontier computes the frontier after the round: the old frontier
 // without the batch, plus the discovered entries that were neither seen
-// before the round nor are in its batch, merged per URL (extract.Merge).
-// Old entries no discovered URL touches are written by the bundles that
+// before the round nor are in its batch, merged per URL (extract.Merge),
+// those new to the frontier first looked up in the index when the job
+// discounts pre-event links (LookUpFirstCaptures). Old entries no discovered URL touches are written by the bundles that
 // read them; only the discovered entries and the old entries they touch are
 // shuffled. discovered is KV<SURT key, Discovery>, the round's batch among
 // them (Taken), so that dropping what the round took needs no side input
@@ -48,8 +49,11 @@ func MergeFrontier(s beam.Scope, frontier, batch, discovered beam.PCollection, c
 	dir := storage.Join(cfg.OutDir, roundstate.FrontierDir)
 	unseen := beam.ParDo(s, &filterSeenFn{SeenFiles: cfg.SeenFiles}, beam.CombinePerKey(s, &mergeDiscoveriesFn{}, discovered))
 	touched, untouchedParts := beam.ParDo2(s, &splitFrontierFn{Dir: dir}, frontier, beam.SideInput{Input: batch}, beam.SideInput{Input: unseen})
-	merged := beam.CombinePerKey(s, &mergeEntriesFn{}, beam.Flatten(s, unseen, touched))
-	mergedParts := beam.ParDo(s, &writeFrontierFn{Dir: dir}, beam.ParDo(s, dropEntryKey, merged))
+	merged := beam.ParDo(s, dropEntryKey, beam.CombinePerKey(s, &mergeEntriesFn{}, beam.Flatten(s, unseen, touched)))
+	if lookUpFirstCaptures(cfg.JobJSON) {
+		merged = LookUpFirstCaptures(s, merged, cfg)
+	}
+	mergedParts := beam.ParDo(s, &writeFrontierFn{Dir: dir}, merged)
 	return beam.Flatten(s, untouchedParts, mergedParts)
 }
 

@@ -39,10 +39,17 @@ const lookupChunk = 256
 func ResolveSnapshots(s beam.Scope, batch beam.PCollection, cfg Config) beam.PCollection {
 	s = s.Scope("ResolveSnapshots")
 	chunks := beam.Reshuffle(s, beam.ParDo(s, &explodeBatchFn{}, batch))
+	return resolveChunks(s, chunks, cfg, "index_lookups")
+}
+
+// resolveChunks gives each entry of chunks (PCollection<[]Ranked>) all
+// captures of its URL, by cfg.JoinMode, as PCollection<[]Resolved>;
+// lookups names the counter of the URLs looked up (lookup mode).
+func resolveChunks(s beam.Scope, chunks beam.PCollection, cfg Config, lookups string) beam.PCollection {
 	if cfg.JoinMode == "cogroup" {
 		return cogroupResolve(s, chunks, cfg.Sources)
 	}
-	return beam.ParDo(s, &lookupSnapshotsFn{Sources: cfg.Sources}, chunks)
+	return beam.ParDo(s, &lookupSnapshotsFn{Sources: cfg.Sources, Counter: lookups}, chunks)
 }
 
 // explodeBatchFn cuts the batch into chunks of ranked entries.
@@ -59,9 +66,11 @@ func (explodeBatchFn) ProcessElement(batch []extract.Entry, emit func([]Ranked))
 	}
 }
 
-// lookupSnapshotsFn looks up a chunk's URLs in the index, in one call.
+// lookupSnapshotsFn looks up a chunk's URLs in the index, in one call,
+// counting them in the counter named Counter.
 type lookupSnapshotsFn struct {
 	Sources []lookup.Source
+	Counter string
 	idx     lookup.Index
 	lookups beam.Counter
 }
@@ -72,7 +81,7 @@ func (f *lookupSnapshotsFn) Setup(ctx context.Context) error {
 		return err
 	}
 	f.idx = idx
-	f.lookups = beam.NewCounter(CounterNamespace, "index_lookups")
+	f.lookups = beam.NewCounter(CounterNamespace, f.Counter)
 	return nil
 }
 

@@ -11,7 +11,10 @@
 //	                    results → results part files, outlinks → MergeFrontier
 //	                    (fetch_and_score.go)
 //	MergeFrontier     frontier − batch + unseen outlinks (merged per URL) →
-//	                  frontier part files (merge_frontier.go)
+//	                  frontier part files (merge_frontier.go); with
+//	                  discount_pre_event_links the URLs new to the frontier
+//	                  are first resolved as the batch is and marked with
+//	                  their first capture (first_captures.go)
 //	WriteManifest     the part files of the state → round.manifest (write_manifest.go)
 //
 // Extract adds them all; ExtractRounds (job.go) adds several consecutive
@@ -35,7 +38,7 @@
 // package take minutes and gigabytes to compile.
 package round
 
-//go:generate go run ../../internal/tools/shimgen -output=round.shims.go -identifiers=readFrontierFn,topKFn,explodeBatchFn,lookupSnapshotsFn,rankedByKeyFn,cogroupResolveFn,splitIndexFn,readIndexRangeFn,selectSnapshotFn,fetchAndScoreFn,mergeDiscoveriesFn,filterSeenFn,splitFrontierFn,dropEntryKey,mergeEntriesFn,writeFrontierFn,writeManifestFn,planRoundFn,planFilesFn,limitBatchFn
+//go:generate go run ../../internal/tools/shimgen -output=round.shims.go -identifiers=readFrontierFn,topKFn,explodeBatchFn,lookupSnapshotsFn,rankedByKeyFn,cogroupResolveFn,splitIndexFn,readIndexRangeFn,selectSnapshotFn,fetchAndScoreFn,mergeDiscoveriesFn,filterSeenFn,splitFrontierFn,dropEntryKey,mergeEntriesFn,writeFrontierFn,writeManifestFn,planRoundFn,planFilesFn,limitBatchFn,chunkNewEntriesFn,markFirstCapturesFn
 
 import (
 	"bytes"

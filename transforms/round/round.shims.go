@@ -38,6 +38,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*Resolved)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*SelectedChunk)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*SelectedChunk)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*context.Context)(nil)).Elem())
@@ -58,6 +60,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*lookup.Source)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*markFirstCapturesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*markFirstCapturesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*mergeDiscoveriesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*mergeDiscoveriesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*mergeEntriesFn)(nil)).Elem())
@@ -84,12 +88,14 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*writeFrontierFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeManifestFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeManifestFn)(nil)).Elem())
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem(), wrapMakerChunkNewEntriesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem(), wrapMakerCogroupResolveFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*explodeBatchFn)(nil)).Elem(), wrapMakerExplodeBatchFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*fetchAndScoreFn)(nil)).Elem(), wrapMakerFetchAndScoreFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*filterSeenFn)(nil)).Elem(), wrapMakerFilterSeenFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*limitBatchFn)(nil)).Elem(), wrapMakerLimitBatchFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem(), wrapMakerLookupSnapshotsFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*markFirstCapturesFn)(nil)).Elem(), wrapMakerMarkFirstCapturesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*mergeDiscoveriesFn)(nil)).Elem(), wrapMakerMergeDiscoveriesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*mergeEntriesFn)(nil)).Elem(), wrapMakerMergeEntriesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planFilesFn)(nil)).Elem(), wrapMakerPlanFilesFn)
@@ -109,14 +115,17 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, SelectedChunk, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSelectedChunkEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Ranked, func([]Resolved)) error)(nil)).Elem(), funcMakerContext۰ContextSliceOfRankedEmitSliceOfResolvedГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Resolved, func(extract.Entry)))(nil)).Elem(), funcMakerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Resolved, func(SelectedChunk)))(nil)).Elem(), funcMakerContext۰ContextSliceOfResolvedEmitSelectedChunkГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, Discovery, func(string, extract.Entry)) error)(nil)).Elem(), funcMakerContext۰ContextStringDiscoveryEmitStringExtract۰EntryГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(extract.Entry)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitExtract۰EntryГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, []Plan, func(Plan)) error)(nil)).Elem(), funcMakerContext۰ContextStringSliceOfPlanEmitPlanГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context) error)(nil)).Elem(), funcMakerContext۰ContextГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(Discovery, Discovery) Discovery)(nil)).Elem(), funcMakerDiscoveryDiscoveryГDiscovery)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(func(extract.Entry), func([]Ranked)))(nil)).Elem(), funcMakerEmitExtract۰EntryEmitSliceOfRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string)) error)(nil)).Elem(), funcMakerEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Entry, func(extract.Entry), func([]Ranked)))(nil)).Elem(), funcMakerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Entry, extract.Entry) extract.Entry)(nil)).Elem(), funcMakerExtract۰EntryExtract۰EntryГExtract۰Entry)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK, extract.Entry) extract.TopK)(nil)).Elem(), funcMakerExtract۰TopKExtract۰EntryГExtract۰TopK)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK, extract.TopK) extract.TopK)(nil)).Elem(), funcMakerExtract۰TopKExtract۰TopKГExtract۰TopK)
@@ -149,6 +158,15 @@ func init() {
 	exec.RegisterInput(reflect.TypeOf((*func(*[]extract.Entry) bool)(nil)).Elem(), iterMakerSliceOfExtract۰Entry)
 	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
 	exec.RegisterInput(reflect.TypeOf((*func(*string, *extract.Entry) bool)(nil)).Elem(), iterMakerStringExtract۰Entry)
+}
+
+func wrapMakerChunkNewEntriesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*chunkNewEntriesFn)
+	return map[string]reflectx.Func{
+		"FinishBundle":   reflectx.MakeFunc(func(a0 func(extract.Entry), a1 func([]Ranked)) { dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 extract.Entry, a1 func(extract.Entry), a2 func([]Ranked)) { dfn.ProcessElement(a0, a1, a2) }),
+		"Setup":          reflectx.MakeFunc(func(a0 context.Context) error { return dfn.Setup(a0) }),
+	}
 }
 
 func wrapMakerCogroupResolveFn(fn any) map[string]reflectx.Func {
@@ -204,6 +222,14 @@ func wrapMakerLookupSnapshotsFn(fn any) map[string]reflectx.Func {
 		}),
 		"Setup":    reflectx.MakeFunc(func(a0 context.Context) error { return dfn.Setup(a0) }),
 		"Teardown": reflectx.MakeFunc(func() error { return dfn.Teardown() }),
+	}
+}
+
+func wrapMakerMarkFirstCapturesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*markFirstCapturesFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 []Resolved, a2 func(extract.Entry)) { dfn.ProcessElement(a0, a1, a2) }),
+		"Setup":          reflectx.MakeFunc(func(a0 context.Context) error { return dfn.Setup(a0) }),
 	}
 }
 
@@ -478,6 +504,32 @@ func (c *callerContext۰ContextSliceOfRankedEmitSliceOfResolvedГError) Call3x1(
 	return c.fn(arg0.(context.Context), arg1.([]Ranked), arg2.(func([]Resolved)))
 }
 
+type callerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ struct {
+	fn func(context.Context, []Resolved, func(extract.Entry))
+}
+
+func funcMakerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ(fn any) reflectx.Func {
+	f := fn.(func(context.Context, []Resolved, func(extract.Entry)))
+	return &callerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ{fn: f}
+}
+
+func (c *callerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ) Call(args []any) []any {
+	c.fn(args[0].(context.Context), args[1].([]Resolved), args[2].(func(extract.Entry)))
+	return []any{}
+}
+
+func (c *callerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ) Call3x0(arg0, arg1, arg2 any) {
+	c.fn(arg0.(context.Context), arg1.([]Resolved), arg2.(func(extract.Entry)))
+}
+
 type callerContext۰ContextSliceOfResolvedEmitSelectedChunkГ struct {
 	fn func(context.Context, []Resolved, func(SelectedChunk))
 }
@@ -634,6 +686,32 @@ func (c *callerDiscoveryDiscoveryГDiscovery) Call2x1(arg0, arg1 any) any {
 	return c.fn(arg0.(Discovery), arg1.(Discovery))
 }
 
+type callerEmitExtract۰EntryEmitSliceOfRankedГ struct {
+	fn func(func(extract.Entry), func([]Ranked))
+}
+
+func funcMakerEmitExtract۰EntryEmitSliceOfRankedГ(fn any) reflectx.Func {
+	f := fn.(func(func(extract.Entry), func([]Ranked)))
+	return &callerEmitExtract۰EntryEmitSliceOfRankedГ{fn: f}
+}
+
+func (c *callerEmitExtract۰EntryEmitSliceOfRankedГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerEmitExtract۰EntryEmitSliceOfRankedГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerEmitExtract۰EntryEmitSliceOfRankedГ) Call(args []any) []any {
+	c.fn(args[0].(func(extract.Entry)), args[1].(func([]Ranked)))
+	return []any{}
+}
+
+func (c *callerEmitExtract۰EntryEmitSliceOfRankedГ) Call2x0(arg0, arg1 any) {
+	c.fn(arg0.(func(extract.Entry)), arg1.(func([]Ranked)))
+}
+
 type callerEmitStringDiscoveryEmitStringГError struct {
 	fn func(func(string, Discovery), func(string)) error
 }
@@ -684,6 +762,32 @@ func (c *callerEmitStringГError) Call(args []any) []any {
 
 func (c *callerEmitStringГError) Call1x1(arg0 any) any {
 	return c.fn(arg0.(func(string)))
+}
+
+type callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ struct {
+	fn func(extract.Entry, func(extract.Entry), func([]Ranked))
+}
+
+func funcMakerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ(fn any) reflectx.Func {
+	f := fn.(func(extract.Entry, func(extract.Entry), func([]Ranked)))
+	return &callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ{fn: f}
+}
+
+func (c *callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ) Call(args []any) []any {
+	c.fn(args[0].(extract.Entry), args[1].(func(extract.Entry)), args[2].(func([]Ranked)))
+	return []any{}
+}
+
+func (c *callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ) Call3x0(arg0, arg1, arg2 any) {
+	c.fn(arg0.(extract.Entry), arg1.(func(extract.Entry)), arg2.(func([]Ranked)))
 }
 
 type callerExtract۰EntryExtract۰EntryГExtract۰Entry struct {

@@ -1,0 +1,110 @@
+package round
+
+import (
+	"context"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/extract"
+)
+
+// LookUpFirstCaptures gives every entry of the merged frontier whose URL
+// is new to the frontier the state of its first usable capture (specs
+// discount_pre_event_links; extract.Focus.NeedsFirstCapture,
+// MarkFirstCapture): the new URLs are cut into chunks of lookupChunk and
+// resolved as the batch is (batched look-ups, or the cogroup join with the
+// index, by cfg.JoinMode); the entries already in the frontier pass as they
+// are. entries is PCollection<extract.Entry>, one per URL; so is the result.
+func LookUpFirstCaptures(s beam.Scope, entries beam.PCollection, cfg Config) beam.PCollection {
+	s = s.Scope("LookUpFirstCaptures")
+	checked, chunks := beam.ParDo2(s, &chunkNewEntriesFn{JobJSON: cfg.JobJSON}, entries)
+	resolved := resolveChunks(s, beam.Reshuffle(s, chunks), cfg, "first_capture_lookups")
+	marked := beam.ParDo(s, &markFirstCapturesFn{JobJSON: cfg.JobJSON}, resolved)
+	return beam.Flatten(s, checked, marked)
+}
+
+// lookUpFirstCaptures reports whether a round of the job looks new
+// frontier URLs up. No job (a MergeFrontier on its own) looks nothing up;
+// a job that cannot be decoded counts as yes: the look-up's DoFns then
+// fail in Setup with the decoding error.
+func lookUpFirstCaptures(jobJSON string) bool {
+	if jobJSON == "" {
+		return false
+	}
+	job, err := extract.UnmarshalJob(jobJSON)
+	return err != nil || job.Focus().LooksUpFirstCaptures()
+}
+
+// chunkNewEntriesFn passes the entries looked up before (checked) and
+// collects the others into chunks of up to lookupChunk, emitted when full
+// and at the end of the bundle.
+type chunkNewEntriesFn struct {
+	JobJSON string
+
+	focus extract.Focus
+	chunk []Ranked
+}
+
+func (f *chunkNewEntriesFn) Setup(ctx context.Context) error {
+	p, err := processorFor(ctx, f.JobJSON, false)
+	if err != nil {
+		return err
+	}
+	f.focus = p.Settings.Focus
+	return nil
+}
+
+func (f *chunkNewEntriesFn) ProcessElement(e extract.Entry, checked func(extract.Entry), chunks func([]Ranked)) {
+	if !f.focus.NeedsFirstCapture(e) {
+		checked(e)
+		return
+	}
+	f.chunk = append(f.chunk, Ranked{Entry: e})
+	if len(f.chunk) == lookupChunk {
+		chunks(f.chunk)
+		f.chunk = nil
+	}
+}
+
+func (f *chunkNewEntriesFn) FinishBundle(_ func(extract.Entry), chunks func([]Ranked)) {
+	if len(f.chunk) > 0 {
+		chunks(f.chunk)
+		f.chunk = nil
+	}
+}
+
+// markFirstCapturesFn sets each looked-up entry's first capture from its
+// URL's captures, counting the states.
+type markFirstCapturesFn struct {
+	JobJSON string
+
+	focus                  extract.Focus
+	preEvent, recent, none beam.Counter
+}
+
+func (f *markFirstCapturesFn) Setup(ctx context.Context) error {
+	p, err := processorFor(ctx, f.JobJSON, false)
+	if err != nil {
+		return err
+	}
+	f.focus = p.Settings.Focus
+	f.preEvent = beam.NewCounter(CounterNamespace, "first_capture_pre_event")
+	f.recent = beam.NewCounter(CounterNamespace, "first_capture_recent")
+	f.none = beam.NewCounter(CounterNamespace, "first_capture_none")
+	return nil
+}
+
+func (f *markFirstCapturesFn) ProcessElement(ctx context.Context, chunk []Resolved, emit func(extract.Entry)) {
+	for _, r := range chunk {
+		e := f.focus.MarkFirstCapture(r.Ranked.Entry, r.Captures)
+		switch e.FirstCapture {
+		case extract.FirstCapturePreEvent:
+			f.preEvent.Inc(ctx, 1)
+		case extract.FirstCaptureRecent:
+			f.recent.Inc(ctx, 1)
+		default:
+			f.none.Inc(ctx, 1)
+		}
+		emit(e)
+	}
+}
