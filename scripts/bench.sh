@@ -7,10 +7,13 @@
 #                               # (100,000 random URLs in batches of 1000; target >= 20,000/s)
 #   scripts/bench.sh machine    # (part of index) the whole index pipeline on all cores vs. the all-cores
 #                               # inflate+scan ceiling (and the indexer alone, indexer-*, beside it),
-#                               # 4 files and 1 file, 1 and 2 workers, CDXJ and ZipNum,
-#                               # the default build and -tags isal (ISA-L inflate), peak RSS (target: >= 0.9
-#                               # of the ceiling, < 1 GB); the peers (jwarc, warcio, cdxj-indexer, pywb) on
-#                               # one file: MB per CPU-second, ratio to recrawl, lines equal to pywb's
+#                               # 4 files and 1 file, 1 and 2 workers, CDXJ and ZipNum, peak RSS (target:
+#                               # >= 0.9 of the ceiling by wall time, < 1 GB). The default build runs
+#                               # BENCH_REPS rounds per cell, each the ceiling then the pipelines and the
+#                               # indexer alone; every run is paired with its round's ceiling and the target
+#                               # is judged on the median ratio (min-max beside it). -tags isal (ISA-L inflate)
+#                               # runs one round. The peers (jwarc, warcio, cdxj-indexer, pywb) once on one
+#                               # file: MB per CPU-second, ratio to recrawl, lines equal to pywb's
 #   scripts/bench.sh document   # documents/s per core of the whole per-document step vs. the bare
 #                               # html.Parse of the same pages (target: step within 3x the parse, in CPU time)
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
@@ -35,7 +38,8 @@
 #   BENCH_DIR            output and cache directory (default bench-out)
 #   BENCH_ARCHIVE_BYTES  size of the generated archive (default 1GB; e.g. 200MB for a quick run).
 #                        It is generated once per size (marker file .complete) and reused.
-#   BENCH_REPS           repetitions of the interleaved measurements (default 3; medians are printed)
+#   BENCH_REPS           repetitions of the interleaved measurements (default 3; medians are printed;
+#                        `machine`: rounds of the default build per cell, about 3 minutes each on 2 cores)
 #   BENCH_CORPUS         directory of the archive for `machine` (default: the generated one); its files
 #                        are also concatenated once into BENCH_DIR/one-file/all.warc.gz (the 1-file case)
 #   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
@@ -165,37 +169,41 @@ bench_machine() {
   four_mb=$(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
   one_mb=$(du -b "$one/all.warc.gz" | awk '{ printf "%.1f", $1/1e6 }')
   local table="$dir/machine.tsv"
-  printf 'what\tcorpus\tworkers\twall_s\tcpu_s\tMB/s\tMB/cpu-s\tpeak_rss_MB\n' >"$table"
-  row() { # WHAT CORPUS WORKERS MB "wall rss cpu"
-    local w r c; read -r w r c <<<"$5"
-    awk -v a="$1" -v b="$2" -v k="$3" -v mb="$4" -v w="$w" -v r="$r" -v c="$c" 'BEGIN {
-      printf "%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\n", a, b, k, w, c, mb/w, mb/c, r }' | tee -a "$table"
+  printf 'what\tcorpus\tworkers\tround\twall_s\tcpu_s\tMB/s\tMB/cpu-s\tpeak_rss_MB\tload\n' >"$table"
+  row() { # WHAT CORPUS WORKERS ROUND MB "wall rss cpu"
+    local w r c; read -r w r c <<<"$6"
+    awk -v a="$1" -v b="$2" -v k="$3" -v n="$4" -v mb="$5" -v w="$w" -v r="$r" -v c="$c" -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+      printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%s\n", a, b, k, n, w, c, mb/w, mb/c, r, l }' | tee -a "$table"
   }
   echo "== the whole index pipeline (prism, in process) vs. the inflate+scan ceiling, same files, same workers; load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "   (-go: the default build, pure-Go inflate; -isal: built with -tags isal, ISA-L inflate; each ceiling uses its build's inflate)"
+  echo "   (-go: the default build, pure-Go inflate, $reps rounds; -isal: built with -tags isal, ISA-L inflate, round 1 only;"
+  echo "    each ceiling uses its build's inflate; within a round the ceiling runs right before the pipelines and the indexer alone)"
   for workers in ${BENCH_WORKERS:-1 2}; do
     for case in "four-files:$corpus:$four_mb" "one-file:$one:$one_mb"; do
       IFS=: read -r name cdir mb <<<"$case"
-      for engine in go isal; do
-        local suffix=""; [ "$engine" = isal ] && suffix="-isal"
-        row "ceiling-$engine" "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
-          "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-        # The indexer alone (cdxj.IndexRange over the same ranges, lines dropped): what the
-        # records cost beyond the ceiling, apart from the pipeline around them.
-        row "indexer-$engine" "$name" "$workers" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
-          "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveIndexerAllCores$' -test.benchtime 1x)"
-        for format in cdxj zipnum; do
-          rm -rf "$dir/machine-index.tmp"
-          row "recrawl-$engine-$format" "$name" "$workers" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
-            "$bin/index$suffix" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
-          if [ "$format" = cdxj ]; then
-            # Every build, corpus and worker count gives the same index.
-            if [ -f "$dir/recrawl.cdxj" ] && [ "$name" = four-files ]; then
-              cmp -s "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj" || echo "RESULT machine: index.cdxj of $engine, $workers worker(s) DIFFERS from the first run's"
+      for r in $(seq "$reps"); do
+        for engine in go isal; do
+          [ "$engine" = isal ] && [ "$r" -gt 1 ] && continue
+          local suffix=""; [ "$engine" = isal ] && suffix="-isal"
+          row "ceiling-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+            "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+          for format in cdxj zipnum; do
+            rm -rf "$dir/machine-index.tmp"
+            row "recrawl-$engine-$format" "$name" "$workers" "$r" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
+              "$bin/index$suffix" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
+            if [ "$format" = cdxj ]; then
+              # Every build, corpus, worker count and round gives the same index.
+              if [ -f "$dir/recrawl.cdxj" ] && [ "$name" = four-files ]; then
+                cmp -s "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj" || echo "RESULT machine: index.cdxj of $engine, $workers worker(s), round $r DIFFERS from the first run's"
+              fi
+              [ "$name" = four-files ] && [ ! -f "$dir/recrawl.cdxj" ] && cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
             fi
-            [ "$name" = four-files ] && [ ! -f "$dir/recrawl.cdxj" ] && cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
-          fi
-          rm -rf "$dir/machine-index.tmp"
+            rm -rf "$dir/machine-index.tmp"
+          done
+          # The indexer alone (cdxj.IndexRange over the same ranges, lines dropped): what the
+          # records cost beyond the ceiling, apart from the pipeline around them.
+          row "indexer-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+            "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveIndexerAllCores$' -test.benchtime 1x)"
         done
       done
     done
@@ -207,7 +215,7 @@ bench_machine() {
   echo "== the peers on $(basename "$pf") ($pmb MB), one core each"
   for engine in go isal; do
     local suffix=""; [ "$engine" = isal ] && suffix="-isal"
-    row "recrawl-$engine-cdxj" one-of-four 1 "$pmb" "$(GOMAXPROCS=1 timed "$dir/peer-recrawl.log" \
+    row "recrawl-$engine-cdxj" one-of-four 1 1 "$pmb" "$(GOMAXPROCS=1 timed "$dir/peer-recrawl.log" \
       "$bin/index$suffix" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
     cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl-$engine.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
   done
@@ -218,17 +226,17 @@ bench_machine() {
   # scan, one core), zlib (gzip; what jwarc and Python use), ISA-L's igzip
   # and libdeflate as programs, to /dev/null.
   mkdir -p "$dir/peer-file"; ln -sf "$pf" "$dir/peer-file/"
-  row ceiling-go one-of-four 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
+  row ceiling-go one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
     "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-  row ceiling-isal one-of-four 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
+  row ceiling-isal one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
     "$bin/cdxj-isal.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-  row inflate-zlib one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
-  row inflate-igzip one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
-  row inflate-libdeflate one-of-four 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
-  row jwarc one-of-four 1 "$pmb" "$(timed "$dir/peer-jwarc.cdxj" java -XX:ActiveProcessorCount=1 -jar "$deps/jwarc.jar" cdxj "$pf")"
-  row warcio one-of-four 1 "$pmb" "$(timed "$dir/peer-warcio.cdxj" "$deps/py/bin/warcio" index "$pf")"
-  row cdxj-indexer one-of-four 1 "$pmb" "$(timed "$dir/peer-cdxj-indexer.cdxj" "$deps/py/bin/cdxj-indexer" "$pf")"
-  row pywb one-of-four 1 "$pmb" "$(timed "$dir/peer-pywb.log" "$deps/py/bin/cdx-indexer" --cdxj -o "$dir/peer-pywb.cdxj" "$pf")"
+  row inflate-zlib one-of-four 1 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
+  row inflate-igzip one-of-four 1 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
+  row inflate-libdeflate one-of-four 1 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
+  row jwarc one-of-four 1 1 "$pmb" "$(timed "$dir/peer-jwarc.cdxj" java -XX:ActiveProcessorCount=1 -jar "$deps/jwarc.jar" cdxj "$pf")"
+  row warcio one-of-four 1 1 "$pmb" "$(timed "$dir/peer-warcio.cdxj" "$deps/py/bin/warcio" index "$pf")"
+  row cdxj-indexer one-of-four 1 1 "$pmb" "$(timed "$dir/peer-cdxj-indexer.cdxj" "$deps/py/bin/cdxj-indexer" "$pf")"
+  row pywb one-of-four 1 1 "$pmb" "$(timed "$dir/peer-pywb.log" "$deps/py/bin/cdx-indexer" --cdxj -o "$dir/peer-pywb.cdxj" "$pf")"
   echo
   echo "== outputs: lines, and the share of pywb's lines each output has (same line, any order; warcio's index is not CDXJ)"
   local ref="$dir/peer-pywb.cdxj"
@@ -245,22 +253,41 @@ bench_machine() {
   echo
   echo "== RESULT table ($table)"
   column -t -s $'\t' "$table"
-  # Ratios: each pipeline against the ceiling of its own inflate and, for
-  # -isal, against the pure-Go ceiling too; by wall time (MB/s; the target,
-  # meaningful on an idle machine) and by CPU time (MB/cpu-s; what a loaded
-  # machine still measures).
+  # Ratios: each pipeline (and the indexer alone) against the ceiling of its own
+  # inflate measured in the same round and, for -isal, against the pure-Go
+  # ceiling of that round too; by wall time (MB/s; the target, meaningful on an
+  # idle machine) and by CPU time (MB/cpu-s; what a loaded machine still
+  # measures). The median over the rounds judges the target; min-max beside it
+  # (single runs of one binary differ by 10-20 % on a shared VM).
   echo "== load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
-  awk -F'\t' 'NR>1 { key=$2 FS $3
-         if ($1 ~ /^ceiling-/ && $2 != "one-of-four") { e=substr($1, 9); cw[e FS key]=$6; cc[e FS key]=$7 }
-         else if ($1 ~ /^recrawl-/ && $2 != "one-of-four") { run[$1 FS key]=$6; cpu[$1 FS key]=$7; mem[$1 FS key]=$8 }
-         if ($2=="one-of-four") { core[$1]=$7; rss[$1]=$8 } }
-       END {
-         for (k in run) { split(k, a, FS); split(a[1], q, "-"); e=q[2]; ck=a[2] FS a[3]
-           printf "RESULT machine %-20s %-10s %s worker(s): %.1f MB/s = %.2f of the %s ceiling %.1f MB/s (target >= 0.9: %s); per CPU-s %.2f of it", a[1], a[2], a[3], run[k], run[k]/cw[e FS ck], e, cw[e FS ck], (run[k]/cw[e FS ck] >= 0.9 ? "met" : "NOT met"), cpu[k]/cc[e FS ck]
-           if (e != "go") printf "; %.2f (%.2f per CPU-s) of the go ceiling", run[k]/cw["go" FS ck], cpu[k]/cc["go" FS ck]
-           printf "; peak RSS %s MB (target < 1024: %s)\n", mem[k], (mem[k] < 1024 ? "met" : "NOT met") }
-         for (p in core) if (p !~ /^recrawl-/ && p !~ /^ceiling-/ && p !~ /^inflate-/)
-           printf "RESULT peer %-13s %.1f MB/cpu-s; recrawl-go %.1f = %.2fx, recrawl-isal %.1f = %.2fx per core (peer peak RSS %s MB; recrawl %s / %s MB)\n", p, core[p], core["recrawl-go-cdxj"], core["recrawl-go-cdxj"]/core[p], core["recrawl-isal-cdxj"], core["recrawl-isal-cdxj"]/core[p], rss[p], rss["recrawl-go-cdxj"], rss["recrawl-isal-cdxj"] }' "$table" | sort
+  awk -F'\t' '
+    function sortv(v, n,   i, j, t) { for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j+1] = v[j]; v[j+1] = t } }
+    function stat(name, k, n,   v, i) { for (i = 1; i <= n; i++) v[i] = val[name FS k FS i]; sortv(v, n)
+      lo = v[1]; hi = v[n]; return (n % 2) ? v[(n+1)/2] : (v[n/2] + v[n/2+1]) / 2 }
+    NR > 1 {
+      if ($2 == "one-of-four") { core[$1] = $8; rss[$1] = $9; next }
+      key = $2 FS $3 FS $4
+      if ($1 ~ /^ceiling-/) { e = substr($1, 9); cw[e FS key] = $7; cc[e FS key] = $8; next }
+      split($1, q, "-"); e = q[2]; k = $1 FS $2 FS $3
+      if (!(k in n)) { n[k] = 0; eng[k] = e }
+      i = ++n[k]
+      val["wall" FS k FS i] = $7 / cw[e FS key]; val["cpu" FS k FS i] = $8 / cc[e FS key]
+      val["gowall" FS k FS i] = $7 / cw["go" FS key]; val["gocpu" FS k FS i] = $8 / cc["go" FS key]
+      val["mbs" FS k FS i] = $7; val["load" FS k FS i] = $10
+      if ($9 + 0 > mem[k] + 0) mem[k] = $9 }
+    END {
+      for (k in n) { split(k, a, FS); e = eng[k]; m = n[k]
+        w = stat("wall", k, m); wlo = lo; whi = hi; c = stat("cpu", k, m); clo = lo; chi = hi
+        mbs = stat("mbs", k, m); ld = stat("load", k, m); llo = lo; lhi = hi
+        printf "RESULT machine %-20s %-10s %s worker(s): %.2f of the %s ceiling by wall (median of %d round(s); %.2f-%.2f), per CPU-s %.2f (%.2f-%.2f); %.1f MB/s", a[1], a[2], a[3], w, e, m, wlo, whi, c, clo, chi, mbs
+        if (a[1] ~ /^recrawl-/) printf " (target >= 0.9 on the median by wall: %s)", (w >= 0.9 ? "met" : "NOT met")
+        else printf " (the indexer alone: no pipeline)"
+        if (e != "go") printf "; %.2f (%.2f per CPU-s) of the go ceiling", stat("gowall", k, m), stat("gocpu", k, m)
+        printf "; peak RSS %s MB", mem[k]
+        if (a[1] ~ /^recrawl-/) printf " (target < 1024: %s)", (mem[k] < 1024 ? "met" : "NOT met")
+        printf "; load %.2f-%.2f\n", llo, lhi }
+      for (p in core) if (p !~ /^recrawl-/ && p !~ /^ceiling-/ && p !~ /^inflate-/)
+        printf "RESULT peer %-13s %.1f MB/cpu-s; recrawl-go %.1f = %.2fx, recrawl-isal %.1f = %.2fx per core (peer peak RSS %s MB; recrawl %s / %s MB)\n", p, core[p], core["recrawl-go-cdxj"], core["recrawl-go-cdxj"]/core[p], core["recrawl-isal-cdxj"], core["recrawl-isal-cdxj"]/core[p], rss[p], rss["recrawl-go-cdxj"], rss["recrawl-isal-cdxj"] }' "$table" | sort
 }
 
 bench_document() {
