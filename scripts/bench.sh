@@ -169,11 +169,19 @@ bench_machine() {
   four_mb=$(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
   one_mb=$(du -b "$one/all.warc.gz" | awk '{ printf "%.1f", $1/1e6 }')
   local table="$dir/machine.tsv"
-  printf 'what\tcorpus\tworkers\tround\twall_s\tcpu_s\tMB/s\tMB/cpu-s\tpeak_rss_MB\tload\n' >"$table"
-  row() { # WHAT CORPUS WORKERS ROUND MB "wall rss cpu"
-    local w r c; read -r w r c <<<"$6"
-    awk -v a="$1" -v b="$2" -v k="$3" -v n="$4" -v mb="$5" -v w="$w" -v r="$r" -v c="$c" -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
-      printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%s\n", a, b, k, n, w, c, mb/w, mb/c, r, l }' | tee -a "$table"
+  printf 'what\tcorpus\tworkers\tround\twall_s\tcpu_s\tMB/s\tMB/cpu-s\tpeak_rss_MB\tload\tsteal_s\n' >"$table"
+  # steal: the machine's CPU time taken by the hypervisor so far (all CPUs, seconds). On a
+  # shared VM it was up to a third of the CPU during a run, which neither load nor the
+  # process's CPU time shows.
+  steal() { awk '/^cpu / { printf "%.2f\n", $9 / 100 }' /proc/stat; }
+  stimed() { # timed, plus the steal during the run
+    local s0 out; s0=$(steal); out=$(timed "$@") || return 1
+    echo "$out $(awk -v a="$s0" -v b="$(steal)" 'BEGIN { printf "%.2f", b - a }')"
+  }
+  row() { # WHAT CORPUS WORKERS ROUND MB "wall rss cpu steal"
+    local w r c st; read -r w r c st <<<"$6"
+    awk -v a="$1" -v b="$2" -v k="$3" -v n="$4" -v mb="$5" -v w="$w" -v r="$r" -v c="$c" -v st="${st:-nan}" -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+      printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%s\t%s\n", a, b, k, n, w, c, mb/w, mb/c, r, l, st }' | tee -a "$table"
   }
   echo "== the whole index pipeline (prism, in process) vs. the inflate+scan ceiling, same files, same workers; load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "   (-go: the default build, pure-Go inflate, $reps rounds; -isal: built with -tags isal, ISA-L inflate, round 1 only;"
@@ -185,11 +193,11 @@ bench_machine() {
         for engine in go isal; do
           [ "$engine" = isal ] && [ "$r" -gt 1 ] && continue
           local suffix=""; [ "$engine" = isal ] && suffix="-isal"
-          row "ceiling-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+          row "ceiling-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" stimed "$dir/ceiling.log" \
             "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
           for format in cdxj zipnum; do
             rm -rf "$dir/machine-index.tmp"
-            row "recrawl-$engine-$format" "$name" "$workers" "$r" "$mb" "$(GOMAXPROCS="$workers" timed "$dir/machine-index.log" \
+            row "recrawl-$engine-$format" "$name" "$workers" "$r" "$mb" "$(GOMAXPROCS="$workers" stimed "$dir/machine-index.log" \
               "$bin/index$suffix" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
             if [ "$format" = cdxj ]; then
               # Every build, corpus, worker count and round gives the same index.
@@ -202,7 +210,7 @@ bench_machine() {
           done
           # The indexer alone (cdxj.IndexRange over the same ranges, lines dropped): what the
           # records cost beyond the ceiling, apart from the pipeline around them.
-          row "indexer-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" timed "$dir/ceiling.log" \
+          row "indexer-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" stimed "$dir/ceiling.log" \
             "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveIndexerAllCores$' -test.benchtime 1x)"
         done
       done
@@ -215,7 +223,7 @@ bench_machine() {
   echo "== the peers on $(basename "$pf") ($pmb MB), one core each"
   for engine in go isal; do
     local suffix=""; [ "$engine" = isal ] && suffix="-isal"
-    row "recrawl-$engine-cdxj" one-of-four 1 1 "$pmb" "$(GOMAXPROCS=1 timed "$dir/peer-recrawl.log" \
+    row "recrawl-$engine-cdxj" one-of-four 1 1 "$pmb" "$(GOMAXPROCS=1 stimed "$dir/peer-recrawl.log" \
       "$bin/index$suffix" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
     cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl-$engine.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
   done
@@ -226,17 +234,17 @@ bench_machine() {
   # scan, one core), zlib (gzip; what jwarc and Python use), ISA-L's igzip
   # and libdeflate as programs, to /dev/null.
   mkdir -p "$dir/peer-file"; ln -sf "$pf" "$dir/peer-file/"
-  row ceiling-go one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
+  row ceiling-go one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 stimed "$dir/ceiling.log" \
     "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-  row ceiling-isal one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 timed "$dir/ceiling.log" \
+  row ceiling-isal one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 stimed "$dir/ceiling.log" \
     "$bin/cdxj-isal.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-  row inflate-zlib one-of-four 1 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
-  row inflate-igzip one-of-four 1 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
-  row inflate-libdeflate one-of-four 1 1 "$pmb" "$(timed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
-  row jwarc one-of-four 1 1 "$pmb" "$(timed "$dir/peer-jwarc.cdxj" java -XX:ActiveProcessorCount=1 -jar "$deps/jwarc.jar" cdxj "$pf")"
-  row warcio one-of-four 1 1 "$pmb" "$(timed "$dir/peer-warcio.cdxj" "$deps/py/bin/warcio" index "$pf")"
-  row cdxj-indexer one-of-four 1 1 "$pmb" "$(timed "$dir/peer-cdxj-indexer.cdxj" "$deps/py/bin/cdxj-indexer" "$pf")"
-  row pywb one-of-four 1 1 "$pmb" "$(timed "$dir/peer-pywb.log" "$deps/py/bin/cdx-indexer" --cdxj -o "$dir/peer-pywb.cdxj" "$pf")"
+  row inflate-zlib one-of-four 1 1 "$pmb" "$(stimed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
+  row inflate-igzip one-of-four 1 1 "$pmb" "$(stimed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
+  row inflate-libdeflate one-of-four 1 1 "$pmb" "$(stimed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
+  row jwarc one-of-four 1 1 "$pmb" "$(stimed "$dir/peer-jwarc.cdxj" java -XX:ActiveProcessorCount=1 -jar "$deps/jwarc.jar" cdxj "$pf")"
+  row warcio one-of-four 1 1 "$pmb" "$(stimed "$dir/peer-warcio.cdxj" "$deps/py/bin/warcio" index "$pf")"
+  row cdxj-indexer one-of-four 1 1 "$pmb" "$(stimed "$dir/peer-cdxj-indexer.cdxj" "$deps/py/bin/cdxj-indexer" "$pf")"
+  row pywb one-of-four 1 1 "$pmb" "$(stimed "$dir/peer-pywb.log" "$deps/py/bin/cdx-indexer" --cdxj -o "$dir/peer-pywb.cdxj" "$pf")"
   echo
   echo "== outputs: lines, and the share of pywb's lines each output has (same line, any order; warcio's index is not CDXJ)"
   local ref="$dir/peer-pywb.cdxj"
@@ -273,7 +281,7 @@ bench_machine() {
       i = ++n[k]
       val["wall" FS k FS i] = $7 / cw[e FS key]; val["cpu" FS k FS i] = $8 / cc[e FS key]
       val["gowall" FS k FS i] = $7 / cw["go" FS key]; val["gocpu" FS k FS i] = $8 / cc["go" FS key]
-      val["mbs" FS k FS i] = $7; val["load" FS k FS i] = $10
+      val["mbs" FS k FS i] = $7; val["load" FS k FS i] = $10; val["steal" FS k FS i] = $11 / $5
       if ($9 + 0 > mem[k] + 0) mem[k] = $9 }
     END {
       for (k in n) { split(k, a, FS); e = eng[k]; m = n[k]
@@ -285,7 +293,7 @@ bench_machine() {
         if (e != "go") printf "; %.2f (%.2f per CPU-s) of the go ceiling", stat("gowall", k, m), stat("gocpu", k, m)
         printf "; peak RSS %s MB", mem[k]
         if (a[1] ~ /^recrawl-/) printf " (target < 1024: %s)", (mem[k] < 1024 ? "met" : "NOT met")
-        printf "; load %.2f-%.2f\n", llo, lhi }
+        st = stat("steal", k, m); printf "; load %.2f-%.2f; steal %.2f-%.2f of a CPU\n", llo, lhi, lo, hi }
       for (p in core) if (p !~ /^recrawl-/ && p !~ /^ceiling-/ && p !~ /^inflate-/)
         printf "RESULT peer %-13s %.1f MB/cpu-s; recrawl-go %.1f = %.2fx, recrawl-isal %.1f = %.2fx per core (peer peak RSS %s MB; recrawl %s / %s MB)\n", p, core[p], core["recrawl-go-cdxj"], core["recrawl-go-cdxj"]/core[p], core["recrawl-isal-cdxj"], core["recrawl-isal-cdxj"]/core[p], rss[p], rss["recrawl-go-cdxj"], rss["recrawl-isal-cdxj"] }' "$table" | sort
 }
