@@ -131,6 +131,7 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 		return st, err
 	}
 	it.ReuseRecords() // an entry keeps a record's strings, never the record
+	it.IndexFieldsOnly()
 	x := indexer{opts: opts, filename: filename, emit: emit, onSkip: onSkip, st: &st}
 	for {
 		rec, err := it.Next()

@@ -18,6 +18,13 @@ import (
 type headerBuilder struct {
 	arena []byte      // decoded names and values, back to back
 	spans []fieldSpan // one per field, in order
+	// only, when set, says which fields to keep (Iterator.IndexFieldsOnly):
+	// the others are neither decoded nor copied.
+	only func(name []byte) bool
+	// fields counts the fields of the header, kept or not; dropped says
+	// that the last one was left out (and so are its continuation lines).
+	fields  int
+	dropped bool
 }
 
 // fieldSpan is a field being gathered: name is a constant for the common
@@ -29,6 +36,7 @@ type fieldSpan struct {
 
 func (b *headerBuilder) reset() {
 	b.arena, b.spans = b.arena[:0], b.spans[:0]
+	b.fields, b.dropped = 0, false
 }
 
 // add adds one header line.
@@ -38,7 +46,7 @@ func (b *headerBuilder) add(l []byte) {
 		return
 	}
 	if l[0] == ' ' || l[0] == '\t' {
-		if n := len(b.spans); n > 0 {
+		if n := len(b.spans); n > 0 && !b.dropped {
 			// The last value ends the arena, so the piece extends it.
 			b.arena = appendLatin1(b.arena, l)
 			b.spans[n-1].ve = len(b.arena)
@@ -52,6 +60,10 @@ func (b *headerBuilder) add(l []byte) {
 	name, value := l[:i], l[i+1:]
 	for len(name) > 0 && (name[len(name)-1] == ' ' || name[len(name)-1] == '\t') {
 		name = name[:len(name)-1]
+	}
+	b.fields++
+	if b.dropped = b.only != nil && !b.only(name); b.dropped {
+		return
 	}
 	for len(value) > 0 && isSpace(value[0]) {
 		value = value[1:]
@@ -98,6 +110,65 @@ func appendLatin1(dst, b []byte) []byte {
 		dst = utf8.AppendRune(dst, rune(c))
 	}
 	return dst
+}
+
+// indexWARCField reports whether a WARC header field is one the index
+// reads (IndexFieldsOnly): a field of Record (warcFields) or WARC-Filename.
+// A name with a non-ASCII byte is kept: Header.Get's Unicode case folding
+// may match it ("ſ" folds to "s").
+func indexWARCField(name []byte) bool {
+	switch string(name) {
+	case "WARC-Type", "WARC-Target-URI", "WARC-Date", "Content-Type", "WARC-Record-ID", "WARC-Concurrent-To",
+		"WARC-Payload-Digest", "Content-Length":
+		return true
+	case "WARC-Block-Digest", "WARC-IP-Address", "WARC-Warcinfo-ID", "WARC-Identified-Payload-Type":
+		return false
+	}
+	return foldedIn(name, warcFields[:]) || foldedIn(name, []string{"WARC-Filename"})
+}
+
+// indexHTTPField reports whether an HTTP header field is one the index
+// reads (IndexFieldsOnly): Content-Type and Content-Length.
+func indexHTTPField(name []byte) bool {
+	switch string(name) {
+	case "Content-Type", "Content-Length", "content-type", "content-length":
+		return true
+	}
+	return foldedIn(name, []string{"Content-Type", "Content-Length"})
+}
+
+// foldedIn reports whether name equals one of the ASCII names in any case,
+// or has a byte outside ASCII (kept, see indexWARCField).
+func foldedIn(name []byte, names []string) bool {
+	for _, c := range name {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	for _, n := range names {
+		if len(n) == len(name) && asciiEqualFold(name, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiEqualFold reports whether b and s (of the same length, ASCII) are
+// equal in any case.
+func asciiEqualFold(b []byte, s string) bool {
+	for i := range len(b) {
+		x, y := b[i], s[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // warcFields are the WARC header fields a Record has fields for, in the

@@ -79,6 +79,42 @@ func checkHeader(t *testing.T, b *headerBuilder, lines [][]byte) {
 	if !reflect.DeepEqual(rec, wantRec) || cl != wantCL || hasCL != wantHasCL {
 		t.Fatalf("fields of %q:\n got %+v %q %v\nwant %+v %q %v", lines, rec, cl, hasCL, wantRec, wantCL, wantHasCL)
 	}
+	checkIndexFields(t, b, lines, want)
+}
+
+// checkIndexFields: with only the fields an index reads kept
+// (IndexFieldsOnly), the Record fields, WARC-Filename, the HTTP fields the
+// index reads and the number of fields are those of the whole header.
+func checkIndexFields(t *testing.T, b *headerBuilder, lines [][]byte, want Header) {
+	t.Helper()
+	defer func() { b.only = nil }()
+	b.only = indexWARCField
+	b.reset()
+	for _, l := range lines {
+		b.add(l)
+	}
+	got := b.appendTo(nil)
+	var rec Record
+	cl, hasCL := setWARCFields(&rec, got)
+	wantRec, wantCL, wantHasCL := referenceFields(want)
+	if !reflect.DeepEqual(rec, wantRec) || cl != wantCL || hasCL != wantHasCL || got.Get("WARC-Filename") != want.Get("WARC-Filename") || b.fields != len(want) {
+		t.Fatalf("index fields of the WARC header %q:\n got %+v %q %v %q (%d fields)\nwant %+v %q %v %q (%d)", lines,
+			rec, cl, hasCL, got.Get("WARC-Filename"), b.fields, wantRec, wantCL, wantHasCL, want.Get("WARC-Filename"), len(want))
+	}
+	b.only = indexHTTPField
+	b.reset()
+	for _, l := range lines {
+		b.add(l)
+	}
+	got = b.appendTo(nil)
+	for _, name := range []string{"Content-Type", "Content-Length"} {
+		if got.Get(name) != want.Get(name) || got.Has(name) != want.Has(name) {
+			t.Fatalf("index fields of the HTTP head %q: %s %q (%v), want %q (%v)", lines, name, got.Get(name), got.Has(name), want.Get(name), want.Has(name))
+		}
+	}
+	if b.fields != len(want) {
+		t.Fatalf("index fields of the HTTP head %q: %d fields counted, want %d", lines, b.fields, len(want))
+	}
 }
 
 func TestHeaderBuilderEqualsReference(t *testing.T) {
@@ -94,6 +130,11 @@ func TestHeaderBuilderEqualsReference(t *testing.T) {
 		{"WARC-Payload-Digest: sha1:ABC\r\n", "WARC-Payload-Digest: sha1:DEF\r\n", "WARC-Record-ID: <urn:uuid:2>\r\n", "WARC-Concurrent-To: <urn:uuid:3>\r\n"},
 		{":\r\n", ": value without name\r\n", "name-only:\r\n", " \r\n", "Date: x\r\n", " \xe9\r\n"},
 		{"Content-Type:\x0b\x0c text/plain\x0b\r\n", "Server:Apache\n", "ETag: \"x\"\r"},
+		// Fields an index leaves out, with continuation lines; names
+		// that match only in another case or through Unicode folding.
+		{"Set-Cookie: a=1\r\n", " more=2\r\n", "content-type: text/html\r\n", "\tcharset=x\r\n", "CONTENT-LENGTH: 3\r\n"},
+		{"WARC-Filename: a.warc.gz\r\n", "X-Long: x\r\n", " y\r\n", "WARC-Payload-Dige\xc5\xbft: sha1:S\r\n", "WARC-Payload-Digest: sha1:T\r\n"},
+		{"WARC-Target-URI : http://a/\r\n", "warc-refers-to-date: 2020\r\n", "Content-Type\t: x\r\n", " y\r\n"},
 	}
 	var b headerBuilder
 	for _, c := range cases {
@@ -109,7 +150,8 @@ func TestHeaderBuilderEqualsReference(t *testing.T) {
 // of bytes that matter to the parser (colons, blanks, invalid UTF-8).
 func TestHeaderBuilderRandom(t *testing.T) {
 	pieces := []string{"WARC-Type", "warc-target-uri", "WARC-Date", "Content-Type", "CONTENT-LENGTH", "WARC-Payload-Digest",
-		"WARC-Refers-To", "X-Other", "Set-Cookie", ":", ": ", " ", "\t", "\x0b", "\xe9", "\xc3\xa9", "\xff", "value", "1", "\r"}
+		"WARC-Refers-To", "X-Other", "Set-Cookie", ":", ": ", " ", "\t", "\x0b", "\xe9", "\xc3\xa9", "\xff", "value", "1", "\r",
+		"WARC-Filename", "content-type", "Content-Le", "ngth", "WARC-Payload-Dige", "\xc5\xbf", "t"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b headerBuilder
 	for range 20000 {
@@ -228,6 +270,10 @@ func FuzzISOToTimestamp(f *testing.F) {
 // recordsOf reads every record of data, each copied (with its HTTP head)
 // before the next, the payload read as well.
 func recordsOf(t *testing.T, data []byte, name string, reuse bool) []Record {
+	return recordsOpts(t, data, name, reuse, false)
+}
+
+func recordsOpts(t *testing.T, data []byte, name string, reuse, indexOnly bool) []Record {
 	t.Helper()
 	it, err := NewIterator(bytes.NewReader(data), name, nil)
 	if err != nil {
@@ -235,6 +281,9 @@ func recordsOf(t *testing.T, data []byte, name string, reuse bool) []Record {
 	}
 	if reuse {
 		it.ReuseRecords()
+	}
+	if indexOnly {
+		it.IndexFieldsOnly()
 	}
 	var out []Record
 	for {
@@ -280,5 +329,87 @@ func TestReuseRecordsSameRecords(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d records compared", n)
+	}
+}
+
+// TestIndexFieldsOnlySameRecords: every real archive in ../shared gives the
+// same records with
+// IndexFieldsOnly (and ReuseRecords, as the indexer reads them) as without,
+// but for the header fields left out: the same Record fields, HTTP heads
+// (present or not, their lines), payloads, lengths and damage, and the same
+// values of the fields an index reads.
+func TestIndexFieldsOnlySameRecords(t *testing.T) {
+	inputs := map[string][]byte{}
+	for _, f := range sharedArchives(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = data
+	}
+	n := 0
+	for name, data := range inputs {
+		all, only := recordsOpts(t, data, name, false, false), recordsOpts(t, data, name, true, true)
+		if len(all) != len(only) {
+			t.Fatalf("%s: %d records, %d with IndexFieldsOnly", name, len(all), len(only))
+		}
+		for i := range all {
+			a, o := all[i], only[i]
+			if d := indexFieldsDiff(a, o); d != "" {
+				t.Fatalf("%s record %d (offset %d): %s", name, i, a.Offset, d)
+			}
+		}
+		n += len(all)
+	}
+	if n < 100 {
+		t.Errorf("only %d records compared", n)
+	}
+}
+
+// indexFieldsDiff says how o (read with IndexFieldsOnly) differs from a in
+// what an index reads; "" if it does not.
+func indexFieldsDiff(a, o Record) string {
+	if a.Header.Get("WARC-Filename") != o.Header.Get("WARC-Filename") {
+		return fmt.Sprintf("WARC-Filename %q, want %q", o.Header.Get("WARC-Filename"), a.Header.Get("WARC-Filename"))
+	}
+	if (a.HTTP == nil) != (o.HTTP == nil) {
+		return fmt.Sprintf("HTTP head %v, want %v", o.HTTP, a.HTTP)
+	}
+	if a.HTTP != nil {
+		for _, name := range []string{"Content-Type", "Content-Length"} {
+			if a.HTTP.Header.Get(name) != o.HTTP.Header.Get(name) || a.HTTP.Header.Has(name) != o.HTTP.Header.Has(name) {
+				return fmt.Sprintf("HTTP %s %q, want %q", name, o.HTTP.Header.Get(name), a.HTTP.Header.Get(name))
+			}
+		}
+		if a.HTTP.Protocol != o.HTTP.Protocol || a.HTTP.StatusLine != o.HTTP.StatusLine {
+			return fmt.Sprintf("HTTP line %q %q, want %q %q", o.HTTP.Protocol, o.HTTP.StatusLine, a.HTTP.Protocol, a.HTTP.StatusLine)
+		}
+	}
+	a.Header, o.Header, a.HTTP, o.HTTP = nil, nil, nil, nil
+	if !reflect.DeepEqual(a, o) {
+		return fmt.Sprintf("record\n got %+v\nwant %+v", o, a)
+	}
+	return ""
+}
+
+// TestPyIntFastPath: the digits-only fast path of pyInt gives what the
+// general parse gives, and the general cases still parse as Python's int().
+func TestPyIntFastPath(t *testing.T) {
+	slow := func(s string) (int64, error) {
+		s = strings.TrimSpace(s)
+		t := strings.TrimLeft(s, "+-")
+		if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {
+			return 0, errors.New("invalid")
+		}
+		return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+	}
+	cases := []string{"0", "7", "0012", "123456789012345678", "999999999999999999", "1234567890123456789", "9223372036854775807",
+		"9223372036854775808", "", " 12", "12 ", "+5", "-5", "1_000", "1__0", "_1", "1_", "12a", "\xd9\xa1", "--1", "0x10"}
+	for _, c := range cases {
+		got, gerr := pyInt(c)
+		want, werr := slow(c)
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Errorf("pyInt(%q) = %d, %v; want %d, %v", c, got, gerr, want, werr)
+		}
 	}
 }

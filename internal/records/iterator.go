@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recrawl/recrawl/internal/arc"
 	"github.com/recrawl/recrawl/internal/records/stream"
@@ -51,6 +52,7 @@ type Iterator struct {
 	// With reuse (ReuseRecords), every record is rec, its HTTP head http,
 	// and their Headers use the arrays kept in warcHeader and httpHeader.
 	reuse                  bool
+	indexOnly              bool // IndexFieldsOnly
 	rec                    Record
 	http                   HTTP
 	warcHeader, httpHeader Header
@@ -61,6 +63,15 @@ type Iterator struct {
 // for them per record. Only for callers that keep nothing of a Record but
 // its strings (which stay valid) once they call Next again.
 func (it *Iterator) ReuseRecords() { it.reuse = true }
+
+// IndexFieldsOnly makes the iterator keep only the header fields an index
+// reads: in Record.Header the WARC fields Record has fields for (WARC-Type,
+// WARC-Target-URI, WARC-Date, Content-Type, Content-Length, WARC-Record-ID,
+// WARC-Concurrent-To, WARC-Payload-Digest, WARC-Refers-To…) and
+// WARC-Filename; in HTTP.Header, Content-Type and Content-Length. The other
+// fields are neither decoded nor copied; every Record field is the same as
+// without it, and the header bounds count every line.
+func (it *Iterator) IndexFieldsOnly() { it.indexOnly = true }
 
 // newRecord is the Record parse fills.
 func (it *Iterator) newRecord(off int64) *Record {
@@ -269,7 +280,13 @@ func isSourceError(err error) bool {
 	return errors.As(err, &se)
 }
 
-func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+// isBlank reports whether line is only white space (bytes.TrimSpace's).
+func isBlank(line []byte) bool {
+	if len(line) > 0 && line[0] < utf8.RuneSelf && !isSpace(line[0]) {
+		return false // the usual header line; isSpace is TrimSpace's ASCII space
+	}
+	return len(bytes.TrimSpace(line)) == 0
+}
 
 // warcVersion reports whether line starts with one of warcVersionLines, in
 // any case.
@@ -345,6 +362,10 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 	rec.Version = versionString(first)
 	hb := &it.hb
 	hb.reset()
+	hb.only = nil
+	if it.indexOnly {
+		hb.only = indexWARCField
+	}
 	var hc headerCap
 	complete := false
 	for {
@@ -560,6 +581,10 @@ func (it *Iterator) parseHTTP(rec *Record) {
 	var hc headerCap
 	hb := &it.hb
 	hb.reset()
+	hb.only = nil
+	if it.indexOnly {
+		hb.only = indexHTTPField
+	}
 	for {
 		l, err := it.block.readLine()
 		if len(l) == 0 || isBlank(l) {
@@ -588,7 +613,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		rec.Damage = fmt.Errorf("the HTTP head %w", hc.cut)
 		it.skip(Skip{Offset: rec.Offset, Kind: KindHeaderTooLong, Err: fmt.Errorf("%w; the record is left out", rec.Damage)})
 	}
-	if h.StatusLine == "" && len(h.Header) == 0 {
+	if h.StatusLine == "" && hb.fields == 0 {
 		return // an empty head counts as none (warcio)
 	}
 	rec.HTTP = h
@@ -726,6 +751,17 @@ func (b *blockReader) readLine() ([]byte, error) {
 // pyInt parses an integer as python's int() does (surrounding white space,
 // a sign, underscores between digits).
 func pyInt(s string) (int64, error) {
+	// The usual Content-Length: up to 18 digits, nothing else.
+	if len(s) > 0 && len(s) <= 18 {
+		var v int64
+		i := 0
+		for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+			v = v*10 + int64(s[i]-'0')
+		}
+		if i == len(s) {
+			return v, nil
+		}
+	}
 	s = strings.TrimSpace(s)
 	t := strings.TrimLeft(s, "+-")
 	if len(s)-len(t) > 1 || t == "" || t[0] == '_' || t[len(t)-1] == '_' || strings.Contains(t, "__") {

@@ -1,0 +1,90 @@
+package records
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkIteratorHeaders reads the records of a real archive, already
+// decompressed in memory, as the indexer reads them (ReuseRecords, payloads
+// skipped): the cost of finding and parsing the WARC and HTTP headers apart
+// from inflating. The archive is the first *.warc.gz file of
+// $RECRAWL_BENCH_ARCHIVE (as for internal/cdxj's archive benchmarks), its
+// first 64 MB decompressed:
+//
+//	RECRAWL_BENCH_ARCHIVE=DIR go test ./internal/records -run '^$' -bench Headers -benchmem
+func BenchmarkIteratorHeaders(b *testing.B) {
+	dir := os.Getenv("RECRAWL_BENCH_ARCHIVE")
+	if dir == "" {
+		b.Skip("RECRAWL_BENCH_ARCHIVE is not set (a directory of *.warc.gz files)")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no *.warc.gz in %s (%v)", dir, err)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(io.LimitReader(zr, 64<<20))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Whole records only: cut after the last record that starts in it.
+	if i := bytes.LastIndex(data, []byte("\r\n\r\nWARC/1.")); i > 0 {
+		data = data[:i+4]
+	}
+	for _, indexOnly := range []bool{false, true} {
+		name := "all-fields"
+		if indexOnly {
+			name = "index-fields"
+		}
+		b.Run(name, func(b *testing.B) { iterateHeaders(b, data, indexOnly) })
+	}
+}
+
+// iterateHeaders is BenchmarkIteratorHeaders over data, with or without
+// IndexFieldsOnly.
+func iterateHeaders(b *testing.B, data []byte, indexOnly bool) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		it, err := NewIterator(bytes.NewReader(data), "bench.warc", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		it.ReuseRecords()
+		if indexOnly {
+			it.IndexFieldsOnly()
+		}
+		n = 0
+		for {
+			rec, err := it.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rec.Timestamp == "" && rec.Type != "warcinfo" {
+				b.Fatalf("record %d: no timestamp", n)
+			}
+			n++
+		}
+		if it.Skips() > 0 {
+			b.Fatalf("%d skips", it.Skips())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
+	b.ReportMetric(float64(n), "records")
+}
