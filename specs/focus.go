@@ -77,10 +77,11 @@ type Focus struct {
 	// about where it leads.
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
 	// discount_pre_event_links: an outlink whose URL's first usable capture
-	// (HTTP 200 HTML) in the archives is more than one lead_time before
-	// the event's start existed before the event, so it is unlikely to be
-	// about it (the first capture approximates a news page's publication
-	// date), and is ranked with a quarter of its priority
+	// (HTTP 200 HTML) in the archives is more than two lead_times (lead
+	// half-lives) before the event's start existed well before the event,
+	// so it is unlikely to be about it (the first capture approximates a
+	// news page's publication date), and is ranked with a quarter of its
+	// priority
 	// (extract.Entry.SelectionPriority). Each URL is looked up in the
 	// snapshot index once, when it first enters the frontier; seeds are
 	// exempt.
@@ -139,7 +140,7 @@ const (
 	// followed instead (follow_canonical), a link repeated by five or
 	// more pages of its host is ranked with half its priority
 	// (discount_template_links), and a link to a page first captured more
-	// than one lead_time before the event with a quarter of it
+	// than two lead_times before the event with a quarter of it
 	// (discount_pre_event_links). Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).

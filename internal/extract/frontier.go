@@ -82,15 +82,21 @@ const (
 	TemplateLinkFactor = 0.5
 )
 
-// PreEventLinkFactor (specs discount_pre_event_links): a link to a page
-// whose first usable capture is more than one lead_time before the event's
-// start (FirstCapturePreEvent) is ranked with its priority times this. A
-// page that existed before the event is unlikely to be about it: in a web
-// archive the first capture approximates a news page's publication date.
-// Not 0: such a page may still be a background article the event made
-// relevant, and the discount only lets the links without that evidence
-// go first.
-const PreEventLinkFactor = 0.25
+// Pre-event links (specs discount_pre_event_links): a link to a page whose
+// first usable capture is more than PreEventHalfLives lead_times (lead
+// half-lives) before the event's start (FirstCapturePreEvent), so that the
+// page's temporal relevance at its first capture is below 2^-2 = 1/4, is
+// ranked with its priority times PreEventLinkFactor. A page that existed
+// well before the event is unlikely to be about it: in a web archive the
+// first capture approximates a news page's publication date. Not one half-
+// life: the lead-up articles of the last weeks before an event are often
+// about it. Not 0: such a page may still be a background article the event
+// made relevant; the discount only lets the links without that evidence go
+// first.
+const (
+	PreEventHalfLives  = 2
+	PreEventLinkFactor = 0.25
+)
 
 // SelectionPriority is the priority the entry is ranked with (Ranking,
 // documents.jsonl's priority): Priority, times TemplateLinkFactor when

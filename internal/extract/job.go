@@ -110,7 +110,7 @@ func (j *Job) Focus() Focus {
 		LearnLinks:       f.LearnLinks,
 	}
 	if strategy, err := j.Strategy(); f.DiscountPreEventLinks && err == nil && strategy != scoring.Unfocused {
-		out.PreEventBefore = j.Interval().Start.Add(-j.Spec.LeadTime.Duration())
+		out.PreEventBefore = j.Interval().Start.Add(-PreEventHalfLives * j.Spec.LeadTime.Duration())
 	}
 	if fb := f.Feedback; !fb.IsZero() {
 		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}

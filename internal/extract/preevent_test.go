@@ -58,7 +58,7 @@ func TestFirstCaptureOf(t *testing.T) {
 }
 
 func TestPreEventLinks(t *testing.T) {
-	// The threshold is the event's start minus one lead_time, under a
+	// The threshold is the event's start minus two lead_times, under a
 	// focused strategy with the option on; nothing is looked up otherwise.
 	spec := func(doc string) *specs.Spec {
 		s, err := specs.Parse([]byte("name: p\nevent: {start: 2009-09-27, end: 2009-09-28}\nlead_time: P30D\ncooldown_time: P10D\nseeds: ['http://news.example/']\nreference_documents: [{text: election}]\n"+doc), "p.yaml")
@@ -67,7 +67,7 @@ func TestPreEventLinks(t *testing.T) {
 		}
 		return s
 	}
-	want := time.Date(2009, 8, 28, 0, 0, 0, 0, time.UTC)
+	want := time.Date(2009, 7, 29, 0, 0, 0, 0, time.UTC) // 60 days before 2009-09-27
 	for doc, on := range map[string]bool{"": true, "focus: paper\n": false, "discount_pre_event_links: false\n": false,
 		"strategy: unfocused\n": false, "focus: paper\ndiscount_pre_event_links: true\n": true} {
 		f := (&Job{Spec: spec(doc)}).Focus()
@@ -92,12 +92,16 @@ func TestPreEventLinks(t *testing.T) {
 	if !f.NeedsFirstCapture(e) || (Focus{}).NeedsFirstCapture(e) {
 		t.Error("a new entry needs a look-up only with the option on")
 	}
-	old := f.MarkFirstCapture(e, []cdxj.Capture{cap("20090102080000", "200", "text/html", "G", 1)})
+	old := f.MarkFirstCapture(e, []cdxj.Capture{cap("20090728235959", "200", "text/html", "G", 1)})
 	if old.FirstCapture != FirstCapturePreEvent || f.NeedsFirstCapture(old) || old.SelectionPriority() != 0.4*PreEventLinkFactor {
 		t.Errorf("pre-event entry: %+v, selection priority %v", old, old.SelectionPriority())
 	}
 	if m := f.MarkFirstCapture(e, nil); m.FirstCapture != FirstCaptureNone || m.SelectionPriority() != m.Priority {
 		t.Errorf("entry without captures: %+v", m)
+	}
+	// Within two lead_times of the start: a lead-up page, not discounted.
+	if m := f.MarkFirstCapture(e, []cdxj.Capture{cap("20090729000000", "200", "text/html", "G", 1)}); m.FirstCapture != FirstCaptureRecent {
+		t.Errorf("a page first captured 60 days before the start: %+v", m)
 	}
 
 	// Merge keeps the look-up whatever the order and the combination: an

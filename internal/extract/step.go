@@ -96,8 +96,8 @@ type Focus struct {
 	// PreEventBefore (specs discount_pre_event_links; zero: off): the
 	// engines look each URL up in the snapshot index when it first enters
 	// the frontier and mark it FirstCapturePreEvent when its first usable
-	// capture is before this instant, the event's start minus lead_time
-	// (FirstCaptureOf, MarkFirstCapture). Zero under the unfocused
+	// capture is before this instant, the event's start minus
+	// PreEventHalfLives lead_times (FirstCaptureOf, MarkFirstCapture). Zero under the unfocused
 	// strategy, whose breadth-first order the mark would not change.
 	PreEventBefore time.Time
 	// LearnLinks: an outlink's priority is mixed with the link model's

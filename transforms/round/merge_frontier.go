@@ -38,9 +38,9 @@ func (mergeDiscoveriesFn) MergeAccumulators(a, b Discovery) Discovery {
 // without the batch, plus the discovered entries that were neither seen
 // before the round nor are in its batch, merged per URL (extract.Merge),
 // those new to the frontier first looked up in the index when the job
-// discounts pre-event links (LookUpFirstCaptures). Old entries no discovered URL touches are written by the bundles that
-// read them; only the discovered entries and the old entries they touch are
-// shuffled. discovered is KV<SURT key, Discovery>, the round's batch among
+// discounts pre-event links (LookUpFirstCaptures). Old entries no
+// discovered URL touches are written by the bundles that read them; only
+// the discovered entries and the old entries they touch are shuffled. discovered is KV<SURT key, Discovery>, the round's batch among
 // them (Taken), so that dropping what the round took needs no side input
 // (see FetchAndScore on prism and side inputs). Returns the manifest lines
 // of the frontier files.
