@@ -31,8 +31,18 @@ func lookUpFirstCaptures(jobJSON string) bool {
 	if jobJSON == "" {
 		return false
 	}
+	focus, err := focusOf(jobJSON)
+	return err != nil || focus.LooksUpFirstCaptures()
+}
+
+// focusOf decodes the job's focus: all the look-up's DoFns need of it (no
+// Processor, whose Fetcher they would never use).
+func focusOf(jobJSON string) (extract.Focus, error) {
 	job, err := extract.UnmarshalJob(jobJSON)
-	return err != nil || job.Focus().LooksUpFirstCaptures()
+	if err != nil {
+		return extract.Focus{}, err
+	}
+	return job.Focus(), nil
 }
 
 // chunkNewEntriesFn passes the entries looked up before (checked) and
@@ -45,13 +55,10 @@ type chunkNewEntriesFn struct {
 	chunk []Ranked
 }
 
-func (f *chunkNewEntriesFn) Setup(ctx context.Context) error {
-	p, err := processorFor(ctx, f.JobJSON, false)
-	if err != nil {
-		return err
-	}
-	f.focus = p.Settings.Focus
-	return nil
+func (f *chunkNewEntriesFn) Setup(context.Context) error {
+	var err error
+	f.focus, err = focusOf(f.JobJSON)
+	return err
 }
 
 func (f *chunkNewEntriesFn) ProcessElement(e extract.Entry, checked func(extract.Entry), chunks func([]Ranked)) {
@@ -82,12 +89,11 @@ type markFirstCapturesFn struct {
 	preEvent, recent, none beam.Counter
 }
 
-func (f *markFirstCapturesFn) Setup(ctx context.Context) error {
-	p, err := processorFor(ctx, f.JobJSON, false)
-	if err != nil {
+func (f *markFirstCapturesFn) Setup(context.Context) error {
+	var err error
+	if f.focus, err = focusOf(f.JobJSON); err != nil {
 		return err
 	}
-	f.focus = p.Settings.Focus
 	f.preEvent = beam.NewCounter(CounterNamespace, "first_capture_pre_event")
 	f.recent = beam.NewCounter(CounterNamespace, "first_capture_recent")
 	f.none = beam.NewCounter(CounterNamespace, "first_capture_none")
