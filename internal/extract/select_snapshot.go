@@ -128,6 +128,14 @@ func classify(c cdxj.Capture, all []cdxj.Capture) (candidate, string) {
 func FirstCaptureOf(captures []cdxj.Capture, before time.Time) FirstCapture {
 	state := FirstCaptureNone
 	for _, c := range captures {
+		if state == FirstCaptureRecent {
+			// Only a usable capture before the threshold can change the
+			// state now: skip the others without resolving revisits (a
+			// URL may have thousands of captures, most of them revisits).
+			if t, err := CaptureTime(c.Timestamp); err != nil || !t.Before(before) {
+				continue
+			}
+		}
 		cand, class := classify(c, captures)
 		if class != classUsable {
 			continue
