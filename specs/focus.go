@@ -77,15 +77,21 @@ type Focus struct {
 	// about where it leads.
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
 	// discount_pre_event_links: an outlink whose URL's first usable capture
-	// (HTTP 200 HTML) in the archives is more than two lead_times (lead
-	// half-lives) before the event's start existed well before the event,
-	// so it is unlikely to be about it (the first capture approximates a
-	// news page's publication date), and is ranked with a quarter of its
-	// priority
-	// (extract.Entry.SelectionPriority). Each URL is looked up in the
+	// (HTTP 200 HTML) in the archives is well before the event's start
+	// leads to a page that existed before the event (the first capture is
+	// an upper bound on a page's publication date), so it is unlikely to
+	// be about it, and is ranked lower (pre_event_rule;
+	// extract.Entry.SelectionPriority). Each URL is looked up in the
 	// snapshot index once, when it first enters the frontier; seeds are
 	// exempt.
 	DiscountPreEventLinks bool `yaml:"discount_pre_event_links" spec:"omitdefault"`
+	// pre_event_rule: how discount_pre_event_links ranks a pre-event link:
+	// step (the default): a quarter of its priority when the first capture
+	// is more than two lead_times before the start, else nothing; tempr:
+	// its priority times the TempR of its first capture when that is
+	// before the start (an upper bound on the page's own TempR; measured
+	// below step on the generated archives).
+	PreEventRule PreEventRule `yaml:"pre_event_rule,omitempty" spec:"omitdefault"`
 	// learn_links: learn during the crawl which links lead to relevant
 	// pages (an online apprentice over the target URL's host, words and
 	// path shape and the anchor's words, trained on the pages fetched in
@@ -156,7 +162,7 @@ const (
 // preset (ok false for an unknown name).
 func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 	f := Focus{Preset: p, Combine: CombineMax, TemporalIntent: TemporalIntent{MinPriority: DefaultIntentMinPriority},
-		CalibrationSplits: DefaultCalibrationSplits, CountListingPages: true,
+		CalibrationSplits: DefaultCalibrationSplits, CountListingPages: true, PreEventRule: PreEventStep,
 		Feedback: Feedback{Beta: DefaultFeedbackBeta, Parent: true}}
 	switch p {
 	case PresetDefault:
@@ -196,6 +202,7 @@ func (s *Spec) UsePreset(p Preset, given func(field string) bool) {
 	set("follow_pagination", func() { s.Focus.FollowPagination = f.FollowPagination })
 	set("discount_template_links", func() { s.Focus.DiscountTemplateLinks = f.DiscountTemplateLinks })
 	set("discount_pre_event_links", func() { s.Focus.DiscountPreEventLinks = f.DiscountPreEventLinks })
+	set("pre_event_rule", func() { s.Focus.PreEventRule = f.PreEventRule })
 }
 
 // DefaultCalibrationSplits is Klein et al.'s number of 60/40 splits.
@@ -236,6 +243,19 @@ const (
 	CombineMax     Combine = "max"
 	CombineAverage Combine = "average"
 	CombineLast    Combine = "last"
+)
+
+// PreEventRule says how discount_pre_event_links ranks a pre-event link.
+type PreEventRule string
+
+// The rules.
+const (
+	// PreEventStep: a link first captured more than two lead_times before
+	// the start, times a quarter (the TempR at that threshold).
+	PreEventStep PreEventRule = "step"
+	// PreEventTempR: a link first captured before the event's start,
+	// times the TempR of its first capture.
+	PreEventTempR PreEventRule = "tempr"
 )
 
 // TemporalIntent is a monthly distribution of interest in the event.
@@ -375,6 +395,9 @@ func (f Focus) String() string {
 	}
 	if f.DiscountPreEventLinks {
 		parts = append(parts, "discount_pre_event_links")
+		if f.PreEventRule != PreEventStep {
+			parts = append(parts, "pre_event_rule="+string(f.PreEventRule))
+		}
 	}
 	if f.LearnLinks {
 		parts = append(parts, "learn_links")

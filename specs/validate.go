@@ -158,6 +158,9 @@ func (v *validation) focus(s *Spec) {
 	if !slices.Contains([]Combine{CombineMax, CombineAverage, CombineLast}, f.Combine) {
 		v.add("combine", "%q is not one of max, average, last", f.Combine)
 	}
+	if !slices.Contains([]PreEventRule{"", PreEventStep, PreEventTempR}, f.PreEventRule) { // "": a spec built in code, the default
+		v.add("pre_event_rule", "%q is not one of step, tempr", f.PreEventRule)
+	}
 	if f.TemporalIntent.Months != nil { // given, perhaps empty
 		peak := 0.0
 		for _, m := range sortedKeys(f.TemporalIntent.Months) {

@@ -140,6 +140,7 @@ follow_canonical: false
 follow_pagination: false
 discount_template_links: false
 discount_pre_event_links: false
+pre_event_rule: tempr
 learn_links: true
 feedback: {documents: 7, beta: 0.25, gamma: 0.1, parent: false}
 `

@@ -44,18 +44,24 @@ var (
 	anchorCtx   = func(s *specs.Spec) {
 		s.Focus.LinkPriority = specs.LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}
 	}
-	linkDates  = func(s *specs.Spec) { s.Focus.LinkDates = true }
-	average    = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
-	last       = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
-	intent     = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
-	gate       = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
-	depth3     = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
-	perHost    = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
-	noListings = func(s *specs.Spec) { s.Focus.CountListingPages = false }
-	listings   = func(s *specs.Spec) { s.Focus.CountListingPages = true }
-	noPages    = func(s *specs.Spec) { s.Focus.FollowPagination = false }
-	noTemplate = func(s *specs.Spec) { s.Focus.DiscountTemplateLinks = false }
-	noPreEvent = func(s *specs.Spec) { s.Focus.DiscountPreEventLinks = false }
+	linkDates    = func(s *specs.Spec) { s.Focus.LinkDates = true }
+	average      = func(s *specs.Spec) { s.Focus.Combine = specs.CombineAverage }
+	last         = func(s *specs.Spec) { s.Focus.Combine = specs.CombineLast }
+	intent       = func(s *specs.Spec) { s.Focus.TemporalIntent = IntentFor(s) }
+	gate         = func(s *specs.Spec) { s.Focus.FollowThreshold = specs.FollowThreshold{Auto: true} }
+	depth3       = func(s *specs.Spec) { s.Focus.MaxDepth = 3 }
+	perHost      = func(s *specs.Spec) { s.MaxPerHost = max(1, s.BatchSize/10) }
+	noListings   = func(s *specs.Spec) { s.Focus.CountListingPages = false }
+	listings     = func(s *specs.Spec) { s.Focus.CountListingPages = true }
+	noPages      = func(s *specs.Spec) { s.Focus.FollowPagination = false }
+	noTemplate   = func(s *specs.Spec) { s.Focus.DiscountTemplateLinks = false }
+	noPreEvent   = func(s *specs.Spec) { s.Focus.DiscountPreEventLinks = false }
+	preEventStep = func(s *specs.Spec) {
+		s.Focus.DiscountPreEventLinks, s.Focus.PreEventRule = true, specs.PreEventStep
+	}
+	preEventTempR = func(s *specs.Spec) {
+		s.Focus.DiscountPreEventLinks, s.Focus.PreEventRule = true, specs.PreEventTempR
+	}
 	// previousDefault is the default preset of session 5: listing pages
 	// counted, pagination links ranked by their text.
 	previousDefault = func(s *specs.Spec) {
@@ -115,6 +121,8 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
 	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other)", Apply: noTemplate},
 	{Name: "default+no-pre-event-links", Description: "the default with discount_pre_event_links: false (links to pages first captured long before the event ranked as any other)", Apply: noPreEvent},
+	{Name: "default+pre-event-step", Description: "the default with pre_event_rule: step (session 8: links first captured more than two lead_times before the event ranked at a quarter of their priority)", Apply: preEventStep},
+	{Name: "default+pre-event-tempr", Description: "the default with pre_event_rule: tempr (links first captured before the event ranked with the TempR of their first capture)", Apply: preEventTempR},
 	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},

@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/scoring"
@@ -37,9 +38,14 @@ type Entry struct {
 	HostLinks int `json:"host_links,omitempty"`
 	// FirstCapture (specs discount_pre_event_links): what the snapshot
 	// index said about the URL when it entered the frontier (looked up
-	// once, by the engine: PreEventBefore). Merge keeps the highest, so
+	// once, by the engine: Focus.PreEvent). Merge keeps the highest, so
 	// an entry in the frontier keeps its look-up whatever merges into it.
 	FirstCapture FirstCapture `json:"first_capture,omitempty"`
+	// PreEventFactor (FirstCapturePreEvent only): the factor the entry is
+	// ranked with (PreEventRule.Factor of its first usable capture).
+	// Merge keeps the smaller of two entries in that state, though a
+	// URL's look-up gives the same factor wherever it is made.
+	PreEventFactor float64 `json:"pre_event_factor,omitempty"`
 }
 
 // FirstCapture is what a URL's first usable capture says about its age
@@ -62,8 +68,8 @@ const (
 	// threshold.
 	FirstCaptureRecent
 	// FirstCapturePreEvent: the first usable capture is before the
-	// threshold (the event's start minus lead_time): the page existed
-	// well before the event.
+	// threshold (PreEventRule.Before): the page existed before the event,
+	// and the entry is ranked with its PreEventFactor.
 	FirstCapturePreEvent
 )
 
@@ -82,17 +88,23 @@ const (
 	TemplateLinkFactor = 0.5
 )
 
-// Pre-event links (specs discount_pre_event_links): a link to a page whose
-// first usable capture is more than PreEventHalfLives lead_times (lead
-// half-lives) before the event's start (FirstCapturePreEvent), so that the
-// page's temporal relevance at its first capture is below 2^-2 = 1/4, is
-// ranked with its priority times PreEventLinkFactor. A page that existed
-// well before the event is unlikely to be about it: in a web archive the
-// first capture approximates a news page's publication date. Not one half-
-// life: the lead-up articles of the last weeks before an event are often
-// about it. Not 0: such a page may still be a background article the event
-// made relevant; the discount only lets the links without that evidence go
-// first.
+// Pre-event links (specs discount_pre_event_links): in a web archive the
+// first usable capture of a page is an upper bound on its publication date,
+// so a link whose URL was first captured well before the event's start
+// leads to a page that existed before the event, unlikely to be about it.
+// The page's own text cannot say so before it is fetched.
+//
+// The default rule (PreEventRule.Step, specs pre_event_rule: step) ranks a
+// link first captured more than PreEventHalfLives lead_times (lead
+// half-lives) before the start with its priority times PreEventLinkFactor,
+// the TempR at that threshold; the lead-up articles of the last weeks are
+// often about the event and are not discounted. The other rule (tempr)
+// ranks every link first captured before the start with its priority times
+// the TempR of its first capture, which bounds the TempR of the page itself
+// (before the start TempR only grows with the document time); it measured
+// below the step (README §6). A first capture after the start says nothing
+// (the page may be older than its first capture), and neither does its
+// absence.
 const (
 	PreEventHalfLives  = 2
 	PreEventLinkFactor = 0.25
@@ -100,8 +112,8 @@ const (
 
 // SelectionPriority is the priority the entry is ranked with (Ranking,
 // documents.jsonl's priority): Priority, times TemplateLinkFactor when
-// TemplateLinkPages or more pages of its host link to it, times
-// PreEventLinkFactor when its first usable capture predates the event. It
+// TemplateLinkPages or more pages of its host link to it, times its
+// PreEventFactor when its first usable capture predates the event. It
 // depends only on the entry, so the ranking stays a function of the merged
 // frontier: the same on every runner and in the sequential engine.
 func (e Entry) SelectionPriority() float64 {
@@ -110,7 +122,7 @@ func (e Entry) SelectionPriority() float64 {
 		p *= TemplateLinkFactor
 	}
 	if e.FirstCapture == FirstCapturePreEvent {
-		p *= PreEventLinkFactor
+		p *= e.PreEventFactor
 	}
 	return p
 }
@@ -185,7 +197,8 @@ func (o Order) Round() int { return int(int64(o) >> (rankBits + linkBits)) }
 // Merge combines two entries for the same key: the priority by their
 // combination (the maximum over all parents, the paper's rule; the average;
 // or the latest parent's), the host links as their sum, the first capture
-// as the higher state (a looked-up state over Unchecked), and everything
+// as the higher state (a looked-up state over Unchecked) with its factor
+// (the smaller of equal states), and everything
 // else from the first discovery (lowest Order). It is commutative and
 // associative, so Beam may merge in any order: the average sums exact
 // fixed-point values.
@@ -196,7 +209,12 @@ func Merge(a, b Entry) Entry {
 	}
 	c := max(first.Combine, other.Combine)
 	first.HostLinks += other.HostLinks
-	first.FirstCapture = max(first.FirstCapture, other.FirstCapture)
+	switch {
+	case other.FirstCapture > first.FirstCapture:
+		first.FirstCapture, first.PreEventFactor = other.FirstCapture, other.PreEventFactor
+	case other.FirstCapture == first.FirstCapture:
+		first.PreEventFactor = min(first.PreEventFactor, other.PreEventFactor)
+	}
 	switch c {
 	case CombineAverage:
 		s1, n1 := first.sum()
@@ -262,7 +280,7 @@ func (e Entry) Validate() error {
 // LooksUpFirstCaptures reports whether the engines look each new frontier
 // URL up in the snapshot index (specs discount_pre_event_links, under a
 // focused strategy).
-func (f Focus) LooksUpFirstCaptures() bool { return !f.PreEventBefore.IsZero() }
+func (f Focus) LooksUpFirstCaptures() bool { return !f.PreEvent.Before.IsZero() }
 
 // NeedsFirstCapture reports whether the engine must look e's URL up before
 // it enters the frontier: the look-up is on and e has not been looked up
@@ -273,8 +291,38 @@ func (f Focus) NeedsFirstCapture(e Entry) bool {
 }
 
 // MarkFirstCapture returns e with the state of its URL's first usable
-// capture among captures, all the captures of its key (FirstCaptureOf).
+// capture among captures, all the captures of its key (FirstCaptureOf),
+// and for a pre-event URL the factor it is ranked with.
 func (f Focus) MarkFirstCapture(e Entry, captures []cdxj.Capture) Entry {
-	e.FirstCapture = FirstCaptureOf(captures, f.PreEventBefore)
+	state, first := FirstCaptureOf(captures, f.PreEvent.Before)
+	e.FirstCapture, e.PreEventFactor = state, 0
+	if state == FirstCapturePreEvent {
+		e.PreEventFactor = f.PreEvent.Factor(first)
+	}
 	return e
+}
+
+// PreEventRule says which links the engines discount as pre-event links
+// (specs discount_pre_event_links, pre_event_rule) and by how much.
+type PreEventRule struct {
+	// Before: a URL whose first usable capture is strictly before it is a
+	// pre-event link; zero: nothing is looked up (off, the paper, or the
+	// unfocused strategy, whose breadth-first order a factor would not
+	// change).
+	Before time.Time
+	// Scope is the event's temporal scope; Factor is its TempR of the
+	// first capture (Step false).
+	Scope scoring.TimeScope
+	// Step: PreEventLinkFactor for every pre-event link, with Before
+	// PreEventHalfLives lead_times before the start (the default rule).
+	Step bool
+}
+
+// Factor is the factor a link first captured at first (before Before) is
+// ranked with: the TempR of first, or PreEventLinkFactor with Step.
+func (r PreEventRule) Factor(first time.Time) float64 {
+	if r.Step {
+		return PreEventLinkFactor
+	}
+	return r.Scope.TempR(first)
 }

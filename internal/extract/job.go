@@ -81,6 +81,13 @@ func (j *Job) Interval() Interval {
 	return Interval{Start: start, End: end}
 }
 
+// TimeScope is the spec's temporal scope, as the scorer wants it: the
+// event's end is its inclusive last instant.
+func (j *Job) TimeScope() scoring.TimeScope {
+	start, end := j.Spec.EventInterval()
+	return scoring.TimeScope{Start: start, End: end.Add(-1), Lead: j.Spec.LeadTime.Duration(), Cooldown: j.Spec.CooldownTime.Duration()}
+}
+
 // Settings are the step settings of the job.
 func (j *Job) Settings() Settings {
 	s := j.Spec
@@ -110,7 +117,7 @@ func (j *Job) Focus() Focus {
 		LearnLinks:       f.LearnLinks,
 	}
 	if strategy, err := j.Strategy(); f.DiscountPreEventLinks && err == nil && strategy != scoring.Unfocused {
-		out.PreEventBefore = j.Interval().Start.Add(-PreEventHalfLives * j.Spec.LeadTime.Duration())
+		out.PreEvent = j.preEventRule()
 	}
 	if fb := f.Feedback; !fb.IsZero() {
 		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}
@@ -167,7 +174,6 @@ func (j *Job) ScorerConfig(ctx context.Context) (scoring.Config, error) {
 	if err != nil {
 		return scoring.Config{}, fmt.Errorf("strategy: %w", err)
 	}
-	start, end := s.EventInterval()
 	kw := map[string][]string{}
 	for lang, words := range s.Keywords {
 		if lang == specs.AllLanguages {
@@ -205,10 +211,9 @@ func (j *Job) ScorerConfig(ctx context.Context) (scoring.Config, error) {
 		Dictionaries:     dicts,
 		TopN:             s.ReferenceVectorSize,
 		RawCosine:        !s.Normalize,
-		// The scorer wants the inclusive last instant of the event.
-		Time:     scoring.TimeScope{Start: start, End: end.Add(-1), Lead: s.LeadTime.Duration(), Cooldown: s.CooldownTime.Duration()},
-		Alpha:    s.Alpha,
-		Strategy: strategy,
+		Time:             j.TimeScope(),
+		Alpha:            s.Alpha,
+		Strategy:         strategy,
 	}, nil
 }
 
@@ -336,4 +341,19 @@ func DictionaryFlag(ctx context.Context, value, defaultLang string) (map[string]
 		return nil, fmt.Errorf("--dictionary=%s: a directory without df-LANG.tsv files", value)
 	}
 	return d, nil
+}
+
+// preEventRule is the pre-event discount of the job's specification
+// (discount_pre_event_links on): with pre_event_rule step (the default),
+// links first captured more than PreEventHalfLives lead_times before the
+// event's start, ranked with PreEventLinkFactor; with tempr, links first
+// captured before the start, ranked with the TempR of their first capture.
+func (j *Job) preEventRule() PreEventRule {
+	iv := j.Interval()
+	r := PreEventRule{Before: iv.Start, Scope: j.TimeScope()}
+	if j.Spec.Focus.PreEventRule != specs.PreEventTempR {
+		r.Step = true
+		r.Before = iv.Start.Add(-PreEventHalfLives * j.Spec.LeadTime.Duration())
+	}
+	return r
 }

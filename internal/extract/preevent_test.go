@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,50 +18,72 @@ func TestFirstCaptureOf(t *testing.T) {
 	revisitOf := func(ts, digest string, off int64) cdxj.Capture {
 		return cap(ts, "", "warc/revisit", digest, off)
 	}
+	at := func(ts string) time.Time {
+		t, err := CaptureTime(ts)
+		if err != nil {
+			panic(err)
+		}
+		return t
+	}
 	tests := []struct {
 		name     string
 		captures []cdxj.Capture
 		want     FirstCapture
+		first    string // the first capture's time, pre-event only
 	}{
-		{"not in the index", nil, FirstCaptureNone},
-		{"one second before the threshold", []cdxj.Capture{cap("20090827235959", "200", "text/html", "A", 1)}, FirstCapturePreEvent},
-		{"at the threshold: not before it", []cdxj.Capture{cap("20090828000000", "200", "text/html", "A", 1)}, FirstCaptureRecent},
+		{"not in the index", nil, FirstCaptureNone, ""},
+		{"one second before the threshold", []cdxj.Capture{cap("20090827235959", "200", "text/html", "A", 1)}, FirstCapturePreEvent, "20090827235959"},
+		{"at the threshold: not before it", []cdxj.Capture{cap("20090828000000", "200", "text/html", "A", 1)}, FirstCaptureRecent, ""},
 		{"the earliest usable capture counts, not the one selected", []cdxj.Capture{
-			cap("20090927120000", "200", "text/html", "B", 2), cap("20090101000000", "200", "text/html", "A", 1)}, FirstCapturePreEvent},
+			cap("20090927120000", "200", "text/html", "B", 2), cap("20090101000000", "200", "text/html", "A", 1)}, FirstCapturePreEvent, "20090101000000"},
+		{"the earliest of several before the threshold", []cdxj.Capture{
+			cap("20090301000000", "200", "text/html", "B", 2), cap("20090927120000", "200", "text/html", "C", 3),
+			cap("20090101000000", "200", "text/html", "A", 1), cap("20090201000000", "200", "text/html", "D", 4)}, FirstCapturePreEvent, "20090101000000"},
+		{"an earlier unusable capture does not count", []cdxj.Capture{
+			cap("20080101000000", "404", "text/html", "E", 1), cap("20090301000000", "200", "text/html", "B", 2)}, FirstCapturePreEvent, "20090301000000"},
 		{"old non-HTML, error and redirect captures do not count", []cdxj.Capture{
 			cap("20090101000000", "200", "application/pdf", "P", 1), cap("20090102000000", "404", "text/html", "E", 2),
 			cap("20090103000000", "301", "text/html", "R", 3), cap("20090104000000", "", "text/html", "N", 4),
-			cap("20090927120000", "200", "text/html", "B", 5)}, FirstCaptureRecent},
-		{"only unusable captures", []cdxj.Capture{cap("20090101000000", "404", "text/html", "E", 1), cap("20090103000000", "302", "text/html", "R", 2)}, FirstCaptureNone},
+			cap("20090927120000", "200", "text/html", "B", 5)}, FirstCaptureRecent, ""},
+		{"only unusable captures", []cdxj.Capture{cap("20090101000000", "404", "text/html", "E", 1), cap("20090103000000", "302", "text/html", "R", 2)}, FirstCaptureNone, ""},
 		{"a revisit counts at its own time", []cdxj.Capture{
-			cap("20090101000000", "404", "text/html", "X", 1), cap("20090926000000", "200", "text/html", "A", 2), revisitOf("20090927000000", "A", 3)}, FirstCaptureRecent},
-		{"an unresolved old revisit does not count", []cdxj.Capture{revisitOf("20090101000000", "Z", 1), cap("20090926000000", "200", "text/html", "A", 2)}, FirstCaptureRecent},
-		{"bad timestamps do not count", []cdxj.Capture{cap("2009x", "200", "text/html", "A", 1)}, FirstCaptureNone},
+			cap("20090101000000", "404", "text/html", "X", 1), cap("20090926000000", "200", "text/html", "A", 2), revisitOf("20090927000000", "A", 3)}, FirstCaptureRecent, ""},
+		{"an old revisit of an old page", []cdxj.Capture{
+			cap("20090201000000", "200", "text/html", "A", 1), revisitOf("20090101000000", "A", 2)}, FirstCapturePreEvent, "20090101000000"},
+		{"an unresolved old revisit does not count", []cdxj.Capture{revisitOf("20090101000000", "Z", 1), cap("20090926000000", "200", "text/html", "A", 2)}, FirstCaptureRecent, ""},
+		{"bad timestamps do not count", []cdxj.Capture{cap("2009x", "200", "text/html", "A", 1)}, FirstCaptureNone, ""},
 	}
 	rng := rand.New(rand.NewSource(3))
 	for _, tc := range tests {
-		if got := FirstCaptureOf(tc.captures, before); got != tc.want {
-			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		var want time.Time
+		if tc.first != "" {
+			want = at(tc.first)
+		}
+		if got, first := FirstCaptureOf(tc.captures, before); got != tc.want || !first.Equal(want) {
+			t.Errorf("%s: %d at %v, want %d at %v", tc.name, got, first, tc.want, want)
 		}
 		for range 5 { // the order of the captures does not matter
 			perm := append([]cdxj.Capture(nil), tc.captures...)
 			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-			if got := FirstCaptureOf(perm, before); got != tc.want {
-				t.Fatalf("%s, shuffled: %d, want %d", tc.name, got, tc.want)
+			if got, first := FirstCaptureOf(perm, before); got != tc.want || !first.Equal(want) {
+				t.Fatalf("%s, shuffled: %d at %v, want %d at %v", tc.name, got, first, tc.want, want)
 			}
 		}
 	}
 	// With several archives, the earliest usable capture of any archive.
 	a, b := cap("20090927120000", "200", "text/html", "A", 1), cap("20090301000000", "200", "text/html", "B", 1)
 	a.Archive, b.Archive = "first", "second"
-	if got := FirstCaptureOf([]cdxj.Capture{a, b}, before); got != FirstCapturePreEvent {
-		t.Errorf("two archives: %d, want pre-event", got)
+	if got, first := FirstCaptureOf([]cdxj.Capture{a, b}, before); got != FirstCapturePreEvent || !first.Equal(at("20090301000000")) {
+		t.Errorf("two archives: %d at %v, want pre-event at 2009-03-01", got, first)
 	}
 }
 
 func TestPreEventLinks(t *testing.T) {
-	// The threshold is the event's start minus two lead_times, under a
-	// focused strategy with the option on; nothing is looked up otherwise.
+	// The rule: links first captured more than two lead_times before the
+	// event's start, ranked at a quarter (step, the default), or first
+	// captured before the start, ranked with the TempR of their first
+	// capture (tempr); under a focused strategy with the option on.
+	// Nothing is looked up otherwise.
 	spec := func(doc string) *specs.Spec {
 		s, err := specs.Parse([]byte("name: p\nevent: {start: 2009-09-27, end: 2009-09-28}\nlead_time: P30D\ncooldown_time: P10D\nseeds: ['http://news.example/']\nreference_documents: [{text: election}]\n"+doc), "p.yaml")
 		if err != nil {
@@ -67,12 +91,21 @@ func TestPreEventLinks(t *testing.T) {
 		}
 		return s
 	}
-	want := time.Date(2009, 7, 29, 0, 0, 0, 0, time.UTC) // 60 days before 2009-09-27
-	for doc, on := range map[string]bool{"": true, "focus: paper\n": false, "discount_pre_event_links: false\n": false,
-		"strategy: unfocused\n": false, "focus: paper\ndiscount_pre_event_links: true\n": true} {
+	start := time.Date(2009, 9, 27, 0, 0, 0, 0, time.UTC)
+	stepBefore := time.Date(2009, 7, 29, 0, 0, 0, 0, time.UTC) // 60 days before the start
+	for doc, want := range map[string]struct {
+		on     bool
+		before time.Time
+		step   bool
+	}{
+		"": {true, stepBefore, true}, "pre_event_rule: step\n": {true, stepBefore, true}, "pre_event_rule: tempr\n": {true, start, false},
+		"focus: paper\n": {}, "discount_pre_event_links: false\n": {}, "strategy: unfocused\n": {},
+		"focus: paper\ndiscount_pre_event_links: true\n":                        {true, stepBefore, true},
+		"focus: paper\ndiscount_pre_event_links: true\npre_event_rule: tempr\n": {true, start, false},
+	} {
 		f := (&Job{Spec: spec(doc)}).Focus()
-		if f.LooksUpFirstCaptures() != on || on && !f.PreEventBefore.Equal(want) {
-			t.Errorf("%q: looks up %t, before %v; want %t, %v", doc, f.LooksUpFirstCaptures(), f.PreEventBefore, on, want)
+		if f.LooksUpFirstCaptures() != want.on || want.on && (!f.PreEvent.Before.Equal(want.before) || f.PreEvent.Step != want.step) {
+			t.Errorf("%q: looks up %t, rule %+v; want %+v", doc, f.LooksUpFirstCaptures(), f.PreEvent, want)
 		}
 		seeds, err := Seeds(spec(doc), nil)
 		if err != nil {
@@ -85,27 +118,55 @@ func TestPreEventLinks(t *testing.T) {
 			t.Errorf("%q: a seed needs a look-up", doc)
 		}
 	}
+	if _, err := specs.Parse([]byte("name: p\nevent: {start: 2009-09-27, end: 2009-09-28}\nseeds: ['http://news.example/']\nreference_documents: [{text: election}]\npre_event_rule: steps\n"), "p.yaml"); err == nil || !strings.Contains(err.Error(), "pre_event_rule") {
+		t.Errorf("an unknown pre_event_rule: %v", err)
+	}
 
 	// Only an entry not looked up needs a look-up; the mark is the look-up's.
-	f := (&Job{Spec: spec("")}).Focus()
+	f := (&Job{Spec: spec("pre_event_rule: tempr\n")}).Focus()
 	e := Entry{Key: "example,news)/2009/01/02/garden.html", URL: "http://news.example/2009/01/02/garden.html", Priority: 0.4, Order: DiscoveryOrder(1, 0, 3)}
 	if !f.NeedsFirstCapture(e) || (Focus{}).NeedsFirstCapture(e) {
 		t.Error("a new entry needs a look-up only with the option on")
 	}
-	old := f.MarkFirstCapture(e, []cdxj.Capture{cap("20090728235959", "200", "text/html", "G", 1)})
-	if old.FirstCapture != FirstCapturePreEvent || f.NeedsFirstCapture(old) || old.SelectionPriority() != 0.4*PreEventLinkFactor {
-		t.Errorf("pre-event entry: %+v, selection priority %v", old, old.SelectionPriority())
+	mark := func(f Focus, ts string) Entry {
+		return f.MarkFirstCapture(e, []cdxj.Capture{cap(ts, "200", "text/html", "G", 1), cap("20091001000000", "200", "text/html", "H", 2)})
+	}
+	// tempr: the factor is the TempR of the first capture, 2^-(days/30).
+	for ts, factor := range map[string]float64{"20090729000000": 0.25, "20090828000000": 0.5, "20090629000000": 0.125, "20090926235959": math.Exp2(-1.0 / (30 * 86400))} {
+		m := mark(f, ts)
+		if m.FirstCapture != FirstCapturePreEvent || f.NeedsFirstCapture(m) || math.Abs(m.PreEventFactor-factor) > 1e-12 || m.SelectionPriority() != 0.4*m.PreEventFactor {
+			t.Errorf("tempr, first captured %s: %+v, selection priority %v; want factor %v", ts, m, m.SelectionPriority(), factor)
+		}
+	}
+	if m := mark(f, "20090927000000"); m.FirstCapture != FirstCaptureRecent || m.SelectionPriority() != m.Priority {
+		t.Errorf("tempr, first captured at the start: %+v", m)
 	}
 	if m := f.MarkFirstCapture(e, nil); m.FirstCapture != FirstCaptureNone || m.SelectionPriority() != m.Priority {
 		t.Errorf("entry without captures: %+v", m)
 	}
-	// Within two lead_times of the start: a lead-up page, not discounted.
-	if m := f.MarkFirstCapture(e, []cdxj.Capture{cap("20090729000000", "200", "text/html", "G", 1)}); m.FirstCapture != FirstCaptureRecent {
-		t.Errorf("a page first captured 60 days before the start: %+v", m)
+	// step (the default): a quarter, more than two lead_times before the
+	// start; nothing within them.
+	step := (&Job{Spec: spec("")}).Focus()
+	if m := mark(step, "20090728235959"); m.FirstCapture != FirstCapturePreEvent || m.SelectionPriority() != 0.4*PreEventLinkFactor {
+		t.Errorf("step, first captured just before the threshold: %+v", m)
+	}
+	if m := mark(step, "20090729000000"); m.FirstCapture != FirstCaptureRecent || m.SelectionPriority() != m.Priority {
+		t.Errorf("step, first captured 60 days before the start: %+v", m)
+	}
+	// A lead_time of P0D: nothing before the start is relevant.
+	noLead, err := specs.Parse([]byte("name: p\nevent: {start: 2009-09-27, end: 2009-09-28}\nlead_time: P0D\ncooldown_time: P10D\nseeds: ['http://news.example/']\nreference_documents: [{text: election}]\n"), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noLead.Focus.PreEventRule = specs.PreEventTempR
+	if m := mark((&Job{Spec: noLead}).Focus(), "20090926235959"); m.FirstCapture != FirstCapturePreEvent || m.SelectionPriority() != 0 {
+		t.Errorf("lead_time P0D: %+v", m)
 	}
 
-	// Merge keeps the look-up whatever the order and the combination: an
-	// entry in the frontier merged with new discoveries of its URL.
+	// Merge keeps the look-up and its factor whatever the order and the
+	// combination: an entry in the frontier merged with new discoveries of
+	// its URL.
+	old := mark(f, "20090828000000")
 	rng := rand.New(rand.NewSource(8))
 	for _, c := range []Combination{CombineMax, CombineAverage, CombineLast} {
 		es := []Entry{old.WithCombination(c)}
@@ -115,7 +176,7 @@ func TestPreEventLinks(t *testing.T) {
 			es = append(es, ne.WithCombination(c))
 		}
 		merged := mergeAll(es)
-		if merged.FirstCapture != FirstCapturePreEvent || merged.SelectionPriority() != merged.Priority*PreEventLinkFactor {
+		if merged.FirstCapture != FirstCapturePreEvent || merged.PreEventFactor != 0.5 || merged.SelectionPriority() != merged.Priority*0.5 {
 			t.Errorf("combination %d: merged %+v", c, merged)
 		}
 		for range 10 {
@@ -127,17 +188,25 @@ func TestPreEventLinks(t *testing.T) {
 		}
 	}
 
-	// A pre-event link of 0.3 ranks after a link of 0.1; with the template
-	// discount too, the factors multiply. The unfocused crawl keeps
-	// discovery order.
+	// Two factors for one URL (a look-up gives one, but Merge must not
+	// depend on the order even then): the smaller.
+	a, b := old, old
+	b.PreEventFactor, b.Order = 0.25, old.Order+1
+	if ab, ba := Merge(a, b), Merge(b, a); ab.PreEventFactor != 0.25 || !reflect.DeepEqual(ab, ba) {
+		t.Errorf("merging factors 0.5 and 0.25: %+v, %+v", ab, ba)
+	}
+
+	// A pre-event link of 0.3 at factor 1/4 ranks after a link of 0.1;
+	// with the template discount too, the factors multiply. The unfocused
+	// crawl keeps discovery order.
 	r := Ranking{Strategy: scoring.CTF}
-	pre := Entry{Key: "a", Priority: 0.3, FirstCapture: FirstCapturePreEvent}
+	pre := Entry{Key: "a", Priority: 0.3, FirstCapture: FirstCapturePreEvent, PreEventFactor: 0.25}
 	fresh := Entry{Key: "b", Priority: 0.1, FirstCapture: FirstCaptureRecent}
 	if !r.Before(fresh, pre) || r.Before(pre, fresh) {
-		t.Error("a pre-event link of priority 0.3 must rank after a recent link of priority 0.1")
+		t.Error("a pre-event link of priority 0.3 at factor 1/4 must rank after a recent link of priority 0.1")
 	}
-	both := Entry{Key: "c", Priority: 0.8, FirstCapture: FirstCapturePreEvent, HostLinks: TemplateLinkPages}
-	if got := both.SelectionPriority(); got != 0.8*TemplateLinkFactor*PreEventLinkFactor {
+	both := Entry{Key: "c", Priority: 0.8, FirstCapture: FirstCapturePreEvent, PreEventFactor: 0.25, HostLinks: TemplateLinkPages}
+	if got := both.SelectionPriority(); got != 0.8*TemplateLinkFactor*0.25 {
 		t.Errorf("template and pre-event link: %v", got)
 	}
 	for _, s := range []FirstCapture{FirstCaptureUnchecked, FirstCaptureExempt, FirstCaptureNone, FirstCaptureRecent} {

@@ -119,20 +119,25 @@ func classify(c cdxj.Capture, all []cdxj.Capture) (candidate, string) {
 }
 
 // FirstCaptureOf classifies a URL by its first usable capture (specs
-// discount_pre_event_links): FirstCapturePreEvent when the earliest usable
-// capture (as SelectSnapshot counts them: HTTP 200 HTML, a revisit with
-// its payload, of any archive) is strictly before before,
+// discount_pre_event_links): FirstCapturePreEvent with the earliest usable
+// capture's time (as SelectSnapshot counts them: HTTP 200 HTML, a revisit
+// with its payload, of any archive) when that is strictly before before,
 // FirstCaptureRecent when it is not, FirstCaptureNone without a usable
 // capture (redirects, errors and other media types do not count). The
 // result does not depend on the order of captures.
-func FirstCaptureOf(captures []cdxj.Capture, before time.Time) FirstCapture {
-	state := FirstCaptureNone
+func FirstCaptureOf(captures []cdxj.Capture, before time.Time) (FirstCapture, time.Time) {
+	state, first := FirstCaptureNone, time.Time{}
 	for _, c := range captures {
-		if state == FirstCaptureRecent {
-			// Only a usable capture before the threshold can change the
-			// state now: skip the others without resolving revisits (a
-			// URL may have thousands of captures, most of them revisits).
-			if t, err := CaptureTime(c.Timestamp); err != nil || !t.Before(before) {
+		if state != FirstCaptureNone {
+			// Only a usable capture before the threshold and before the
+			// earliest found so far can change the answer now: skip the
+			// others without resolving revisits (a URL may have thousands
+			// of captures, most of them revisits).
+			bound := before
+			if state == FirstCapturePreEvent {
+				bound = first
+			}
+			if t, err := CaptureTime(c.Timestamp); err != nil || !t.Before(bound) {
 				continue
 			}
 		}
@@ -141,11 +146,17 @@ func FirstCaptureOf(captures []cdxj.Capture, before time.Time) FirstCapture {
 			continue
 		}
 		if cand.t.Before(before) {
-			return FirstCapturePreEvent
+			if state != FirstCapturePreEvent || cand.t.Before(first) {
+				state, first = FirstCapturePreEvent, cand.t
+			}
+			continue
 		}
 		state = FirstCaptureRecent
 	}
-	return state
+	if state != FirstCapturePreEvent {
+		first = time.Time{}
+	}
+	return state, first
 }
 
 // closest picks the earliest candidate inside iv, else the one with the

@@ -93,13 +93,12 @@ type Focus struct {
 	// their targets' Entry.HostLinks, so that the links a host repeats on
 	// its pages are ranked lower (Entry.SelectionPriority).
 	TemplateLinks bool
-	// PreEventBefore (specs discount_pre_event_links; zero: off): the
+	// PreEvent (specs discount_pre_event_links; zero Before: off): the
 	// engines look each URL up in the snapshot index when it first enters
-	// the frontier and mark it FirstCapturePreEvent when its first usable
-	// capture is before this instant, the event's start minus
-	// PreEventHalfLives lead_times (FirstCaptureOf, MarkFirstCapture). Zero under the unfocused
-	// strategy, whose breadth-first order the mark would not change.
-	PreEventBefore time.Time
+	// the frontier and mark it FirstCapturePreEvent, with the factor it is
+	// ranked with, when its first usable capture is before PreEvent.Before
+	// (FirstCaptureOf, MarkFirstCapture).
+	PreEvent PreEventRule
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool

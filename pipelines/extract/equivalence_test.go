@@ -46,6 +46,18 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	if on, off := readDocs(t, seq), readDocs(t, noPreEvent); reflect.DeepEqual(on, off) {
 		t.Error("discount_pre_event_links changes nothing in this run: the comparisons do not cover it")
 	}
+	// The other rule, pre_event_rule: tempr (a factor of its own per
+	// entry, the TempR of its first capture, carried through merges and
+	// the rounds' state): K = 1 equals the sequential engine too, and the
+	// rule changes the run.
+	temprSpec := focusSpec(t, a, "pre_event_rule: tempr\n")
+	temprSeq, temprBeam := filepath.Join(dir, "tempr-sequential"), filepath.Join(dir, "tempr-beam")
+	mustRun(t, nil, focusArgs(a, temprSpec)(temprSeq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+	mustRun(t, nil, focusArgs(a, temprSpec)(temprBeam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
+	sameOutputs(t, temprSeq, temprBeam, true)
+	if step, tempr := readDocs(t, seq), readDocs(t, temprSeq); reflect.DeepEqual(step, tempr) {
+		t.Error("pre_event_rule: tempr changes nothing in this run: the comparison does not cover it")
+	}
 
 	// The comparison covers what it should: a full collection with
 	// revisits, missing URLs and redirects.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/specs"
 )
 
 func init() {
@@ -29,11 +30,15 @@ func entryJSON(e extract.Entry) (string, error) {
 // looked up before pass unchanged, even when their state is not what a
 // look-up would give now (they are not looked up again).
 func TestLookUpFirstCaptures(t *testing.T) {
-	for _, join := range []string{"lookup", "cogroup"} {
-		t.Run(join, func(t *testing.T) {
+	for _, tc := range []struct {
+		join string
+		rule specs.PreEventRule
+	}{{"lookup", specs.PreEventStep}, {"cogroup", specs.PreEventStep}, {"lookup", specs.PreEventTempR}, {"cogroup", specs.PreEventTempR}} {
+		join := tc.join
+		t.Run(join+"/"+string(tc.rule), func(t *testing.T) {
 			ctx := context.Background()
 			job, batch := roundJob(t, join)
-			job.Spec.Focus.DiscountPreEventLinks = true
+			job.Spec.Focus.DiscountPreEventLinks, job.Spec.Focus.PreEventRule = true, tc.rule
 			jobJSON, err := job.Marshal()
 			if err != nil {
 				t.Fatal(err)
@@ -48,10 +53,10 @@ func TestLookUpFirstCaptures(t *testing.T) {
 			}
 			defer idx.Close()
 			var want []any
-			states := map[extract.FirstCapture]int{}
+			states, factors := map[extract.FirstCapture]int{}, map[float64]bool{}
 			for i, e := range batch {
 				if i%4 == 3 { // looked up in an earlier round: kept as it is
-					batch[i].FirstCapture = extract.FirstCapturePreEvent
+					batch[i].FirstCapture, batch[i].PreEventFactor = extract.FirstCapturePreEvent, 0.3
 					if i%8 == 7 {
 						batch[i].FirstCapture = extract.FirstCaptureExempt
 					}
@@ -65,13 +70,19 @@ func TestLookUpFirstCaptures(t *testing.T) {
 				}
 				m := focus.MarkFirstCapture(e, found[e.Key])
 				states[m.FirstCapture]++
+				if m.FirstCapture == extract.FirstCapturePreEvent {
+					factors[m.PreEventFactor] = true
+				}
 				w, _ := entryJSON(m)
 				want = append(want, w)
 			}
 			if states[extract.FirstCapturePreEvent] == 0 || states[extract.FirstCaptureRecent] == 0 || states[extract.FirstCaptureNone] == 0 {
 				t.Fatalf("weak test: the new entries' states %v; want pre-event, recent and none", states)
 			}
-			t.Logf("%d entries, new ones: %v", len(batch), states)
+			if tc.rule == specs.PreEventTempR && len(factors) < 2 {
+				t.Fatalf("weak test: the pre-event entries' factors %v; want several", factors)
+			}
+			t.Logf("%d entries, new ones: %v, factors %v", len(batch), states, factors)
 
 			cfg := Config{JobJSON: jobJSON, Round: 1, JoinMode: join, Sources: job.IndexSources()}
 			p, s := beam.NewPipelineWithRoot()
