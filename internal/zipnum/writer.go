@@ -77,7 +77,7 @@ type ShardWriter struct {
 	block    bytes.Buffer // uncompressed lines of the open block
 	n        int          // lines in the open block
 	firstKey string       // "key timestamp" of the open block's first line
-	lastKey  string       // "key timestamp" of the last line written
+	lastKey  []byte       // "key timestamp" of the last line written
 	lines    int64
 	gz       *gzip.Writer
 	entries  []Entry
@@ -109,15 +109,51 @@ func (s *ShardWriter) WriteLine(line string) error {
 		return fmt.Errorf("zipnum shard %s: line %q contains a newline", s.shard, truncate(line))
 	}
 	key := cdxj.LineSortKey(line)
-	if key < s.lastKey {
+	if key < string(s.lastKey) {
 		return fmt.Errorf("zipnum shard %s: line %d %q sorts before the previous line's key %q: input is not sorted",
 			s.shard, s.lines+1, truncate(line), s.lastKey)
 	}
-	s.lastKey = key
+	s.lastKey = append(s.lastKey[:0], key...)
 	if s.n == 0 {
 		s.firstKey = key
 	}
 	s.block.WriteString(line)
+	return s.added()
+}
+
+// WriteLineBytes is WriteLine for a line held as bytes (a line merged from
+// sorted runs), without a string per line.
+func (s *ShardWriter) WriteLineBytes(line []byte) error {
+	if s.closed {
+		return fmt.Errorf("zipnum shard %s: write after Close", s.shard)
+	}
+	line = bytes.TrimRight(line, "\r\n")
+	if len(line) == 0 {
+		return nil
+	}
+	if bytes.IndexByte(line, '\n') >= 0 {
+		return fmt.Errorf("zipnum shard %s: line %q contains a newline", s.shard, truncate(string(line)))
+	}
+	key := line
+	if i := bytes.IndexByte(line, ' '); i >= 0 { // cdxj.LineSortKey
+		if j := bytes.IndexByte(line[i+1:], ' '); j >= 0 {
+			key = line[:i+1+j]
+		}
+	}
+	if string(key) < string(s.lastKey) {
+		return fmt.Errorf("zipnum shard %s: line %d %q sorts before the previous line's key %q: input is not sorted",
+			s.shard, s.lines+1, truncate(string(line)), s.lastKey)
+	}
+	s.lastKey = append(s.lastKey[:0], key...)
+	if s.n == 0 {
+		s.firstKey = string(key)
+	}
+	s.block.Write(line)
+	return s.added()
+}
+
+// added ends a line written to the open block.
+func (s *ShardWriter) added() error {
 	s.block.WriteByte('\n')
 	s.n++
 	s.lines++
