@@ -2,6 +2,8 @@ package cdxj
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
@@ -263,4 +265,49 @@ func indexRangeFile(rng Range) error {
 	defer f.Close()
 	_, err = IndexRange(f, filepath.Base(rng.File), rng, IndexOptions{}, func(Capture) error { return nil })
 	return err
+}
+
+// BenchmarkIndexPlain is IndexFile over the first 64 MB of the first
+// *.warc.gz file of $RECRAWL_BENCH_ARCHIVE, decompressed in memory: the
+// indexer's own work per record (headers, entry, SURT key, line) apart
+// from inflating, which the ceiling measures.
+//
+//	RECRAWL_BENCH_ARCHIVE=DIR GOMAXPROCS=1 go test ./internal/cdxj -run '^$' -bench IndexPlain -benchmem
+func BenchmarkIndexPlain(b *testing.B) {
+	files, _ := benchArchiveFiles(b)
+	f, err := os.Open(files[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(io.LimitReader(zr, 64<<20))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Whole records only: cut after the last record that starts in it.
+	if i := bytes.LastIndex(data, []byte("\r\n\r\nWARC/1.")); i > 0 {
+		data = data[:i+4]
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var st IndexStats
+	var line []byte
+	for b.Loop() {
+		st, err = IndexFile(bytes.NewReader(data), "bench.warc", IndexOptions{}, func(c Capture) error {
+			line = c.AppendLine(line[:0])
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if st.Skips > 0 || st.Captures == 0 {
+		b.Fatalf("%+v", st)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*st.Records), "ns/record")
+	b.ReportMetric(float64(st.Captures), "captures")
 }

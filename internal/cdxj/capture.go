@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Capture is one archived capture of a URL: where its record is and what it holds.
@@ -46,6 +47,12 @@ func LineSortKey(line string) string {
 		}
 	}
 	return line
+}
+
+// LineSortKeyBytes is LineSortKey for a line held as bytes: a prefix of
+// line, without a copy.
+func LineSortKeyBytes(line []byte) []byte {
+	return line[:len(LineSortKey(unsafe.String(unsafe.SliceData(line), len(line))))]
 }
 
 // IsRevisit reports whether the capture is a WARC revisit record.

@@ -142,7 +142,7 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 			return st, err
 		}
 		st.Records++
-		e := x.entry(rec)
+		e := x.entry(rec, prev)
 		if e == nil {
 			continue
 		}
@@ -208,6 +208,9 @@ type indexer struct {
 	onSkip   func(records.Skip)
 	st       *IndexStats
 	buf      []byte
+	// ents are the entries entry fills, in turn: at most two are alive
+	// (the one held for request pairing and the new one).
+	ents [2]entry
 }
 
 type entry struct {
@@ -215,12 +218,14 @@ type entry struct {
 	typ                    string
 	recordID, concurrentTo string
 	computeDigest          bool
-	method, query          string // requests: method and POST query
-	post                   *postRequest
+	method, query          string      // requests: method and POST query
+	post                   postRequest // requests with an HTTP head (hasPost)
+	hasPost                bool
 }
 
 // entry applies pywb's selection and field rules; nil means not indexed.
-func (x *indexer) entry(rec *records.Record) *entry {
+// The entry is one of x.ents, not held (the entry held for pairing).
+func (x *indexer) entry(rec *records.Record, held *entry) *entry {
 	if rec.HTTP != nil && rec.HTTP.StatusCode() == "-" {
 		return nil
 	}
@@ -228,7 +233,11 @@ func (x *indexer) entry(rec *records.Record) *entry {
 		return nil
 	}
 	postAppend := !x.opts.NoPostAppend
-	e := &entry{typ: rec.Type, recordID: rec.RecordID, concurrentTo: rec.ConcurrentTo}
+	e := &x.ents[0]
+	if e == held {
+		e = &x.ents[1]
+	}
+	*e = entry{typ: rec.Type, recordID: rec.RecordID, concurrentTo: rec.ConcurrentTo}
 	e.c.Filename = x.filename
 	e.c.Timestamp = rec.Timestamp
 	e.c.URL = rec.TargetURI
@@ -281,7 +290,8 @@ func (x *indexer) entry(rec *records.Record) *entry {
 		e.method = "HTTP/1.0" // pywb's default head for requests it does not parse
 		if rec.HTTP != nil {
 			e.method = rec.HTTP.Protocol
-			e.post = &postRequest{
+			e.hasPost = true
+			e.post = postRequest{
 				method:        rec.HTTP.Protocol,
 				contentType:   rec.HTTP.Header.Get("Content-Type"),
 				contentLength: rec.HTTP.Header.Get("Content-Length"),
@@ -336,7 +346,7 @@ func (x *indexer) readPayload(e *entry, rec *records.Record) error {
 		}
 		e.c.Digest = b32.EncodeToString(h.Sum(nil))
 		x.st.Digests++
-	case e.post != nil:
+	case e.hasPost:
 		q, err := e.post.query(rec.Payload())
 		if err != nil {
 			return err

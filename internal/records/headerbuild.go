@@ -81,15 +81,21 @@ func (b *headerBuilder) add(l []byte) {
 }
 
 // appendTo returns the fields gathered (nil if none) in dst's array when it
-// has room, else in a new one of their number.
-func (b *headerBuilder) appendTo(dst Header) Header {
+// has room, else in a new one of their number. Their strings come from sl
+// when it is not nil.
+func (b *headerBuilder) appendTo(dst Header, sl *slab) Header {
 	if len(b.spans) == 0 {
 		return nil
 	}
 	if cap(dst)-len(dst) < len(b.spans) {
 		dst = append(make(Header, 0, len(dst)+len(b.spans)), dst...)
 	}
-	s := string(b.arena)
+	var s string
+	if sl != nil {
+		s = sl.string(b.arena)
+	} else {
+		s = string(b.arena)
+	}
 	for _, f := range b.spans {
 		name := f.name
 		if name == "" {

@@ -69,7 +69,7 @@ func checkHeader(t *testing.T, b *headerBuilder, lines [][]byte) {
 	for _, l := range lines {
 		b.add(l)
 	}
-	got, want := b.appendTo(nil), referenceHeader(lines)
+	got, want := b.appendTo(nil, nil), referenceHeader(lines)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("header of %q:\n got %q\nwant %q", lines, got, want)
 	}
@@ -93,7 +93,7 @@ func checkIndexFields(t *testing.T, b *headerBuilder, lines [][]byte, want Heade
 	for _, l := range lines {
 		b.add(l)
 	}
-	got := b.appendTo(nil)
+	got := b.appendTo(nil, nil)
 	var rec Record
 	cl, hasCL := setWARCFields(&rec, got)
 	wantRec, wantCL, wantHasCL := referenceFields(want)
@@ -106,7 +106,7 @@ func checkIndexFields(t *testing.T, b *headerBuilder, lines [][]byte, want Heade
 	for _, l := range lines {
 		b.add(l)
 	}
-	got = b.appendTo(nil)
+	got = b.appendTo(nil, nil)
 	for _, name := range []string{"Content-Type", "Content-Length"} {
 		if got.Get(name) != want.Get(name) || got.Has(name) != want.Has(name) {
 			t.Fatalf("index fields of the HTTP head %q: %s %q (%v), want %q (%v)", lines, name, got.Get(name), got.Has(name), want.Get(name), want.Has(name))

@@ -52,7 +52,8 @@ type Iterator struct {
 	// With reuse (ReuseRecords), every record is rec, its HTTP head http,
 	// and their Headers use the arrays kept in warcHeader and httpHeader.
 	reuse                  bool
-	indexOnly              bool // IndexFieldsOnly
+	indexOnly              bool  // IndexFieldsOnly
+	sl                     *slab // the strings of IndexFieldsOnly; nil: one allocation each
 	rec                    Record
 	http                   HTTP
 	warcHeader, httpHeader Header
@@ -71,7 +72,27 @@ func (it *Iterator) ReuseRecords() { it.reuse = true }
 // WARC-Filename; in HTTP.Header, Content-Type and Content-Length. The other
 // fields are neither decoded nor copied; every Record field is the same as
 // without it, and the header bounds count every line.
-func (it *Iterator) IndexFieldsOnly() { it.indexOnly = true }
+//
+// The strings of its records (header fields, status line, timestamp) are
+// copied into shared chunks of 64 KB (no allocation per string): a string
+// kept keeps its chunk alive.
+func (it *Iterator) IndexFieldsOnly() { it.indexOnly, it.sl = true, &slab{} }
+
+// str is string(b), from the slab of IndexFieldsOnly if there is one.
+func (it *Iterator) str(b []byte) string {
+	if it.sl != nil {
+		return it.sl.string(b)
+	}
+	return string(b)
+}
+
+// latin1 is latin1(b), from the slab of IndexFieldsOnly if there is one.
+func (it *Iterator) latin1(b []byte) string {
+	if it.sl != nil && utf8.Valid(b) {
+		return it.sl.string(b)
+	}
+	return latin1(b)
+}
 
 // newRecord is the Record parse fills.
 func (it *Iterator) newRecord(off int64) *Record {
@@ -95,9 +116,9 @@ func (it *Iterator) newHTTP() *HTTP {
 // records are reused.
 func (it *Iterator) header(keep *Header) Header {
 	if !it.reuse {
-		return it.hb.appendTo(nil)
+		return it.hb.appendTo(nil, it.sl)
 	}
-	h := it.hb.appendTo((*keep)[:0])
+	h := it.hb.appendTo((*keep)[:0], it.sl)
 	if h != nil {
 		*keep = h
 	}
@@ -392,8 +413,8 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 	h := it.header(&it.warcHeader)
 	rec.Header = h
 	cl, ok := setWARCFields(rec, h)
-	if ts, err := isoToTimestamp(rec.Date); err == nil {
-		rec.Timestamp = ts
+	if ts, err := isoTimestamp(rec.Date); err == nil {
+		rec.Timestamp = it.str(ts[:])
 	} else if rec.Type != "warcinfo" || rec.Date != "" {
 		it.skip(Skip{Offset: rec.Offset, Kind: KindBadDate, Err: fmt.Errorf("WARC-Date %q: %w", rec.Date, err)})
 	}
@@ -567,7 +588,7 @@ func (it *Iterator) parseHTTP(rec *Record) {
 		return
 	}
 	first, _ := it.block.readLine()
-	status := latin1(trimRightSpace(first)) // ASCII white space: the same as trimming latin1(first)
+	status := it.latin1(trimRightSpace(first)) // ASCII white space: the same as trimming latin1(first)
 	if status == "" {
 		return
 	}
@@ -775,6 +796,15 @@ func pyInt(s string) (int64, error) {
 // minute, second, fraction) must form a valid date, and it is written as 14
 // digits.
 func isoToTimestamp(date string) (string, error) {
+	ts, err := isoTimestamp(date)
+	if err != nil {
+		return "", err
+	}
+	return string(ts[:]), nil
+}
+
+// isoTimestamp is isoToTimestamp's 14 digits, without a new string.
+func isoTimestamp(date string) (ts [14]byte, err error) {
 	// The parts between non-digits: their lengths, and the numbers of the
 	// first six (at most 7 parts and an empty one after a trailing
 	// separator).
@@ -789,7 +819,7 @@ func isoToTimestamp(date string) (string, error) {
 			continue
 		}
 		if parts == len(lens) {
-			return "", errors.New("not an ISO 8601 date")
+			return ts, errors.New("not an ISO 8601 date")
 		}
 		lens[parts] = i - start
 		parts++
@@ -799,23 +829,23 @@ func isoToTimestamp(date string) (string, error) {
 		parts--
 	}
 	if parts < 3 || parts > 7 {
-		return "", errors.New("not an ISO 8601 date")
+		return ts, errors.New("not an ISO 8601 date")
 	}
 	for i := range min(parts, 6) {
 		if lens[i] == 0 || lens[i] > 9 {
-			return "", errors.New("not an ISO 8601 date")
+			return ts, errors.New("not an ISO 8601 date")
 		}
 	}
 	if parts == 7 && lens[6] == 0 {
-		return "", errors.New("not an ISO 8601 date")
+		return ts, errors.New("not an ISO 8601 date")
 	}
 	// A date time.Date would not normalise: every field in its range.
 	y, mo, d := nums[0], nums[1], nums[2]
 	if y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || nums[3] > 23 || nums[4] > 59 || nums[5] > 59 {
-		return "", errors.New("date out of range")
+		return ts, errors.New("date out of range")
 	}
 	// As time.Time.Format("20060102150405"), without a time.Time.
-	var b [14]byte
+	b := &ts
 	put := func(at, n, width int) {
 		for i := at + width - 1; i >= at; i-- {
 			b[i] = byte('0' + n%10)
@@ -826,7 +856,7 @@ func isoToTimestamp(date string) (string, error) {
 	for i, n := range nums[1:] {
 		put(4+2*i, n, 2)
 	}
-	return string(b[:]), nil
+	return ts, nil
 }
 
 // daysIn is the number of days of month mo of year y (proleptic Gregorian).

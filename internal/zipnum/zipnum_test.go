@@ -491,3 +491,49 @@ func TestShardWriterEntries(t *testing.T) {
 		t.Errorf("zcat of the shard: %q", all)
 	}
 }
+
+// TestWriteLineBytesSameShard: WriteLineBytes writes the same shard and
+// entries as WriteLine, the caller's buffer reused between lines, and
+// rejects what WriteLine rejects.
+func TestWriteLineBytesSameShard(t *testing.T) {
+	var lines []string
+	for i := range 500 {
+		lines = append(lines, fmt.Sprintf("com,example)/p%03d 2020010100%04d {\"url\": \"http://example.com/p%03d\"}", i/3, i%3, i/3))
+	}
+	lines = append(lines, "com,z)/", "com,z)/ 1") // no JSON block, no timestamp
+	var a, b bytes.Buffer
+	wa, wb := NewShardWriter(&a, "s", 7), NewShardWriter(&b, "s", 7)
+	buf := make([]byte, 0, 128)
+	for _, l := range lines {
+		if err := wa.WriteLine(l + "\n"); err != nil {
+			t.Fatal(err)
+		}
+		buf = append(buf[:0], l...)
+		buf = append(buf, '\r', '\n')
+		if err := wb.WriteLineBytes(buf); err != nil {
+			t.Fatal(err)
+		}
+		clear(buf)
+	}
+	ea, err := wa.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eb, err := wb.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) || fmt.Sprint(ea) != fmt.Sprint(eb) {
+		t.Errorf("WriteLineBytes: %d bytes, %d entries; WriteLine: %d bytes, %d entries", b.Len(), len(eb), a.Len(), len(ea))
+	}
+	w := NewShardWriter(io.Discard, "s", 10)
+	if err := w.WriteLineBytes([]byte("com,b)/ 20200101000000 {}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteLineBytes([]byte("com,a)/ 20200101000000 {}")); err == nil || !strings.Contains(err.Error(), "not sorted") {
+		t.Errorf("unsorted input: err = %v", err)
+	}
+	if err := w.WriteLineBytes([]byte("com,c)/ 1 {}\nx")); err == nil || !strings.Contains(err.Error(), "newline") {
+		t.Errorf("a newline inside: err = %v", err)
+	}
+}

@@ -69,7 +69,7 @@ func writeZipNumShard(ctx context.Context, dir string, linesPerBlock int, spec S
 			bw = bufio.NewWriterSize(w, 1<<20)
 			sw = zipnum.NewShardWriter(bw, name, linesPerBlock)
 		}
-		return sw.WriteLine(string(l))
+		return sw.WriteLineBytes(l)
 	})
 	if w == nil {
 		return "", false, err
