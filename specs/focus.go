@@ -92,6 +92,14 @@ type Focus struct {
 	// before the start (an upper bound on the page's own TempR; measured
 	// below step on the generated archives).
 	PreEventRule PreEventRule `yaml:"pre_event_rule,omitempty" spec:"omitdefault"`
+	// discount_post_event_links: an outlink whose URL carries a date
+	// (/2009/09/27/, 20090927, /2009/09/) more than two cooldown_times
+	// after the event's end leads to a page published long after the
+	// event, most often about another one, and is ranked with a quarter
+	// of its priority (the TempR at that threshold). A URL's date is
+	// where a link's page was filed, so no look-up is needed; a link
+	// without one is ranked as before.
+	DiscountPostEventLinks bool `yaml:"discount_post_event_links" spec:"omitdefault"`
 	// learn_links: learn during the crawl which links lead to relevant
 	// pages (an online apprentice over the target URL's host, words and
 	// path shape and the anchor's words, trained on the pages fetched in
@@ -147,7 +155,9 @@ const (
 	// more pages of its host is ranked with half its priority
 	// (discount_template_links), and a link to a page first captured more
 	// than two lead_times before the event with a quarter of it
-	// (discount_pre_event_links). Measured on an independent
+	// (discount_pre_event_links), as is a link whose URL is dated more
+	// than two cooldown_times after its end (discount_post_event_links).
+	// Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).
 	PresetDefault Preset = "default"
@@ -172,6 +182,7 @@ func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 		f.FollowPagination = true
 		f.DiscountTemplateLinks = true
 		f.DiscountPreEventLinks = true
+		f.DiscountPostEventLinks = true
 		return OutlinksAll, f, true
 	case PresetPaper:
 		f.LinkPriority = PaperLinkPriority
@@ -203,6 +214,7 @@ func (s *Spec) UsePreset(p Preset, given func(field string) bool) {
 	set("discount_template_links", func() { s.Focus.DiscountTemplateLinks = f.DiscountTemplateLinks })
 	set("discount_pre_event_links", func() { s.Focus.DiscountPreEventLinks = f.DiscountPreEventLinks })
 	set("pre_event_rule", func() { s.Focus.PreEventRule = f.PreEventRule })
+	set("discount_post_event_links", func() { s.Focus.DiscountPostEventLinks = f.DiscountPostEventLinks })
 }
 
 // DefaultCalibrationSplits is Klein et al.'s number of 60/40 splits.
@@ -216,7 +228,7 @@ const DefaultIntentMinPriority = 0.4
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
 		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
-		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.DiscountPreEventLinks && !f.LearnLinks && f.Feedback.IsZero()
+		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.DiscountPreEventLinks && !f.DiscountPostEventLinks && !f.LearnLinks && f.Feedback.IsZero()
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -398,6 +410,9 @@ func (f Focus) String() string {
 		if f.PreEventRule != PreEventStep {
 			parts = append(parts, "pre_event_rule="+string(f.PreEventRule))
 		}
+	}
+	if f.DiscountPostEventLinks {
+		parts = append(parts, "discount_post_event_links")
 	}
 	if f.LearnLinks {
 		parts = append(parts, "learn_links")

@@ -24,7 +24,7 @@ func TestFocusPresets(t *testing.T) {
 		}
 		return buf.String()
 	}
-	focusFields := []string{"focus:", "link_priority", "combine", "follow_threshold", "count_listing_pages", "max_depth", "link_dates", "follow_canonical", "follow_pagination", "discount_template_links", "discount_pre_event_links"}
+	focusFields := []string{"focus:", "link_priority", "combine", "follow_threshold", "count_listing_pages", "max_depth", "link_dates", "follow_canonical", "follow_pagination", "discount_template_links", "discount_pre_event_links", "discount_post_event_links"}
 
 	// The default: every link, each ranked by its own evidence.
 	s, err := Parse([]byte(focusBase), "f.yaml")
@@ -33,7 +33,7 @@ func TestFocusPresets(t *testing.T) {
 	}
 	if s.Focus.Preset != PresetDefault || s.Outlinks != OutlinksAll || s.Focus.IsPaper() ||
 		s.Focus.LinkPriority != (LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}) || s.Focus.CountListingPages ||
-		!s.Focus.FollowCanonical || !s.Focus.FollowPagination || !s.Focus.DiscountTemplateLinks || !s.Focus.DiscountPreEventLinks {
+		!s.Focus.FollowCanonical || !s.Focus.FollowPagination || !s.Focus.DiscountTemplateLinks || !s.Focus.DiscountPreEventLinks || !s.Focus.DiscountPostEventLinks {
 		t.Errorf("defaults: outlinks %s, %+v", s.Outlinks, s.Focus)
 	}
 	for _, field := range focusFields {
@@ -48,7 +48,7 @@ func TestFocusPresets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Focus.IsPaper() || p.Focus.String() != "paper" || p.Focus.FollowCanonical || p.Focus.FollowPagination || p.Focus.DiscountTemplateLinks || p.Focus.DiscountPreEventLinks || p.Outlinks != OutlinksMain || p.Focus.Preset != PresetPaper {
+	if !p.Focus.IsPaper() || p.Focus.String() != "paper" || p.Focus.FollowCanonical || p.Focus.FollowPagination || p.Focus.DiscountTemplateLinks || p.Focus.DiscountPreEventLinks || p.Focus.DiscountPostEventLinks || p.Outlinks != OutlinksMain || p.Focus.Preset != PresetPaper {
 		t.Errorf("focus: paper gives outlinks %s, %+v", p.Outlinks, p.Focus)
 	}
 	w := written(p)
@@ -85,6 +85,30 @@ func TestFocusPresets(t *testing.T) {
 		t.Errorf("paper + discount_pre_event_links does not write it:\n%s", w)
 	}
 	roundTrip(t, pe)
+	// So is the paper's preset with the post-event discount, and a default
+	// spec that turns it off writes it.
+	po, err := Parse([]byte(focusBase+"focus: paper\ndiscount_post_event_links: true\n"), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if po.Focus.IsPaper() || !po.Focus.DiscountPostEventLinks || !strings.Contains(po.Focus.String(), "discount_post_event_links") {
+		t.Errorf("paper + discount_post_event_links: %+v (%s)", po.Focus, po.Focus.String())
+	}
+	if w := written(po); !strings.Contains(w, "discount_post_event_links: true") {
+		t.Errorf("paper + discount_post_event_links does not write it:\n%s", w)
+	}
+	roundTrip(t, po)
+	off, err := Parse([]byte(focusBase+"discount_post_event_links: false\n"), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.Focus.DiscountPostEventLinks || !off.Focus.DiscountPreEventLinks {
+		t.Errorf("default + discount_post_event_links: false: %+v", off.Focus)
+	}
+	if w := written(off); !strings.Contains(w, "discount_post_event_links: false") {
+		t.Errorf("default + discount_post_event_links: false does not write it:\n%s", w)
+	}
+	roundTrip(t, off)
 	// A default spec that sets a field back to the paper's value writes it.
 	r, err := Parse([]byte(focusBase+"outlinks: main\nlink_priority: {parent: 1}\n"), "f.yaml")
 	if err != nil {

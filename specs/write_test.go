@@ -141,6 +141,7 @@ follow_pagination: false
 discount_template_links: false
 discount_pre_event_links: false
 pre_event_rule: tempr
+discount_post_event_links: false
 learn_links: true
 feedback: {documents: 7, beta: 0.25, gamma: 0.1, parent: false}
 `

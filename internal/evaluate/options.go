@@ -56,6 +56,7 @@ var (
 	noPages      = func(s *specs.Spec) { s.Focus.FollowPagination = false }
 	noTemplate   = func(s *specs.Spec) { s.Focus.DiscountTemplateLinks = false }
 	noPreEvent   = func(s *specs.Spec) { s.Focus.DiscountPreEventLinks = false }
+	noPostEvent  = func(s *specs.Spec) { s.Focus.DiscountPostEventLinks = false }
 	preEventStep = func(s *specs.Spec) {
 		s.Focus.DiscountPreEventLinks, s.Focus.PreEventRule = true, specs.PreEventStep
 	}
@@ -67,7 +68,7 @@ var (
 	previousDefault = func(s *specs.Spec) {
 		s.UsePreset(specs.PresetDefault, nil)
 		s.Focus.CountListingPages, s.Focus.FollowPagination, s.Focus.DiscountTemplateLinks = true, false, false
-		s.Focus.DiscountPreEventLinks = false
+		s.Focus.DiscountPreEventLinks, s.Focus.DiscountPostEventLinks = false, false
 	}
 	allLinks = func(s *specs.Spec) { s.Outlinks = specs.OutlinksAll }
 	copies   = func(s *specs.Spec) { s.Focus.FollowCanonical = false }
@@ -121,6 +122,7 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
 	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other)", Apply: noTemplate},
 	{Name: "default+no-pre-event-links", Description: "the default with discount_pre_event_links: false (links to pages first captured long before the event ranked as any other)", Apply: noPreEvent},
+	{Name: "default+no-post-event-links", Description: "the default with discount_post_event_links: false (links whose URL is dated more than two cooldown_times after the event ranked as any other)", Apply: noPostEvent},
 	{Name: "default+pre-event-step", Description: "the default with pre_event_rule: step (session 8: links first captured more than two lead_times before the event ranked at a quarter of their priority)", Apply: preEventStep},
 	{Name: "default+pre-event-tempr", Description: "the default with pre_event_rule: tempr (links first captured before the event ranked with the TempR of their first capture)", Apply: preEventTempR},
 	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},

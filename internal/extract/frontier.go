@@ -110,6 +110,15 @@ const (
 	PreEventLinkFactor = 0.25
 )
 
+// PostEventHalfLives: a link whose URL is dated more than this many
+// cooldown_times (cool-down half-lives) after the event's end is ranked
+// with PreEventLinkFactor, the TempR at that date (specs
+// discount_post_event_links; Processor.linkPriority). The mirror of the
+// pre-event step, read from the URL instead of the first capture: a first
+// capture bounds a page's publication date only from above, so it cannot
+// tell a late page; a URL's date can.
+const PostEventHalfLives = 2
+
 // SelectionPriority is the priority the entry is ranked with (Ranking,
 // documents.jsonl's priority): Priority, times TemplateLinkFactor when
 // TemplateLinkPages or more pages of its host link to it, times its

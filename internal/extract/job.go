@@ -119,6 +119,9 @@ func (j *Job) Focus() Focus {
 	if strategy, err := j.Strategy(); f.DiscountPreEventLinks && err == nil && strategy != scoring.Unfocused {
 		out.PreEvent = j.preEventRule()
 	}
+	if strategy, err := j.Strategy(); f.DiscountPostEventLinks && err == nil && strategy != scoring.Unfocused {
+		out.PostEventAfter = j.TimeScope().End.Add(PostEventHalfLives * j.Spec.CooldownTime.Duration())
+	}
 	if fb := f.Feedback; !fb.IsZero() {
 		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}
 	}

@@ -99,6 +99,10 @@ type Focus struct {
 	// ranked with, when its first usable capture is before PreEvent.Before
 	// (FirstCaptureOf, MarkFirstCapture).
 	PreEvent PreEventRule
+	// PostEventAfter (specs discount_post_event_links; zero: off): an
+	// outlink whose URL is dated after it is ranked with
+	// PreEventLinkFactor of its priority (Processor.linkPriority).
+	PostEventAfter time.Time
 	// LearnLinks: an outlink's priority is mixed with the link model's
 	// prediction (Processor.LinkModel; learn.go).
 	LearnLinks bool
@@ -462,7 +466,7 @@ func (p *Processor) score(f Fetched) Result {
 func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
 	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks && p.Feedback == nil {
-		return parent.Priority
+		return parent.Priority * focus.postEventFactor(l.URL)
 	}
 	priority, linkTime := parent.Priority, docTime
 	if !focus.paperLinks() {
@@ -483,7 +487,24 @@ func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts,
 			priority = p.LinkModel.Adjust(scoring.LinkFeatures(l.URL, l.Anchor), priority)
 		}
 	}
-	return priority * focus.Intent.Factor(priority, linkTime)
+	return priority * focus.Intent.Factor(priority, linkTime) * focus.postEventFactor(l.URL)
+}
+
+// postEventFactor is the factor of a link to rawURL under
+// discount_post_event_links: PreEventLinkFactor when the URL is dated after
+// PostEventAfter, else 1. A date in a URL is where the page was filed (a
+// lower bound on its publication date when it names only the month), so a
+// page filed more than PostEventHalfLives cooldown_times after the event
+// is most likely about another one; its TempR there is the factor. The
+// factor depends on the URL alone, so every parent gives the same one.
+func (f Focus) postEventFactor(rawURL string) float64 {
+	if f.PostEventAfter.IsZero() {
+		return 1
+	}
+	if t, ok := document.URLDate(rawURL); ok && t.After(f.PostEventAfter) {
+		return PreEventLinkFactor
+	}
+	return 1
 }
 
 // PathCanonical is the path letter of an entry reached through a copy's

@@ -46,6 +46,12 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	if on, off := readDocs(t, seq), readDocs(t, noPreEvent); reflect.DeepEqual(on, off) {
 		t.Error("discount_pre_event_links changes nothing in this run: the comparisons do not cover it")
 	}
+	// And the post-event discount (a factor from the link's URL alone).
+	noPostEvent := filepath.Join(dir, "no-post-event-links")
+	mustRun(t, nil, focusArgs(a, focusSpec(t, a, "discount_post_event_links: false\n"))(noPostEvent, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+	if on, off := readDocs(t, seq), readDocs(t, noPostEvent); reflect.DeepEqual(on, off) {
+		t.Error("discount_post_event_links changes nothing in this run: the comparisons do not cover it")
+	}
 	// The other rule, pre_event_rule: tempr (a factor of its own per
 	// entry, the TempR of its first capture, carried through merges and
 	// the rounds' state): K = 1 equals the sequential engine too, and the
