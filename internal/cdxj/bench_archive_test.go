@@ -3,7 +3,6 @@ package cdxj
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/benchcorpus"
 	"github.com/recrawl/recrawl/internal/inflate"
 	"github.com/recrawl/recrawl/internal/records"
 )
@@ -26,38 +26,8 @@ import (
 // files from disk (the page cache after the first pass) and report MB/s of
 // compressed input; their ratio is the indexer's share of the ceiling.
 
-// benchArchiveFiles returns the archive files named by $RECRAWL_BENCH_ARCHIVE
-// and their total size, skipping the benchmark when the variable is unset.
-func benchArchiveFiles(b *testing.B) ([]string, int64) {
-	b.Helper()
-	dir := os.Getenv("RECRAWL_BENCH_ARCHIVE")
-	if dir == "" {
-		b.Skip("RECRAWL_BENCH_ARCHIVE is not set (a directory of *.warc.gz files, e.g. from cmd/genarchive)")
-	}
-	var files []string
-	for _, pat := range []string{"*.warc.gz", "*.arc.gz", "*.warc", "*.arc"} {
-		m, err := filepath.Glob(filepath.Join(dir, pat))
-		if err != nil {
-			b.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		b.Fatalf("no archive files in %s", dir)
-	}
-	var total int64
-	for _, f := range files {
-		st, err := os.Stat(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		total += st.Size()
-	}
-	return files, total
-}
-
 func BenchmarkArchiveIndexer(b *testing.B) {
-	files, total := benchArchiveFiles(b)
+	files, total := benchcorpus.Files(b)
 	b.SetBytes(total)
 	captures, records := 0, 0
 	cpu := startCPU()
@@ -87,7 +57,7 @@ func BenchmarkArchiveIndexer(b *testing.B) {
 // build, one member at a time as the indexer must, to know member offsets)
 // and find the WARC header lines, nothing else.
 func BenchmarkArchiveScanCeiling(b *testing.B) {
-	files, total := benchArchiveFiles(b)
+	files, total := benchcorpus.Files(b)
 	b.SetBytes(total)
 	sc := newCeilingScanner()
 	members := 0
@@ -215,7 +185,7 @@ func BenchmarkArchiveIndexerAllCores(b *testing.B) {
 // worker makes its own range function with newWorker. It reports MB/s,
 // MB/cpu-s and the number of workers.
 func benchRangesAllCores(b *testing.B, newWorker func() func(Range) error) {
-	files, total := benchArchiveFiles(b)
+	files, total := benchcorpus.Files(b)
 	b.SetBytes(total)
 	workers := runtime.GOMAXPROCS(0)
 	cpu := startCPU()
@@ -274,28 +244,12 @@ func indexRangeFile(rng Range) error {
 //
 //	RECRAWL_BENCH_ARCHIVE=DIR GOMAXPROCS=1 go test ./internal/cdxj -run '^$' -bench IndexPlain -benchmem
 func BenchmarkIndexPlain(b *testing.B) {
-	files, _ := benchArchiveFiles(b)
-	f, err := os.Open(files[0])
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := io.ReadAll(io.LimitReader(zr, 64<<20))
-	if err != nil {
-		b.Fatal(err)
-	}
-	// Whole records only: cut after the last record that starts in it.
-	if i := bytes.LastIndex(data, []byte("\r\n\r\nWARC/1.")); i > 0 {
-		data = data[:i+4]
-	}
+	data := benchcorpus.WARCRecords(b, 64<<20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var st IndexStats
 	var line []byte
+	var err error
 	for b.Loop() {
 		st, err = IndexFile(bytes.NewReader(data), "bench.warc", IndexOptions{}, func(c Capture) error {
 			line = c.AppendLine(line[:0])

@@ -283,6 +283,12 @@ func (e Entry) Validate() error {
 	if e.Key == "" || e.URL == "" {
 		return fmt.Errorf("frontier entry %+v: empty key or URL", e)
 	}
+	if e.FirstCapture > FirstCapturePreEvent {
+		return fmt.Errorf("frontier entry %s: first_capture %d is not a state", e.Key, e.FirstCapture)
+	}
+	if !(e.PreEventFactor >= 0 && e.PreEventFactor <= 1) { // NaN too
+		return fmt.Errorf("frontier entry %s: pre_event_factor %v is not in [0, 1]", e.Key, e.PreEventFactor)
+	}
 	return nil
 }
 

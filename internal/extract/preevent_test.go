@@ -218,3 +218,25 @@ func TestPreEventLinks(t *testing.T) {
 		t.Error("the unfocused crawl must keep discovery order")
 	}
 }
+
+// TestEntryValidate: an entry read back from a state file is checked, the
+// first-capture state and the pre-event factor included.
+func TestEntryValidate(t *testing.T) {
+	ok := Entry{Key: "com,example)/", URL: "http://example.com/", FirstCapture: FirstCapturePreEvent, PreEventFactor: 0.25}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, mutate := range map[string]func(*Entry){
+		"empty key":                  func(e *Entry) { e.Key = "" },
+		"first_capture":              func(e *Entry) { e.FirstCapture = FirstCapturePreEvent + 1 },
+		"pre_event_factor":           func(e *Entry) { e.PreEventFactor = 1.5 },
+		"pre_event_factor negative":  func(e *Entry) { e.PreEventFactor = -0.1 },
+		"pre_event_factor not a num": func(e *Entry) { e.PreEventFactor = math.NaN() },
+	} {
+		e := ok
+		mutate(&e)
+		if err := e.Validate(); err == nil {
+			t.Errorf("%s: no error for %+v", name, e)
+		}
+	}
+}

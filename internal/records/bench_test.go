@@ -2,11 +2,10 @@ package records
 
 import (
 	"bytes"
-	"compress/gzip"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/benchcorpus"
 )
 
 // BenchmarkIteratorHeaders reads the records of a real archive, already
@@ -18,31 +17,7 @@ import (
 //
 //	RECRAWL_BENCH_ARCHIVE=DIR go test ./internal/records -run '^$' -bench Headers -benchmem
 func BenchmarkIteratorHeaders(b *testing.B) {
-	dir := os.Getenv("RECRAWL_BENCH_ARCHIVE")
-	if dir == "" {
-		b.Skip("RECRAWL_BENCH_ARCHIVE is not set (a directory of *.warc.gz files)")
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
-	if err != nil || len(files) == 0 {
-		b.Fatalf("no *.warc.gz in %s (%v)", dir, err)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := io.ReadAll(io.LimitReader(zr, 64<<20))
-	if err != nil {
-		b.Fatal(err)
-	}
-	// Whole records only: cut after the last record that starts in it.
-	if i := bytes.LastIndex(data, []byte("\r\n\r\nWARC/1.")); i > 0 {
-		data = data[:i+4]
-	}
+	data := benchcorpus.WARCRecords(b, 64<<20)
 	for _, indexOnly := range []bool{false, true} {
 		name := "all-fields"
 		if indexOnly {

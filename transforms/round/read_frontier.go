@@ -28,6 +28,9 @@ type readFrontierFn struct{}
 
 func (f *readFrontierFn) ProcessElement(ctx context.Context, file string, emit func(extract.Entry)) error {
 	err := roundstate.ReadPart(ctx, file, func(e extract.Entry) error {
+		if err := e.Validate(); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
 		emit(e)
 		return nil
 	})
