@@ -22,7 +22,11 @@
 # Ports: --job-port (default 8099), --artifact-port (default 8098); 0 picks a
 # free one. The expansion service (for cross-language transforms, which
 # recrawl does not use) gets a free port. JOBSERVER_HEAP caps the JVM's heap
-# (default 768m). Stops, leaving no process behind, on SIGTERM or SIGINT.
+# (default 768m). JOBSERVER_STACK is its threads' stack size (default 16m):
+# planning a job walks the pipeline's graph recursively, and an extraction
+# job's graph is deep enough that Java's default 1 MB overflowed once
+# (java.lang.StackOverflowError) while the JIT had not compiled the walk yet,
+# under load. Stops, leaving no process behind, on SIGTERM or SIGINT.
 set -euo pipefail
 me=beam-jobserver
 # shellcheck source=lib.sh
@@ -100,7 +104,7 @@ fi
 # Beam's job servers use the expansion port 8097 unless told: pick a free one.
 expansion_port="$(free_port)"
 # Every log line gets its time (how long a job took to plan and submit).
-java_opts=(-Xmx"${JOBSERVER_HEAP:-768m}" -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.showDateTime=true
+java_opts=(-Xmx"${JOBSERVER_HEAP:-768m}" -Xss"${JOBSERVER_STACK:-16m}" -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.showDateTime=true
   "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS")
 if [ "$runner" = spark ]; then
   # Spark 3.5 on Java 17 (what Spark's own launcher adds).
