@@ -116,11 +116,14 @@ func (j *Job) Focus() Focus {
 		TemplateLinks:    f.DiscountTemplateLinks,
 		LearnLinks:       f.LearnLinks,
 	}
-	if strategy, err := j.Strategy(); f.DiscountPreEventLinks && err == nil && strategy != scoring.Unfocused {
-		out.PreEvent = j.preEventRule()
-	}
-	if strategy, err := j.Strategy(); f.DiscountPostEventLinks && err == nil && strategy != scoring.Unfocused {
-		out.PostEventAfter = j.TimeScope().End.Add(PostEventHalfLives * j.Spec.CooldownTime.Duration())
+	// The date discounts change no order under the unfocused strategy.
+	if strategy, err := j.Strategy(); err == nil && strategy != scoring.Unfocused {
+		if f.DiscountPreEventLinks {
+			out.PreEvent = j.preEventRule()
+		}
+		if f.DiscountPostEventLinks {
+			out.PostEventAfter = j.TimeScope().End.Add(PostEventHalfLives * j.Spec.CooldownTime.Duration())
+		}
 	}
 	if fb := f.Feedback; !fb.IsZero() {
 		out.Feedback = scoring.FeedbackConfig{Documents: fb.Documents, Beta: fb.Beta, Gamma: fb.Gamma, Parent: fb.Parent}

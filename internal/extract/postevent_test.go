@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/scoring"
+	"github.com/recrawl/recrawl/scoring/document"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -41,10 +42,10 @@ func TestPostEventLinks(t *testing.T) {
 		"http://news.example/politics/coalition-talks": 1, // no date
 		"http://news.example/2009/13/45/bad.html":      1, // not a date
 	} {
-		if got := f.postEventFactor(url); got != want {
+		if got := f.postEventFactor(document.URLDate(url)); got != want {
 			t.Errorf("%s: factor %v, want %v", url, got, want)
 		}
-		if got := (Focus{}).postEventFactor(url); got != 1 {
+		if got := (Focus{}).postEventFactor(document.URLDate(url)); got != 1 {
 			t.Errorf("%s: factor %v with the option off", url, got)
 		}
 	}

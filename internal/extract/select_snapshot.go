@@ -153,10 +153,7 @@ func FirstCaptureOf(captures []cdxj.Capture, before time.Time) (FirstCapture, ti
 		}
 		state = FirstCaptureRecent
 	}
-	if state != FirstCapturePreEvent {
-		first = time.Time{}
-	}
-	return state, first
+	return state, first // first is set only with FirstCapturePreEvent
 }
 
 // closest picks the earliest candidate inside iv, else the one with the

@@ -465,16 +465,20 @@ func (p *Processor) score(f Fetched) Result {
 // links); then the temporal intent boost.
 func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts, l document.Link, docTime time.Time) float64 {
 	focus := p.Settings.Focus
+	var urlDate time.Time
+	dated := false
+	if focus.LinkDates || !focus.PostEventAfter.IsZero() {
+		urlDate, dated = document.URLDate(l.URL) // parsed once for both
+	}
+	postEvent := focus.postEventFactor(urlDate, dated)
 	if focus.paperLinks() && len(focus.Intent.Months) == 0 && !focus.LearnLinks && p.Feedback == nil {
-		return parent.Priority * focus.postEventFactor(l.URL)
+		return parent.Priority * postEvent
 	}
 	priority, linkTime := parent.Priority, docTime
 	if !focus.paperLinks() {
 		tempR := parent.TempR
-		if focus.LinkDates {
-			if t, ok := document.URLDate(l.URL); ok {
-				linkTime, tempR = t, p.Scorer.TimeScope().TempR(t)
-			}
+		if focus.LinkDates && dated {
+			linkTime, tempR = urlDate, p.Scorer.TimeScope().TempR(urlDate)
 		}
 		w := focus.Links
 		if w == (scoring.LinkWeights{}) {
@@ -487,21 +491,19 @@ func (p *Processor) linkPriority(parent scoring.Score, texts *scoring.LinkTexts,
 			priority = p.LinkModel.Adjust(scoring.LinkFeatures(l.URL, l.Anchor), priority)
 		}
 	}
-	return priority * focus.Intent.Factor(priority, linkTime) * focus.postEventFactor(l.URL)
+	return priority * focus.Intent.Factor(priority, linkTime) * postEvent
 }
 
-// postEventFactor is the factor of a link to rawURL under
-// discount_post_event_links: PreEventLinkFactor when the URL is dated after
-// PostEventAfter, else 1. A date in a URL is where the page was filed (a
-// lower bound on its publication date when it names only the month), so a
-// page filed more than PostEventHalfLives cooldown_times after the event
-// is most likely about another one; its TempR there is the factor. The
-// factor depends on the URL alone, so every parent gives the same one.
-func (f Focus) postEventFactor(rawURL string) float64 {
-	if f.PostEventAfter.IsZero() {
-		return 1
-	}
-	if t, ok := document.URLDate(rawURL); ok && t.After(f.PostEventAfter) {
+// postEventFactor is the factor of a link under discount_post_event_links,
+// given its URL's date (document.URLDate; dated false: none):
+// PreEventLinkFactor when the URL is dated after PostEventAfter, else 1. A
+// date in a URL is where the page was filed (a lower bound on its
+// publication date when it names only the month), so a page filed more than
+// PostEventHalfLives cooldown_times after the event is most likely about
+// another one; its TempR there is the factor. The factor depends on the URL
+// alone, so every parent gives the same one.
+func (f Focus) postEventFactor(urlDate time.Time, dated bool) float64 {
+	if dated && !f.PostEventAfter.IsZero() && urlDate.After(f.PostEventAfter) {
 		return PreEventLinkFactor
 	}
 	return 1
