@@ -15,8 +15,12 @@ import (
 // templates) into one table: per variant the mean precision at R and
 // recall at 200, its ratio to the label oracle, and per template and event
 // the cells with the checks the default must pass (at least 2× the
-// unfocused crawl, never below the paper's ctf). scripts/eval-layouts.sh
-// prints it (cmd/evalsummary).
+// unfocused crawl, never below the paper's ctf). The 2× check is made
+// against the row "unfocused" (the specification as given, breadth-first:
+// listing pages left out, like the default) and, when it was run, also
+// against "unfocused+listings" (the unfocused crawl as issue 12 measured
+// it, listing pages counted). scripts/eval-layouts.sh prints it
+// (cmd/evalsummary).
 
 // LayoutRun is one event's options comparison (evaluation.json's
 // "options") in one archive family.
@@ -65,6 +69,8 @@ type FamilySummary struct {
 	Family   string
 	Events   []string
 	Variants []VariantSummary
+	// Listings reports whether the unfocused+listings baseline was run.
+	Listings bool
 	// Templates are the site templates of the labels (none for an archive
 	// without templates).
 	Templates []string
@@ -88,6 +94,9 @@ type VariantSummary struct {
 	// CellsBelowPaper, CellsBelow2xUnfocused: template×event cells that
 	// fail the checks ("template/event").
 	CellsBelowPaper, CellsBelow2xUnfocused []string
+	// CellsBelow2xUnfocusedListings: the cells below 2× the
+	// unfocused+listings row (nil when that row was not run).
+	CellsBelow2xUnfocusedListings []string
 }
 
 // LayoutCell is one template and event: each variant's P@R on the
@@ -166,6 +175,7 @@ func summarizeFamily(family string, runs []LayoutRun) (FamilySummary, error) {
 		}
 	}
 	oracle := -1
+	fs.Listings = slices.Contains(names, UnfocusedListingsVariant)
 	for _, n := range names {
 		v := VariantSummary{Name: n}
 		for i := range runs {
@@ -184,7 +194,7 @@ func summarizeFamily(family string, runs []LayoutRun) (FamilySummary, error) {
 	}
 	for i := range fs.Variants {
 		v := &fs.Variants[i]
-		baseline := v.Name == paperVariant || v.Name == unfocusedVariant || v.Name == OracleVariant
+		baseline := isBaseline(v.Name)
 		var ratios []float64
 		for _, c := range fs.Cells {
 			p := c.PrecisionAtR[v.Name]
@@ -201,6 +211,9 @@ func summarizeFamily(family string, runs []LayoutRun) (FamilySummary, error) {
 			if p < 2*c.PrecisionAtR[unfocusedVariant] {
 				v.CellsBelow2xUnfocused = append(v.CellsBelow2xUnfocused, where)
 			}
+			if fs.Listings && p < 2*c.PrecisionAtR[UnfocusedListingsVariant] {
+				v.CellsBelow2xUnfocusedListings = append(v.CellsBelow2xUnfocusedListings, where)
+			}
 		}
 		if len(ratios) > 0 {
 			v.CellsVsOracle = mean(ratios)
@@ -210,6 +223,12 @@ func summarizeFamily(family string, runs []LayoutRun) (FamilySummary, error) {
 		}
 	}
 	return fs, nil
+}
+
+// isBaseline reports whether a variant is one the others are checked
+// against (it is not checked itself).
+func isBaseline(name string) bool {
+	return name == paperVariant || name == unfocusedVariant || name == UnfocusedListingsVariant || name == OracleVariant
 }
 
 func mean(xs []float64) float64 {
@@ -242,7 +261,11 @@ func (s *LayoutSummary) Write(w io.Writer) error {
 			fmt.Fprintf(&b, " %.3f (%.3f) | %.2f |\n", v.MeanP, v.MeanR, v.VsOracle)
 		}
 		if len(f.Cells) > 0 {
-			fmt.Fprintf(&b, "\nPrecision at R_t per template and event (R_t: the template's relevant labels; checks of each variant in the last columns: ≥ 2× unfocused, ≥ ctf; `-` marks a failed check):\n\n| template | event | R_t |")
+			checked := "≥ 2× unfocused, ≥ ctf"
+			if f.Listings {
+				checked = "≥ 2× unfocused, ≥ 2× unfocused+listings (the issue's baseline: listing pages counted), ≥ ctf"
+			}
+			fmt.Fprintf(&b, "\nPrecision at R_t per template and event (R_t: the template's relevant labels; checks of each variant in the last columns: %s; `-` marks a failed check):\n\n| template | event | R_t |", checked)
 			for _, v := range f.Variants {
 				fmt.Fprintf(&b, " %s |", v.Name)
 			}
@@ -253,7 +276,7 @@ func (s *LayoutSummary) Write(w io.Writer) error {
 				for _, v := range f.Variants {
 					p := c.PrecisionAtR[v.Name]
 					fmt.Fprintf(&b, " %.3f |", p)
-					if v.Name == paperVariant || v.Name == unfocusedVariant || v.Name == OracleVariant {
+					if isBaseline(v.Name) {
 						continue
 					}
 					mark := func(ok bool) string {
@@ -262,21 +285,30 @@ func (s *LayoutSummary) Write(w io.Writer) error {
 						}
 						return "-"
 					}
-					checks = append(checks, fmt.Sprintf("%s %s/%s", v.Name, mark(p >= 2*c.PrecisionAtR[unfocusedVariant]), mark(p >= c.PrecisionAtR[paperVariant])))
+					marks := []string{mark(p >= 2*c.PrecisionAtR[unfocusedVariant])}
+					if f.Listings {
+						marks = append(marks, mark(p >= 2*c.PrecisionAtR[UnfocusedListingsVariant]))
+					}
+					marks = append(marks, mark(p >= c.PrecisionAtR[paperVariant]))
+					checks = append(checks, v.Name+" "+strings.Join(marks, "/"))
 				}
 				fmt.Fprintf(&b, " %s |\n", strings.Join(checks, ", "))
 			}
 		}
 		b.WriteString("\n")
 		for _, v := range f.Variants {
-			if v.Name == paperVariant || v.Name == unfocusedVariant || v.Name == OracleVariant {
+			if isBaseline(v.Name) {
 				continue
 			}
 			fmt.Fprintf(&b, "- %s: mean P@R %.3f = %.2f of the oracle", v.Name, v.MeanP, v.VsOracle)
 			if len(f.Cells) > 0 {
-				fmt.Fprintf(&b, " (%.2f over the cells with R_t ≥ %d); below 2× unfocused in %d of %d cells%s; below ctf in %d cells%s",
-					v.CellsVsOracle, MinCellR, len(v.CellsBelow2xUnfocused), len(f.Cells), list(v.CellsBelow2xUnfocused),
-					len(v.CellsBelowPaper), list(v.CellsBelowPaper))
+				fmt.Fprintf(&b, " (%.2f over the cells with R_t ≥ %d); below 2× unfocused in %d of %d cells%s",
+					v.CellsVsOracle, MinCellR, len(v.CellsBelow2xUnfocused), len(f.Cells), list(v.CellsBelow2xUnfocused))
+				if f.Listings {
+					fmt.Fprintf(&b, "; below 2× unfocused+listings (the issue's baseline) in %d of %d cells%s",
+						len(v.CellsBelow2xUnfocusedListings), len(f.Cells), list(v.CellsBelow2xUnfocusedListings))
+				}
+				fmt.Fprintf(&b, "; below ctf in %d cells%s", len(v.CellsBelowPaper), list(v.CellsBelowPaper))
 			}
 			fmt.Fprintf(&b, "; below ctf on %d of %d events%s\n", len(v.EventsBelowPaper), len(f.Events), list(v.EventsBelowPaper))
 		}

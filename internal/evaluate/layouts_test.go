@@ -109,3 +109,64 @@ func TestSummarizeLayouts(t *testing.T) {
 		t.Errorf("plain evaluation: %v", err)
 	}
 }
+
+// TestSummarizeLayoutsListings: with the unfocused+listings row (the
+// issue's baseline, listing pages counted) every cell is checked against
+// 2× both baselines, each reported on its own; the row "unfocused" keeps
+// its own check.
+func TestSummarizeLayoutsListings(t *testing.T) {
+	dir := t.TempDir()
+	ts := func(template string, r int, p float64) TemplateScore {
+		return TemplateScore{Template: template, R: r, PrecisionAtR: p}
+	}
+	// aside/a fails 2× unfocused (0.5 < 0.6) but passes 2× the issue's
+	// baseline (0.5 ≥ 0.4); teasers/a passes 2× unfocused (0.5 ≥ 0.4)
+	// but not 2× the baseline (0.5 < 0.6): the checks are kept
+	// apart, whichever baseline is the larger.
+	a := writeEvaluation(t, dir, "a", []optRowJSON{
+		row("ctf", 0.1, 0.1, ts("aside", 20, 0.1), ts("teasers", 20, 0.1)),
+		row("unfocused", 0.2, 0.2, ts("aside", 20, 0.3), ts("teasers", 20, 0.2)),
+		row(UnfocusedListingsVariant, 0.1, 0.2, ts("aside", 20, 0.2), ts("teasers", 20, 0.3)),
+		row("default", 0.5, 0.6, ts("aside", 20, 0.5), ts("teasers", 20, 0.5)),
+		row("oracle", 0.9, 0.9, ts("aside", 20, 1), ts("teasers", 20, 1)),
+	})
+	r, err := ReadLayoutRun("templates", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SummarizeLayouts([]LayoutRun{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Families[0]
+	if !f.Listings {
+		t.Fatal("the unfocused+listings row was not recognised")
+	}
+	var def VariantSummary
+	for _, v := range f.Variants {
+		if v.Name == UnfocusedListingsVariant && (v.CellsBelow2xUnfocused != nil || v.CellsBelow2xUnfocusedListings != nil) {
+			t.Errorf("the baseline %s was checked: %+v", v.Name, v)
+		}
+		if v.Name == "default" {
+			def = v
+		}
+	}
+	if !slices.Equal(def.CellsBelow2xUnfocused, []string{"aside/a"}) || !slices.Equal(def.CellsBelow2xUnfocusedListings, []string{"teasers/a"}) {
+		t.Errorf("2× unfocused %v, 2× unfocused+listings %v", def.CellsBelow2xUnfocused, def.CellsBelow2xUnfocusedListings)
+	}
+	var out strings.Builder
+	if err := s.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"≥ 2× unfocused, ≥ 2× unfocused+listings (the issue's baseline: listing pages counted), ≥ ctf",
+		"| aside | a | 20 | 0.100 | 0.300 | 0.200 | 0.500 | 1.000 | default -/ok/ok |",
+		"| teasers | a | 20 | 0.100 | 0.200 | 0.300 | 0.500 | 1.000 | default ok/-/ok |",
+		"below 2× unfocused in 1 of 2 cells (aside/a); below 2× unfocused+listings (the issue's baseline) in 1 of 2 cells (teasers/a); below ctf in 0 cells",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	// Without the row the output keeps its one 2× check (TestSummarizeLayouts).
+}

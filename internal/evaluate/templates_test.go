@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/recrawl/recrawl/specs"
 )
 
 func TestScoreTemplates(t *testing.T) {
@@ -43,5 +45,27 @@ func TestScoreTemplates(t *testing.T) {
 	plain, _ := NewLabels([]Label{{URL: "http://a.example/1", Grade: 1}})
 	if ScoreTemplates(docs, plain, 3) != nil {
 		t.Error("a breakdown without templates")
+	}
+}
+
+// TestUnfocusedVariants: "unfocused" is the specification as given under
+// the unfocused strategy (the default leaves listing pages out of the
+// collection); "unfocused+listings" is the unfocused crawl as issue 12
+// measured it, with the listing pages counted. Both follow every link.
+func TestUnfocusedVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		listings bool
+	}{{"unfocused", false}, {UnfocusedListingsVariant, true}} {
+		v, ok := FocusVariantByName(tc.name)
+		if !ok {
+			t.Fatalf("no variant %s", tc.name)
+		}
+		s := specs.Defaults()
+		v.Apply(&s)
+		if v.Strategy != "unfocused" || s.Outlinks != specs.OutlinksAll || s.Focus.CountListingPages != tc.listings {
+			t.Errorf("%s: strategy %q outlinks %q count_listing_pages %v, want unfocused, all, %v",
+				tc.name, v.Strategy, s.Outlinks, s.Focus.CountListingPages, tc.listings)
+		}
 	}
 }

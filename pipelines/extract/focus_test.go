@@ -140,7 +140,7 @@ func TestEvalOptions(t *testing.T) {
 	mustRun(t, nil, extractArgs(a, testEvent, ctf, "--target_size=60", "--batch_size=20")...)
 	report := filepath.Join(dir, "report")
 	mustRun(t, nil, "eval", "--runs", ctf, "--labels", a.Labels, "--event", testEvent, "--report", report,
-		"--options", "anchor,no-listings,oracle", "--spec", a.Spec(testEvent), "--index", a.IndexSpec(), "--archive", a.WARCDir,
+		"--options", "anchor,no-listings,unfocused+listings,oracle", "--spec", a.Spec(testEvent), "--index", a.IndexSpec(), "--archive", a.WARCDir,
 		"--target_size=60", "--batch_size=20")
 	html, err := os.ReadFile(filepath.Join(report, "report.html"))
 	if err != nil {
@@ -157,6 +157,7 @@ func TestEvalOptions(t *testing.T) {
 			Rows []struct {
 				Name      string   `json:"name"`
 				Documents int      `json:"documents"`
+				Listings  int      `json:"listings"`
 				PAtR      float64  `json:"precision_at_r"`
 				VsCTF     *float64 `json:"precision_at_r_vs_ctf"`
 			} `json:"rows"`
@@ -173,8 +174,18 @@ func TestEvalOptions(t *testing.T) {
 			t.Errorf("variant %s: %d documents, want 60", r.Name, r.Documents)
 		}
 	}
-	if strings.Join(names, ",") != "ctf,unfocused,anchor,no-listings,oracle" || ev.Options.R == 0 {
+	if strings.Join(names, ",") != "ctf,unfocused,unfocused+listings,anchor,no-listings,oracle" || ev.Options.R == 0 {
 		t.Fatalf("options rows %v, R %d", names, ev.Options.R)
+	}
+	// unfocused+listings (the issue's baseline) is the same breadth-first
+	// crawl with the listing pages counted: "unfocused" follows them
+	// without counting them, and its first R documents hold at least as
+	// many relevant ones (the other's first R, listing pages removed, are
+	// a prefix of them).
+	un, unListings := ev.Options.Rows[1], ev.Options.Rows[2]
+	if un.Listings == 0 || unListings.Listings != 0 || unListings.PAtR > un.PAtR {
+		t.Errorf("unfocused: %d listing pages not counted, P@R %.3f; unfocused+listings: %d, P@R %.3f",
+			un.Listings, un.PAtR, unListings.Listings, unListings.PAtR)
 	}
 	// The label oracle knows the labels: no variant may beat it.
 	oracle := ev.Options.Rows[len(ev.Options.Rows)-1]
