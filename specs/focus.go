@@ -74,7 +74,10 @@ type Focus struct {
 	// latest news, footer link farms: the same links on every page) and is
 	// ranked with half its priority (extract.Entry.SelectionPriority): the
 	// parent's relevance and the paragraph around such a link say nothing
-	// about where it leads.
+	// about where it leads. Off in both presets: under the default's link
+	// priority such a link is ranked mostly by its own anchor, and with
+	// the date discounts the halving lost on every layout it changed
+	// (README §6).
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
 	// discount_pre_event_links: an outlink whose URL's first usable capture
 	// (HTTP 200 HTML) in the archives is well before the event's start
@@ -151,12 +154,13 @@ const (
 	// same order, only they leave the collection), the next pages of a
 	// list keep its priority (follow_pagination), and a page whose
 	// canonical link names another URL is a copy whose canonical is
-	// followed instead (follow_canonical), a link repeated by five or
-	// more pages of its host is ranked with half its priority
-	// (discount_template_links), and a link to a page first captured more
-	// than two lead_times before the event with a quarter of it
-	// (discount_pre_event_links), as is a link whose URL is dated more
-	// than two cooldown_times after its end (discount_post_event_links).
+	// followed instead (follow_canonical), and a link to a page first
+	// captured more than two lead_times before the event is ranked with a
+	// quarter of its priority (discount_pre_event_links), as is a link
+	// whose URL is dated more than two cooldown_times after its end
+	// (discount_post_event_links). Links a host repeats on its pages are
+	// ranked as any other (discount_template_links false, since session
+	// 10: with the date discounts it lost on every layout it changed).
 	// Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).
@@ -180,7 +184,6 @@ func PresetValues(p Preset) (OutlinkScope, Focus, bool) {
 		f.CountListingPages = false
 		f.FollowCanonical = true
 		f.FollowPagination = true
-		f.DiscountTemplateLinks = true
 		f.DiscountPreEventLinks = true
 		f.DiscountPostEventLinks = true
 		return OutlinksAll, f, true

@@ -33,7 +33,7 @@ func TestFocusPresets(t *testing.T) {
 	}
 	if s.Focus.Preset != PresetDefault || s.Outlinks != OutlinksAll || s.Focus.IsPaper() ||
 		s.Focus.LinkPriority != (LinkPriority{Parent: 0.1, Anchor: 0.5, Context: 0.4}) || s.Focus.CountListingPages ||
-		!s.Focus.FollowCanonical || !s.Focus.FollowPagination || !s.Focus.DiscountTemplateLinks || !s.Focus.DiscountPreEventLinks || !s.Focus.DiscountPostEventLinks {
+		!s.Focus.FollowCanonical || !s.Focus.FollowPagination || s.Focus.DiscountTemplateLinks || !s.Focus.DiscountPreEventLinks || !s.Focus.DiscountPostEventLinks {
 		t.Errorf("defaults: outlinks %s, %+v", s.Outlinks, s.Focus)
 	}
 	for _, field := range focusFields {
@@ -98,6 +98,19 @@ func TestFocusPresets(t *testing.T) {
 		t.Errorf("paper + discount_post_event_links does not write it:\n%s", w)
 	}
 	roundTrip(t, po)
+	// The template-link discount is off in both presets (since session
+	// 10); a default spec that turns it on writes it.
+	tl, err := Parse([]byte(focusBase+"discount_template_links: true\n"), "f.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tl.Focus.DiscountTemplateLinks || tl.Focus.Preset != PresetDefault || !strings.Contains(tl.Focus.String(), "discount_template_links") {
+		t.Errorf("default + discount_template_links: %+v (%s)", tl.Focus, tl.Focus.String())
+	}
+	if w := written(tl); !strings.Contains(w, "discount_template_links: true") {
+		t.Errorf("default + discount_template_links does not write it:\n%s", w)
+	}
+	roundTrip(t, tl)
 	off, err := Parse([]byte(focusBase+"discount_post_event_links: false\n"), "f.yaml")
 	if err != nil {
 		t.Fatal(err)

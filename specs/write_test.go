@@ -138,7 +138,7 @@ max_depth: 5
 count_listing_pages: true
 follow_canonical: false
 follow_pagination: false
-discount_template_links: false
+discount_template_links: true
 discount_pre_event_links: false
 pre_event_rule: tempr
 discount_post_event_links: false

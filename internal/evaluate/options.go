@@ -55,6 +55,7 @@ var (
 	listings     = func(s *specs.Spec) { s.Focus.CountListingPages = true }
 	noPages      = func(s *specs.Spec) { s.Focus.FollowPagination = false }
 	noTemplate   = func(s *specs.Spec) { s.Focus.DiscountTemplateLinks = false }
+	withTemplate = func(s *specs.Spec) { s.Focus.DiscountTemplateLinks = true }
 	noPreEvent   = func(s *specs.Spec) { s.Focus.DiscountPreEventLinks = false }
 	noPostEvent  = func(s *specs.Spec) { s.Focus.DiscountPostEventLinks = false }
 	preEventStep = func(s *specs.Spec) {
@@ -129,7 +130,8 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+link-dates", Description: "the default with link_dates: true", Apply: linkDates},
 	{Name: "default+listings", Description: "the default with count_listing_pages: true (listing pages take slots of the collection)", Apply: listings},
 	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
-	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other)", Apply: noTemplate},
+	{Name: "default+template-links", Description: "the default with discount_template_links: true (links repeated on five or more pages of their host ranked at half their priority): the default of sessions 7–9", Apply: withTemplate},
+	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other; the default since session 10)", Apply: noTemplate},
 	{Name: "default+no-pre-event-links", Description: "the default with discount_pre_event_links: false (links to pages first captured long before the event ranked as any other)", Apply: noPreEvent},
 	{Name: "default+no-post-event-links", Description: "the default with discount_post_event_links: false (links whose URL is dated more than two cooldown_times after the event ranked as any other)", Apply: noPostEvent},
 	{Name: "default+pre-event-step", Description: "the default with pre_event_rule: step (session 8: links first captured more than two lead_times before the event ranked at a quarter of their priority)", Apply: preEventStep},

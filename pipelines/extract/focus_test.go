@@ -45,7 +45,8 @@ func focusSpec(t *testing.T, a *extracttest.Archive, options string) string {
 }
 
 // allFocusOptions switches on every option that changes how the engines
-// treat outlinks and results. The pre-event discount of the default is off:
+// treat outlinks and results (discount_template_links, off in the default,
+// included). The pre-event discount of the default is off:
 // with it, every one of the first 40 documents passes the follow_threshold
 // gate, so the check of the gate below would see nothing
 // (TestBeamK1EqualsSequential covers the discount).
@@ -56,6 +57,7 @@ temporal_intent: {months: {2009-09: 10, 2009-10: 4, 2009-08: 2}}
 follow_threshold: auto
 max_depth: 4
 count_listing_pages: false
+discount_template_links: true
 discount_pre_event_links: false
 `
 
