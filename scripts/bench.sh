@@ -13,7 +13,9 @@
 #                               # indexer alone; every run is paired with its round's ceiling and the target
 #                               # is judged on the median ratio (min-max beside it). -tags isal (ISA-L inflate)
 #                               # runs one round. The peers (jwarc, warcio, cdxj-indexer, pywb) once on one
-#                               # file: MB per CPU-second, ratio to recrawl, lines equal to pywb's
+#                               # file: MB per CPU-second, ratio to recrawl, lines equal to pywb's.
+#                               # BENCH_BASE=REV adds REV's pipeline (e.g. main) to every round, run
+#                               # beside this build's in alternating order, and prints this build's speed-up
 #   scripts/bench.sh document   # documents/s per core of the whole per-document step vs. the bare
 #                               # html.Parse of the same pages (target: step within 3x the parse, in CPU time)
 #   scripts/bench.sh extract    # Beam (prism) vs. sequential engine on the same archive: wall time,
@@ -43,6 +45,13 @@
 #   BENCH_CORPUS         directory of the archive for `machine` (default: the generated one); its files
 #                        are also concatenated once into BENCH_DIR/one-file/all.warc.gz (the 1-file case)
 #   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
+#   BENCH_BASE           `machine`: a git revision (e.g. main) whose pipelines/index is built (from
+#                        `git archive`, into BENCH_DIR/base-src) and run as the baseline in every round:
+#                        rows base-go-*, and RESULT lines of this build's speed-up over it per cell, by wall
+#                        and by CPU time (median of the rounds, min-max)
+#   BENCH_ISAL           `machine`: 0 leaves out the -tags isal build (default 1)
+#   BENCH_PEERS          `machine`: 0 leaves out the peers (default 1); with BENCH_WORKERS, a run of
+#                        record can be split into runs that each fit a quiet-machine window
 #   BENCH_EXTRACT_TARGET documents to extract (default 20000), BENCH_EXTRACT_K batch size (default 1000),
 #   BENCH_EXTRACT_JOBS_BYTES  extract-jobs' archive (default 200MB: 14,630 article pages, generated once)
 #   BENCH_EXTRACT_JOBS_ROUNDS rounds per extraction (default 10), BENCH_EXTRACT_JOBS_K (default "100 1000"),
@@ -163,8 +172,21 @@ bench_machine() {
   # Two builds: the default (pure-Go inflate) and -tags isal (ISA-L through cgo; internal/inflate).
   go test -c -o "$bin/cdxj.test" ./internal/cdxj
   go build -o "$bin/index" ./pipelines/index
-  go test -c -tags isal -o "$bin/cdxj-isal.test" ./internal/cdxj
-  go build -tags isal -o "$bin/index-isal" ./pipelines/index
+  local engines=go peers="${BENCH_PEERS:-1}"
+  if [ "${BENCH_ISAL:-1}" != 0 ]; then
+    engines="go isal"
+    go test -c -tags isal -o "$bin/cdxj-isal.test" ./internal/cdxj
+    go build -tags isal -o "$bin/index-isal" ./pipelines/index
+  fi
+  local base="${BENCH_BASE:-}"
+  if [ -n "$base" ]; then
+    # The baseline's pipeline, built from its revision's tree with this module cache.
+    local rev; rev=$(git rev-parse --short "$base")
+    rm -rf "$dir/base-src"; mkdir -p "$dir/base-src"
+    git archive "$rev" | tar -x -C "$dir/base-src"
+    (cd "$dir/base-src" && go build -o "$bin/index-base" ./pipelines/index)
+    echo "baseline: $base ($rev), $bin/index-base"
+  fi
   local four_mb one_mb
   four_mb=$(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
   one_mb=$(du -b "$one/all.warc.gz" | awk '{ printf "%.1f", $1/1e6 }')
@@ -190,23 +212,33 @@ bench_machine() {
     for case in "four-files:$corpus:$four_mb" "one-file:$one:$one_mb"; do
       IFS=: read -r name cdir mb <<<"$case"
       for r in $(seq "$reps"); do
-        for engine in go isal; do
+        for engine in $engines; do
           [ "$engine" = isal ] && [ "$r" -gt 1 ] && continue
           local suffix=""; [ "$engine" = isal ] && suffix="-isal"
           row "ceiling-$engine" "$name" "$workers" "$r" "$mb" "$(RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS="$workers" stimed "$dir/ceiling.log" \
             "$bin/cdxj$suffix.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
           for format in cdxj zipnum; do
-            rm -rf "$dir/machine-index.tmp"
-            row "recrawl-$engine-$format" "$name" "$workers" "$r" "$mb" "$(GOMAXPROCS="$workers" stimed "$dir/machine-index.log" \
-              "$bin/index$suffix" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
-            if [ "$format" = cdxj ]; then
-              # Every build, corpus, worker count and round gives the same index.
-              if [ -f "$dir/recrawl.cdxj" ] && [ "$name" = four-files ]; then
-                cmp -s "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj" || echo "RESULT machine: index.cdxj of $engine, $workers worker(s), round $r DIFFERS from the first run's"
-              fi
-              [ "$name" = four-files ] && [ ! -f "$dir/recrawl.cdxj" ] && cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
+            # The baseline (BENCH_BASE) beside this build: second in odd rounds, first in even ones.
+            local order="recrawl"
+            if [ -n "$base" ] && [ "$engine" = go ]; then
+              if [ $((r % 2)) = 1 ]; then order="recrawl base"; else order="base recrawl"; fi
             fi
-            rm -rf "$dir/machine-index.tmp"
+            for who in $order; do
+              local what="recrawl-$engine-$format" prog="$bin/index$suffix"
+              [ "$who" = base ] && what="base-go-$format" prog="$bin/index-base"
+              rm -rf "$dir/machine-index.tmp"
+              row "$what" "$name" "$workers" "$r" "$mb" "$(GOMAXPROCS="$workers" stimed "$dir/machine-index.log" \
+                "$prog" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
+              if [ "$format" = cdxj ] && [ "$name" = four-files ]; then
+                # Every build (and the baseline), worker count and round gives the same index.
+                if [ -f "$dir/recrawl.cdxj" ]; then
+                  cmp -s "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj" || echo "RESULT machine: index.cdxj of $what, $workers worker(s), round $r DIFFERS from the first run's"
+                else
+                  cp "$dir/machine-index.tmp/index.cdxj" "$dir/recrawl.cdxj"
+                fi
+              fi
+              rm -rf "$dir/machine-index.tmp"
+            done
           done
           # The indexer alone (cdxj.IndexRange over the same ranges, lines dropped): what the
           # records cost beyond the ceiling, apart from the pipeline around them.
@@ -217,17 +249,25 @@ bench_machine() {
     done
   done
   rm -f "$dir/recrawl.cdxj"
+  [ "$peers" != 0 ] && machine_peers
+  machine_results
+}
+
+# machine_peers: bench_machine's peers (jwarc, warcio, cdxj-indexer, pywb) on one file.
+machine_peers() {
   # The peers are single-threaded: one file, one core each (MB per CPU-second).
   local pf; pf=$(ls "$corpus"/*.warc.gz | head -1)
   local pmb; pmb=$(du -b "$pf" | awk '{ printf "%.1f", $1/1e6 }')
   echo "== the peers on $(basename "$pf") ($pmb MB), one core each"
-  for engine in go isal; do
+  for engine in $engines; do
     local suffix=""; [ "$engine" = isal ] && suffix="-isal"
     row "recrawl-$engine-cdxj" one-of-four 1 1 "$pmb" "$(GOMAXPROCS=1 stimed "$dir/peer-recrawl.log" \
       "$bin/index$suffix" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
     cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl-$engine.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
   done
-  cmp -s "$dir/peer-recrawl-go.cdxj" "$dir/peer-recrawl-isal.cdxj" || echo "RESULT machine: the two builds' index.cdxj DIFFER"
+  if [ "$engines" != go ]; then
+    cmp -s "$dir/peer-recrawl-go.cdxj" "$dir/peer-recrawl-isal.cdxj" || echo "RESULT machine: the two builds' index.cdxj DIFFER"
+  fi
   mv "$dir/peer-recrawl-go.cdxj" "$dir/peer-recrawl.cdxj"; rm -f "$dir/peer-recrawl-isal.cdxj"
   # Inflate alone, as far as the peers' and faster decompressors go: Go's
   # (klauspost) and ISA-L's inside the ceiling benchmark (inflate + header
@@ -236,8 +276,10 @@ bench_machine() {
   mkdir -p "$dir/peer-file"; ln -sf "$pf" "$dir/peer-file/"
   row ceiling-go one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 stimed "$dir/ceiling.log" \
     "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
-  row ceiling-isal one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 stimed "$dir/ceiling.log" \
-    "$bin/cdxj-isal.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+  if [ "$engines" != go ]; then
+    row ceiling-isal one-of-four 1 1 "$pmb" "$(RECRAWL_BENCH_ARCHIVE="$dir/peer-file" GOMAXPROCS=1 stimed "$dir/ceiling.log" \
+      "$bin/cdxj-isal.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)"
+  fi
   row inflate-zlib one-of-four 1 1 "$pmb" "$(stimed "$dir/inflate.log" bash -c 'gzip -dc "$1" >/dev/null' _ "$pf")"
   row inflate-igzip one-of-four 1 1 "$pmb" "$(stimed "$dir/inflate.log" bash -c 'igzip -dc "$1" >/dev/null' _ "$pf")"
   row inflate-libdeflate one-of-four 1 1 "$pmb" "$(stimed "$dir/inflate.log" bash -c 'libdeflate-gunzip -c "$1" >/dev/null' _ "$pf")"
@@ -258,6 +300,10 @@ bench_machine() {
         -v same2="$(comm -12 "$ref.sorted" "$f.nosha1" | wc -l)" 'BEGIN {
       printf "RESULT output %-13s %7d lines (pywb %d); lines equal to pywb: %d (%.1f %%); without \"sha1:\": %d (%.1f %%)\n", p, n, ref, same, 100*same/ref, same2, 100*same2/ref }'
   done
+}
+
+# machine_results: bench_machine's table and its ratios.
+machine_results() {
   echo
   echo "== RESULT table ($table)"
   column -t -s $'\t' "$table"
@@ -282,20 +328,34 @@ bench_machine() {
       val["wall" FS k FS i] = $7 / cw[e FS key]; val["cpu" FS k FS i] = $8 / cc[e FS key]
       val["gowall" FS k FS i] = $7 / cw["go" FS key]; val["gocpu" FS k FS i] = $8 / cc["go" FS key]
       val["mbs" FS k FS i] = $7; val["load" FS k FS i] = $10; val["steal" FS k FS i] = $11 / $5
-      if ($9 + 0 > mem[k] + 0) mem[k] = $9 }
+      if ($9 + 0 > mem[k] + 0) mem[k] = $9
+      if ($1 ~ /^(recrawl|base)-go-/) { # this build against the baseline, round by round
+        kk = q[3] FS $2 FS $3; rk = kk FS $4
+        if (q[1] == "base") { bw[rk] = $5; bc[rk] = $6; bk[kk] = 1 } else { rw[rk] = $5; rc[rk] = $6 }
+        if ($4 + 0 > maxr[kk] + 0) maxr[kk] = $4 } }
     END {
+      for (kk in bk) { m = 0; sb = 0; sr = 0
+        for (r = 1; r <= maxr[kk]; r++) if ((kk FS r) in bw && (kk FS r) in rw) {
+          m++; val["spw" FS kk FS m] = bw[kk FS r] / rw[kk FS r]; val["spc" FS kk FS m] = bc[kk FS r] / rc[kk FS r]
+          sb += bc[kk FS r]; sr += rc[kk FS r] }
+        if (m == 0) continue
+        split(kk, a, FS); w = stat("spw", kk, m); wlo = lo; whi = hi; c = stat("spc", kk, m)
+        printf "RESULT machine vs-base %-6s %-10s %s worker(s): this build %.3fx the baseline by wall (median of %d round(s); %.3f-%.3f), %.3fx by CPU time (%.3f-%.3f); CPU-s over the rounds %.2f (baseline %.2f)\n", a[1], a[2], a[3], w, m, wlo, whi, c, lo, hi, sr, sb }
       for (k in n) { split(k, a, FS); e = eng[k]; m = n[k]
         w = stat("wall", k, m); wlo = lo; whi = hi; c = stat("cpu", k, m); clo = lo; chi = hi
         mbs = stat("mbs", k, m); ld = stat("load", k, m); llo = lo; lhi = hi
         printf "RESULT machine %-20s %-10s %s worker(s): %.2f of the %s ceiling by wall (median of %d round(s); %.2f-%.2f), per CPU-s %.2f (%.2f-%.2f); %.1f MB/s", a[1], a[2], a[3], w, e, m, wlo, whi, c, clo, chi, mbs
-        if (a[1] ~ /^recrawl-/) printf " (target >= 0.9 on the median by wall: %s)", (w >= 0.9 ? "met" : "NOT met")
+        if (a[1] ~ /^base-/) printf " (the baseline)"
+        else if (a[1] ~ /^recrawl-/) printf " (target >= 0.9 on the median by wall: %s)", (w >= 0.9 ? "met" : "NOT met")
         else printf " (the indexer alone: no pipeline)"
         if (e != "go") printf "; %.2f (%.2f per CPU-s) of the go ceiling", stat("gowall", k, m), stat("gocpu", k, m)
         printf "; peak RSS %s MB", mem[k]
         if (a[1] ~ /^recrawl-/) printf " (target < 1024: %s)", (mem[k] < 1024 ? "met" : "NOT met")
         st = stat("steal", k, m); printf "; load %.2f-%.2f; steal %.2f-%.2f of a CPU\n", llo, lhi, lo, hi }
-      for (p in core) if (p !~ /^recrawl-/ && p !~ /^ceiling-/ && p !~ /^inflate-/)
-        printf "RESULT peer %-13s %.1f MB/cpu-s; recrawl-go %.1f = %.2fx, recrawl-isal %.1f = %.2fx per core (peer peak RSS %s MB; recrawl %s / %s MB)\n", p, core[p], core["recrawl-go-cdxj"], core["recrawl-go-cdxj"]/core[p], core["recrawl-isal-cdxj"], core["recrawl-isal-cdxj"]/core[p], rss[p], rss["recrawl-go-cdxj"], rss["recrawl-isal-cdxj"] }' "$table" | sort
+      for (p in core) if (p !~ /^recrawl-/ && p !~ /^ceiling-/ && p !~ /^inflate-/) {
+        printf "RESULT peer %-13s %.1f MB/cpu-s; recrawl-go %.1f = %.2fx", p, core[p], core["recrawl-go-cdxj"], core["recrawl-go-cdxj"]/core[p]
+        if ("recrawl-isal-cdxj" in core) printf ", recrawl-isal %.1f = %.2fx", core["recrawl-isal-cdxj"], core["recrawl-isal-cdxj"]/core[p]
+        printf " per core (peer peak RSS %s MB; recrawl %s / %s MB)\n", rss[p], rss["recrawl-go-cdxj"], rss["recrawl-isal-cdxj"] } }' "$table" | sort
 }
 
 bench_document() {

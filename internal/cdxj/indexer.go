@@ -38,6 +38,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/surt"
@@ -208,6 +209,8 @@ type indexer struct {
 	onSkip   func(records.Skip)
 	st       *IndexStats
 	buf      []byte
+	// keys is the chunk the SURT keys are appended to (see key).
+	keys []byte
 	// ents are the entries entry fills, in turn: at most two are alive
 	// (the one held for request pairing and the new one).
 	ents [2]entry
@@ -280,7 +283,7 @@ func (x *indexer) entry(rec *records.Record, held *entry) *entry {
 	if e.c.URL == "" {
 		return e
 	}
-	key, err := surt.Key(e.c.URL)
+	key, err := x.key(e.c.URL)
 	if err != nil {
 		x.onSkip(records.Skip{File: x.filename, Offset: rec.Offset, Kind: KindBadURL, Err: err})
 		return nil
@@ -300,6 +303,33 @@ func (x *indexer) entry(rec *records.Record, held *entry) *entry {
 		}
 	}
 	return e
+}
+
+// keyChunk is the size of the chunks the SURT keys are made in.
+const keyChunk = 64 << 10
+
+// key is surt.Key(url), its bytes in a chunk shared with other keys (one
+// allocation per chunk, not per key). A chunk's bytes are never written
+// again once a key was made of them, so a key stays valid and immutable
+// for as long as it is referenced; a key kept keeps its chunk alive.
+func (x *indexer) key(url string) (string, error) {
+	room := 3*len(url) + 64 // the full pipeline escapes bytes as %XX
+	if room > keyChunk/8 {
+		return surt.Key(url) // a long key gets its own allocation
+	}
+	if cap(x.keys)-len(x.keys) < room {
+		x.keys = make([]byte, 0, keyChunk)
+	}
+	start := len(x.keys)
+	b, err := surt.AppendKey(x.keys, url)
+	if err != nil {
+		return "", err
+	}
+	x.keys = b
+	if len(b) == start {
+		return "", nil
+	}
+	return unsafe.String(&b[start], len(b)-start), nil
 }
 
 // contentType is the Content-Type pywb takes the mime from: the HTTP

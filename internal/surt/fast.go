@@ -13,6 +13,19 @@ import "bytes"
 // ok == false and goes through the full pipeline; FuzzFastKey holds the two
 // equal on every URL fastKey accepts.
 func fastKey(raw string) (key string, ok bool) {
+	var arr [512]byte
+	b, ok := appendFastKey(arr[:0], raw)
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+// appendFastKey is fastKey appending the key to dst; when ok is false, dst
+// is returned as it was (its spare capacity may have been written).
+func appendFastKey(dst []byte, raw string) (_ []byte, ok bool) {
+	start := len(dst)
+	fail := func() ([]byte, bool) { return dst[:start], false }
 	var rest string
 	var https bool
 	switch {
@@ -21,14 +34,14 @@ func fastKey(raw string) (key string, ok bool) {
 	case len(raw) > 8 && raw[:8] == "https://":
 		rest, https = raw[8:], true
 	default:
-		return "", false
+		return fail()
 	}
 	if hasPrefix(rest, "http://") || hasPrefix(rest, "https://") {
-		return "", false // collapsed by parse
+		return fail() // collapsed by parse
 	}
 	for i := 0; i < len(raw); i++ {
 		if c := raw[i]; c <= ' ' || c >= 0x7f || c == '%' || c == '#' {
-			return "", false
+			return fail()
 		}
 	}
 
@@ -47,7 +60,7 @@ func fastKey(raw string) (key string, ok bool) {
 			host = netloc[:i]
 			p, ok := fastPort(netloc[i+1:])
 			if !ok {
-				return "", false
+				return fail()
 			}
 			if p != 0 && !(p == 80 && !https) && !(p == 443 && https) {
 				port = p
@@ -56,7 +69,7 @@ func fastKey(raw string) (key string, ok bool) {
 		}
 	}
 	if !fastHost(host) {
-		return "", false
+		return fail()
 	}
 	path, query := rest, ""
 	for i := 0; i < len(rest); i++ {
@@ -68,13 +81,12 @@ func fastKey(raw string) (key string, ok bool) {
 	if len(query) > 0 {
 		for _, lit := range querySessionLiterals {
 			if mayContainFold(query, lit) {
-				return "", false
+				return fail()
 			}
 		}
 	}
 
-	var arr [512]byte
-	out := arr[:0]
+	out := dst
 	// Host labels reversed, lower case, without a leading "www" label.
 	lower := func(c byte) byte {
 		if 'A' <= c && c <= 'Z' {
@@ -123,7 +135,7 @@ func fastKey(raw string) (key string, ok bool) {
 			}
 		default:
 			if n == len(segs) {
-				return "", false
+				return fail()
 			}
 			segs[n] = struct{ s, e int }{i + 1, j}
 			n++
@@ -147,7 +159,7 @@ func fastKey(raw string) (key string, ok bool) {
 		out = out[:len(out)-1]
 	}
 	if p := out[pathStart:]; hasByte(p, '(') && mayContainFold(p, ".aspx") {
-		return "", false // a session id may be in the path
+		return fail() // a session id may be in the path
 	}
 
 	// Query: lower case, its arguments sorted.
@@ -164,7 +176,7 @@ func fastKey(raw string) (key string, ok bool) {
 					j++
 				}
 				if n == len(args) {
-					return "", false
+					return fail()
 				}
 				args[n] = struct{ s, e int }{i, j}
 				n++
@@ -189,7 +201,7 @@ func fastKey(raw string) (key string, ok bool) {
 			}
 		}
 	}
-	return string(out), true
+	return out, true
 }
 
 func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }

@@ -107,6 +107,7 @@ func TestFastKeyConformance(t *testing.T) {
 	}
 	taken := 0
 	for _, u := range urls {
+		checkAppend(t, u)
 		if checkFast(t, u) {
 			taken++
 		}
@@ -193,4 +194,35 @@ func BenchmarkKey(b *testing.B) {
 			}
 		}
 	})
+}
+
+// checkAppend fails when AppendKey(dst, url) is not dst followed by
+// Key(url), or, on an error, not dst as it was.
+func checkAppend(t *testing.T, url string) {
+	t.Helper()
+	want, wantErr := Key(url)
+	// Spare capacity, so that a path given up half way has written into it.
+	dst := append(make([]byte, 0, 1024), "prefix "...)
+	got, err := AppendKey(dst, url)
+	switch {
+	case (err == nil) != (wantErr == nil):
+		t.Errorf("AppendKey(%q): error %v; Key's error %v", url, err, wantErr)
+	case err == nil && string(got) != "prefix "+want:
+		t.Errorf("AppendKey(%q) = %q; want %q", url, got, "prefix "+want)
+	case err != nil && string(got) != "prefix ":
+		t.Errorf("AppendKey(%q) = %q on an error; want dst as it was", url, got)
+	}
+}
+
+// TestAppendKey: the fast path, the full pipeline, the fast path given up
+// half way (a session id in an .aspx path) and errors.
+func TestAppendKey(t *testing.T) {
+	for _, u := range []string{
+		"http://www.Example.com/A/b/?b=2&a=1", "https://example.com:8443/x/../y",
+		"http://example.com/(S(abcdefghijklmnopqrstuvwx))/page.aspx?b=1&a=2",
+		"http://xn--bcher-kva.example/%7Ea", "http://127.0.0.1/x", "dns:example.com",
+		"", "   ", "http://example.com:80a/", "http://example.com:70000/",
+	} {
+		checkAppend(t, u)
+	}
 }

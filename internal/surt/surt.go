@@ -65,6 +65,23 @@ func Key(rawURL string) (string, error) {
 	return fullKey(rawURL)
 }
 
+// AppendKey appends Key(rawURL) to dst: the index builds its keys into
+// shared chunks with it, without a string per key. On an error dst is
+// returned as it was.
+func AppendKey(dst []byte, rawURL string) ([]byte, error) {
+	if rawURL == "" {
+		return dst, ErrEmpty
+	}
+	if b, ok := appendFastKey(dst, rawURL); ok {
+		return b, nil
+	}
+	k, err := fullKey(rawURL)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, k...), nil
+}
+
 // fullKey is Key by the python library's whole pipeline.
 func fullKey(rawURL string) (string, error) {
 	if strings.HasPrefix(rawURL, "filedesc") {
