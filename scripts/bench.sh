@@ -206,8 +206,8 @@ bench_machine() {
       printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%s\t%s\n", a, b, k, n, w, c, mb/w, mb/c, r, l, st }' | tee -a "$table"
   }
   echo "== the whole index pipeline (prism, in process) vs. the inflate+scan ceiling, same files, same workers; load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "   (-go: the default build, pure-Go inflate, $reps rounds; -isal: built with -tags isal, ISA-L inflate, round 1 only;"
-  echo "    each ceiling uses its build's inflate; within a round the ceiling runs right before the pipelines and the indexer alone)"
+  echo "   (-go: the default build, pure-Go inflate, $reps rounds$([ "$engines" = go ] && echo "; no -tags isal build (BENCH_ISAL=0)" || echo "; -isal: built with -tags isal, ISA-L inflate, round 1 only");"
+  echo "    each ceiling uses its build's inflate; within a round the ceiling runs right before the pipelines and the indexer alone$([ -n "$base" ] && echo "; base-go-*: $base's pipeline, beside this build's in alternating order"))"
   for workers in ${BENCH_WORKERS:-1 2}; do
     for case in "four-files:$corpus:$four_mb" "one-file:$one:$one_mb"; do
       IFS=: read -r name cdir mb <<<"$case"
