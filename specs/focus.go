@@ -76,8 +76,8 @@ type Focus struct {
 	// parent's relevance and the paragraph around such a link say nothing
 	// about where it leads. Off in both presets: under the default's link
 	// priority such a link is ranked mostly by its own anchor, and with
-	// the date discounts the halving lost on every layout it changed
-	// (README §6).
+	// the date discounts the halving lowered the mean P@R on every event
+	// it changed, on both archive families (README §6).
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
 	// discount_pre_event_links: an outlink whose URL's first usable capture
 	// (HTTP 200 HTML) in the archives is well before the event's start
@@ -160,7 +160,8 @@ const (
 	// whose URL is dated more than two cooldown_times after its end
 	// (discount_post_event_links). Links a host repeats on its pages are
 	// ranked as any other (discount_template_links false, since session
-	// 10: with the date discounts it lost on every layout it changed).
+	// 10: with the date discounts the halving lowered P@R on every event
+	// it changed).
 	// Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).
