@@ -38,9 +38,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/recrawl/recrawl/internal/records"
+	"github.com/recrawl/recrawl/internal/slab"
 	"github.com/recrawl/recrawl/internal/surt"
 )
 
@@ -209,8 +209,8 @@ type indexer struct {
 	onSkip   func(records.Skip)
 	st       *IndexStats
 	buf      []byte
-	// keys is the chunk the SURT keys are appended to (see key).
-	keys []byte
+	// keys makes the SURT keys in shared chunks (see key).
+	keys slab.Slab
 	// ents are the entries entry fills, in turn: at most two are alive
 	// (the one held for request pairing and the new one).
 	ents [2]entry
@@ -305,31 +305,10 @@ func (x *indexer) entry(rec *records.Record, held *entry) *entry {
 	return e
 }
 
-// keyChunk is the size of the chunks the SURT keys are made in.
-const keyChunk = 64 << 10
-
-// key is surt.Key(url), its bytes in a chunk shared with other keys (one
-// allocation per chunk, not per key). A chunk's bytes are never written
-// again once a key was made of them, so a key stays valid and immutable
-// for as long as it is referenced; a key kept keeps its chunk alive.
+// key is surt.Key(url), made in x.keys: no allocation per key.
 func (x *indexer) key(url string) (string, error) {
 	room := 3*len(url) + 64 // the full pipeline escapes bytes as %XX
-	if room > keyChunk/8 {
-		return surt.Key(url) // a long key gets its own allocation
-	}
-	if cap(x.keys)-len(x.keys) < room {
-		x.keys = make([]byte, 0, keyChunk)
-	}
-	start := len(x.keys)
-	b, err := surt.AppendKey(x.keys, url)
-	if err != nil {
-		return "", err
-	}
-	x.keys = b
-	if len(b) == start {
-		return "", nil
-	}
-	return unsafe.String(&b[start], len(b)-start), nil
+	return x.keys.Append(room, func(dst []byte) ([]byte, error) { return surt.AppendKey(dst, url) })
 }
 
 // contentType is the Content-Type pywb takes the mime from: the HTTP

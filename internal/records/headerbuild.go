@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/recrawl/recrawl/internal/slab"
 )
 
 // headerBuilder gathers the fields of one header (a record's WARC header or
@@ -82,20 +84,15 @@ func (b *headerBuilder) add(l []byte) {
 
 // appendTo returns the fields gathered (nil if none) in dst's array when it
 // has room, else in a new one of their number. Their strings come from sl
-// when it is not nil.
-func (b *headerBuilder) appendTo(dst Header, sl *slab) Header {
+// (nil: their own allocation).
+func (b *headerBuilder) appendTo(dst Header, sl *slab.Slab) Header {
 	if len(b.spans) == 0 {
 		return nil
 	}
 	if cap(dst)-len(dst) < len(b.spans) {
 		dst = append(make(Header, 0, len(dst)+len(b.spans)), dst...)
 	}
-	var s string
-	if sl != nil {
-		s = sl.string(b.arena)
-	} else {
-		s = string(b.arena)
-	}
+	s := sl.String(b.arena)
 	for _, f := range b.spans {
 		name := f.name
 		if name == "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/arc"
 	"github.com/recrawl/recrawl/internal/records/stream"
+	"github.com/recrawl/recrawl/internal/slab"
 )
 
 // Iterator reads the records of one archive file in order:
@@ -52,8 +53,8 @@ type Iterator struct {
 	// With reuse (ReuseRecords), every record is rec, its HTTP head http,
 	// and their Headers use the arrays kept in warcHeader and httpHeader.
 	reuse                  bool
-	indexOnly              bool  // IndexFieldsOnly
-	sl                     *slab // the strings of IndexFieldsOnly; nil: one allocation each
+	indexOnly              bool       // IndexFieldsOnly
+	sl                     *slab.Slab // the strings of IndexFieldsOnly; nil: one allocation each
 	rec                    Record
 	http                   HTTP
 	warcHeader, httpHeader Header
@@ -76,20 +77,12 @@ func (it *Iterator) ReuseRecords() { it.reuse = true }
 // The strings of its records (header fields, status line, timestamp) are
 // copied into shared chunks of 64 KB (no allocation per string): a string
 // kept keeps its chunk alive.
-func (it *Iterator) IndexFieldsOnly() { it.indexOnly, it.sl = true, &slab{} }
-
-// str is string(b), from the slab of IndexFieldsOnly if there is one.
-func (it *Iterator) str(b []byte) string {
-	if it.sl != nil {
-		return it.sl.string(b)
-	}
-	return string(b)
-}
+func (it *Iterator) IndexFieldsOnly() { it.indexOnly, it.sl = true, &slab.Slab{} }
 
 // latin1 is latin1(b), from the slab of IndexFieldsOnly if there is one.
 func (it *Iterator) latin1(b []byte) string {
-	if it.sl != nil && utf8.Valid(b) {
-		return it.sl.string(b)
+	if utf8.Valid(b) {
+		return it.sl.String(b)
 	}
 	return latin1(b)
 }
@@ -414,7 +407,7 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 	rec.Header = h
 	cl, ok := setWARCFields(rec, h)
 	if ts, err := isoTimestamp(rec.Date); err == nil {
-		rec.Timestamp = it.str(ts[:])
+		rec.Timestamp = it.sl.String(ts[:])
 	} else if rec.Type != "warcinfo" || rec.Date != "" {
 		it.skip(Skip{Offset: rec.Offset, Kind: KindBadDate, Err: fmt.Errorf("WARC-Date %q: %w", rec.Date, err)})
 	}

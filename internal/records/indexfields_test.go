@@ -6,40 +6,8 @@ import (
 	"testing"
 )
 
-// TestSlabStringsStayValid: strings made over many chunks, small and large,
-// keep their bytes while the slab goes on, and the source bytes may change.
-func TestSlabStringsStayValid(t *testing.T) {
-	var sl slab
-	var got, want []string
-	buf := make([]byte, 0, 64)
-	for i := range 20000 {
-		want = append(want, fmt.Sprintf("field-%d:%0*d", i, i%40, i))
-		buf = append(buf[:0], want[i]...)
-		got = append(got, sl.string(buf))
-		clear(buf) // the caller's buffer is reused
-	}
-	big := make([]byte, slabChunk)
-	for i := range big {
-		big[i] = byte('a' + i%26)
-	}
-	wantBig := string(big)
-	gotBig := sl.string(big)
-	clear(big)
-	if sl.string(nil) != "" {
-		t.Error("the empty string is not empty")
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("string %d = %q, want %q", i, got[i], want[i])
-		}
-	}
-	if gotBig != wantBig {
-		t.Fatal("a string larger than a chunk changed")
-	}
-}
-
 // TestIndexFieldsOnlyAllocations: in the index's mode a record's strings
-// cost no allocation of their own (a few per chunk of slabChunk bytes).
+// cost no allocation of their own (a few per chunk of slab.Chunk bytes).
 func TestIndexFieldsOnlyAllocations(t *testing.T) {
 	var data []byte
 	for i := range 400 {
