@@ -31,44 +31,38 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	perJob := filepath.Join(dir, "beam-3-per-job")
 	mustRun(t, nil, extractArgs(a, testEvent, perJob, "--engine=beam", "--batch_size=1", "--target_size=70", "--rounds_per_job=3")...)
 	sameOutputs(t, seq, perJob, true)
+	// withOption runs the sequential engine with one focus option set
+	// and, with beamToo, Beam at K = 1, which must equal it; and it checks
+	// that the option changes the run, so that the comparisons cover it.
+	withOption := func(name, option string, beamToo bool) {
+		t.Helper()
+		spec := focusSpec(t, a, option)
+		optSeq := filepath.Join(dir, name+"-sequential")
+		mustRun(t, nil, focusArgs(a, spec)(optSeq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+		if beamToo {
+			optBeam := filepath.Join(dir, name+"-beam")
+			mustRun(t, nil, focusArgs(a, spec)(optBeam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
+			sameOutputs(t, optSeq, optBeam, true)
+		}
+		if reflect.DeepEqual(readDocs(t, seq), readDocs(t, optSeq)) {
+			t.Errorf("%s changes nothing in this run: the comparisons do not cover it", strings.TrimSpace(option))
+		}
+	}
 	// The template-link discount (an option, off in the default since
 	// session 10: each entry counts the pages of its host that link to it,
 	// summed through merges and the rounds' state): K = 1 equals the
-	// sequential engine with it too, and it changes the run.
-	templateSpec := focusSpec(t, a, "discount_template_links: true\n")
-	templateSeq, templateBeam := filepath.Join(dir, "template-sequential"), filepath.Join(dir, "template-beam")
-	mustRun(t, nil, focusArgs(a, templateSpec)(templateSeq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
-	mustRun(t, nil, focusArgs(a, templateSpec)(templateBeam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
-	sameOutputs(t, templateSeq, templateBeam, true)
-	if off, on := readDocs(t, seq), readDocs(t, templateSeq); reflect.DeepEqual(off, on) {
-		t.Error("discount_template_links changes nothing in this run: the comparison does not cover it")
-	}
-	// So does the pre-event discount (each URL new to the frontier looked
-	// up in the index: the sequential engine per step, the Beam rounds in
-	// MergeFrontier).
-	noPreEvent := filepath.Join(dir, "no-pre-event-links")
-	mustRun(t, nil, focusArgs(a, focusSpec(t, a, "discount_pre_event_links: false\n"))(noPreEvent, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
-	if on, off := readDocs(t, seq), readDocs(t, noPreEvent); reflect.DeepEqual(on, off) {
-		t.Error("discount_pre_event_links changes nothing in this run: the comparisons do not cover it")
-	}
-	// And the post-event discount (a factor from the link's URL alone).
-	noPostEvent := filepath.Join(dir, "no-post-event-links")
-	mustRun(t, nil, focusArgs(a, focusSpec(t, a, "discount_post_event_links: false\n"))(noPostEvent, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
-	if on, off := readDocs(t, seq), readDocs(t, noPostEvent); reflect.DeepEqual(on, off) {
-		t.Error("discount_post_event_links changes nothing in this run: the comparisons do not cover it")
-	}
+	// sequential engine with it too.
+	withOption("template", "discount_template_links: true\n", true)
+	// The default's pre-event discount (each URL new to the frontier
+	// looked up in the index: the sequential engine per step, the Beam
+	// rounds in MergeFrontier) and post-event discount (a factor from the
+	// link's URL alone) are covered by the comparisons above.
+	withOption("no-pre-event-links", "discount_pre_event_links: false\n", false)
+	withOption("no-post-event-links", "discount_post_event_links: false\n", false)
 	// The other rule, pre_event_rule: tempr (a factor of its own per
 	// entry, the TempR of its first capture, carried through merges and
-	// the rounds' state): K = 1 equals the sequential engine too, and the
-	// rule changes the run.
-	temprSpec := focusSpec(t, a, "pre_event_rule: tempr\n")
-	temprSeq, temprBeam := filepath.Join(dir, "tempr-sequential"), filepath.Join(dir, "tempr-beam")
-	mustRun(t, nil, focusArgs(a, temprSpec)(temprSeq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
-	mustRun(t, nil, focusArgs(a, temprSpec)(temprBeam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
-	sameOutputs(t, temprSeq, temprBeam, true)
-	if step, tempr := readDocs(t, seq), readDocs(t, temprSeq); reflect.DeepEqual(step, tempr) {
-		t.Error("pre_event_rule: tempr changes nothing in this run: the comparison does not cover it")
-	}
+	// the rounds' state): K = 1 equals the sequential engine too.
+	withOption("tempr", "pre_event_rule: tempr\n", true)
 
 	// The comparison covers what it should: a full collection with
 	// revisits, missing URLs and redirects.
