@@ -73,55 +73,41 @@ func TestFocusPresets(t *testing.T) {
 		}
 		roundTrip(t, q)
 	}
-	// The paper's preset with the pre-event discount is no longer the paper.
-	pe, err := Parse([]byte(focusBase+"focus: paper\ndiscount_pre_event_links: true\n"), "f.yaml")
-	if err != nil {
-		t.Fatal(err)
+	// optionSpec parses the focus fields doc and checks that the spec
+	// writes the field as given (wrote) and reads back the same.
+	optionSpec := func(doc, wrote string) *Spec {
+		t.Helper()
+		o, err := Parse([]byte(focusBase+doc), "f.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := written(o); !strings.Contains(w, wrote) {
+			t.Errorf("%q does not write %q:\n%s", doc, wrote, w)
+		}
+		roundTrip(t, o)
+		return o
 	}
+	// The paper's preset with the pre-event discount is no longer the paper.
+	pe := optionSpec("focus: paper\ndiscount_pre_event_links: true\n", "discount_pre_event_links: true")
 	if pe.Focus.IsPaper() || !pe.Focus.DiscountPreEventLinks || !strings.Contains(pe.Focus.String(), "discount_pre_event_links") {
 		t.Errorf("paper + discount_pre_event_links: %+v (%s)", pe.Focus, pe.Focus.String())
 	}
-	if w := written(pe); !strings.Contains(w, "discount_pre_event_links: true") {
-		t.Errorf("paper + discount_pre_event_links does not write it:\n%s", w)
-	}
-	roundTrip(t, pe)
 	// So is the paper's preset with the post-event discount, and a default
 	// spec that turns it off writes it.
-	po, err := Parse([]byte(focusBase+"focus: paper\ndiscount_post_event_links: true\n"), "f.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	po := optionSpec("focus: paper\ndiscount_post_event_links: true\n", "discount_post_event_links: true")
 	if po.Focus.IsPaper() || !po.Focus.DiscountPostEventLinks || !strings.Contains(po.Focus.String(), "discount_post_event_links") {
 		t.Errorf("paper + discount_post_event_links: %+v (%s)", po.Focus, po.Focus.String())
 	}
-	if w := written(po); !strings.Contains(w, "discount_post_event_links: true") {
-		t.Errorf("paper + discount_post_event_links does not write it:\n%s", w)
-	}
-	roundTrip(t, po)
 	// The template-link discount is off in both presets (since session
 	// 10); a default spec that turns it on writes it.
-	tl, err := Parse([]byte(focusBase+"discount_template_links: true\n"), "f.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := optionSpec("discount_template_links: true\n", "discount_template_links: true")
 	if !tl.Focus.DiscountTemplateLinks || tl.Focus.Preset != PresetDefault || !strings.Contains(tl.Focus.String(), "discount_template_links") {
 		t.Errorf("default + discount_template_links: %+v (%s)", tl.Focus, tl.Focus.String())
 	}
-	if w := written(tl); !strings.Contains(w, "discount_template_links: true") {
-		t.Errorf("default + discount_template_links does not write it:\n%s", w)
-	}
-	roundTrip(t, tl)
-	off, err := Parse([]byte(focusBase+"discount_post_event_links: false\n"), "f.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	off := optionSpec("discount_post_event_links: false\n", "discount_post_event_links: false")
 	if off.Focus.DiscountPostEventLinks || !off.Focus.DiscountPreEventLinks {
 		t.Errorf("default + discount_post_event_links: false: %+v", off.Focus)
 	}
-	if w := written(off); !strings.Contains(w, "discount_post_event_links: false") {
-		t.Errorf("default + discount_post_event_links: false does not write it:\n%s", w)
-	}
-	roundTrip(t, off)
 	// A default spec that sets a field back to the paper's value writes it.
 	r, err := Parse([]byte(focusBase+"outlinks: main\nlink_priority: {parent: 1}\n"), "f.yaml")
 	if err != nil {
