@@ -29,11 +29,13 @@ func row(name string, p, r float64, cells ...TemplateScore) optRowJSON {
 	return optRowJSON{Name: name, PrecisionAtR: p, RecallAtN: r, ByTemplate: cells}
 }
 
+// ts is a template's cell of a row: R relevant labels, precision p at R.
+func ts(template string, r int, p float64) TemplateScore {
+	return TemplateScore{Template: template, R: r, PrecisionAtR: p}
+}
+
 func TestSummarizeLayouts(t *testing.T) {
 	dir := t.TempDir()
-	ts := func(template string, r int, p float64) TemplateScore {
-		return TemplateScore{Template: template, R: r, PrecisionAtR: p}
-	}
 	// Event b: default passes everywhere. Event a: its "aside" cell is
 	// below 2× unfocused, its "tiny" cell (R 2) below ctf; the event
 	// itself below ctf.
@@ -116,9 +118,6 @@ func TestSummarizeLayouts(t *testing.T) {
 // its own check.
 func TestSummarizeLayoutsListings(t *testing.T) {
 	dir := t.TempDir()
-	ts := func(template string, r int, p float64) TemplateScore {
-		return TemplateScore{Template: template, R: r, PrecisionAtR: p}
-	}
 	// aside/a fails 2× unfocused (0.5 < 0.6) but passes 2× the issue's
 	// baseline (0.5 ≥ 0.4); teasers/a passes 2× unfocused (0.5 ≥ 0.4)
 	// but not 2× the baseline (0.5 < 0.6): the checks are kept
