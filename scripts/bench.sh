@@ -42,8 +42,12 @@
 #                        It is generated once per size (marker file .complete) and reused.
 #   BENCH_REPS           repetitions of the interleaved measurements (default 3; medians are printed;
 #                        `machine`: rounds of the default build per cell, about 3 minutes each on 2 cores)
-#   BENCH_CORPUS         directory of the archive for `machine` (default: the generated one); its files
-#                        are also concatenated once into BENCH_DIR/one-file/all.warc.gz (the 1-file case)
+#   BENCH_CORPUS         the archive for `machine`: "real" (default: 4 files of 262 MB whose captures are
+#                        the 324 real news, blog and shop pages of ../shared/conformance/dates, recaptured,
+#                        ~31,000 captures per GB like the issue's corpus; cmd/genrealcorpus, once, into
+#                        BENCH_DIR/real-4x262MB), "generated" (the generated archive: small pages, ~210,000
+#                        captures per GB, where the cost per record weighs six times more) or a directory;
+#                        its files are also concatenated once into BENCH_DIR/one-file-NAME/all.warc.gz (1 file)
 #   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
 #   BENCH_BASE           `machine`: a git revision (e.g. main) whose pipelines/index is built (from
 #                        `git archive`, into BENCH_DIR/base-src) and run as the baseline in every round:
@@ -96,6 +100,19 @@ timed() {
     "$@" >"$log" 2>&1 || { echo "FAILED: $*  (see $log)" >&2; tail -20 "$log" >&2; return 1; }
     b=$(date +%s.%N)
     awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f nan nan\n", b-a }'
+  fi
+}
+
+# ensure_real_corpus DIR: the real-page corpus of `machine` (cmd/genrealcorpus), written once.
+ensure_real_corpus() {
+  if [ ! -f "$1/.complete" ]; then
+    local pages="${RECRAWL_SHARED:-$PWD/../shared}/conformance/dates"
+    [ -f "$pages/labels.tsv" ] || { echo "bench.sh: the real pages are missing: $pages/labels.tsv (set RECRAWL_SHARED, or BENCH_CORPUS=generated)" >&2; exit 1; }
+    go build -o "$bin/genrealcorpus" ./cmd/genrealcorpus
+    echo "== writing the real-page corpus in $1 (once; reused by later runs)"
+    rm -rf "$1"
+    "$bin/genrealcorpus" --out "$1" --pages "$pages" --files 4 --file_bytes 262MB | tail -1
+    touch "$1/.complete"
   fi
 }
 
@@ -162,9 +179,13 @@ bench_index() {
 # bench_machine: the whole index pipeline at the machine's speed, with the
 # ceiling and the peers measured in the same run.
 bench_machine() {
-  local corpus="${BENCH_CORPUS:-}"
-  if [ -z "$corpus" ]; then ensure_archive; corpus="$archive"; fi
-  local one="$dir/one-file"
+  local corpus="${BENCH_CORPUS:-real}"
+  case "$corpus" in
+    real) corpus="$dir/real-4x262MB"; ensure_real_corpus "$corpus" ;;
+    generated) ensure_archive; corpus="$archive" ;;
+  esac
+  echo "corpus: $corpus: $(ls "$corpus"/*.warc.gz | wc -l) file(s), $(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.0f", $1/1e6 }') MB"
+  local one; one="$dir/one-file-$(basename "$corpus")"
   if [ ! -f "$one/.complete" ]; then
     mkdir -p "$one"; cat "$corpus"/*.warc.gz >"$one/all.warc.gz"; touch "$one/.complete"
   fi
