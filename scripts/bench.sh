@@ -54,6 +54,9 @@
 #                        rows base-go-*, and RESULT lines of this build's speed-up over it per cell, by wall
 #                        and by CPU time (median of the rounds, min-max)
 #   BENCH_ISAL           `machine`: 0 leaves out the -tags isal build (default 1)
+#   BENCH_SIDE           `machine`: 0 leaves out the side-by-side rounds (default 1: the 1-worker cells again,
+#                        each pipeline run at the same time as its ceiling, each on its own core, so that both
+#                        meet the same machine; rows "1-side")
 #   BENCH_PEERS          `machine`: 0 leaves out the peers (default 1); with BENCH_WORKERS, a run of
 #                        record can be split into runs that each fit a quiet-machine window
 #   BENCH_EXTRACT_TARGET documents to extract (default 20000), BENCH_EXTRACT_K batch size (default 1000),
@@ -270,8 +273,39 @@ bench_machine() {
     done
   done
   rm -f "$dir/recrawl.cdxj"
+  [ "${BENCH_SIDE:-1}" != 0 ] && machine_side_by_side
   [ "$peers" != 0 ] && machine_peers
   machine_results
+}
+
+# machine_side_by_side: bench_machine's 1-worker cells once more, each pipeline
+# run at the same time as its ceiling, each on its own core (taskset; the cores
+# swap every round). One binary's single runs drift by 10-20 % from one minute
+# to the next on a shared VM, so a ceiling measured before a pipeline can be
+# measured on another machine, in effect; side by side, both meet the same one.
+# Their rows have workers "1-side" and rounds "Nc"/"Nz" (the format).
+machine_side_by_side() {
+  if [ "$(nproc)" -lt 2 ] || ! command -v taskset >/dev/null; then
+    echo "== side by side: skipped (needs 2 cores and taskset)"; return 0
+  fi
+  echo "== 1 worker, side by side: each pipeline and its ceiling at the same time, on cores 0 and 1 (swapped every round), $reps rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  local case name cdir mb r format cout pout
+  for case in "four-files:$corpus:$four_mb" "one-file:$one:$one_mb"; do
+    IFS=: read -r name cdir mb <<<"$case"
+    for r in $(seq "$reps"); do
+      for format in cdxj zipnum; do
+        rm -rf "$dir/side-index.tmp"; cout="$dir/side-ceiling.out"
+        ( RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS=1 stimed "$dir/side-ceiling.log" taskset -c $((r % 2)) \
+          "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x >"$cout" ) &
+        pout=$(GOMAXPROCS=1 stimed "$dir/side-index.log" taskset -c $(((r + 1) % 2)) \
+          "$bin/index" --input="$cdir/*.warc.gz" --output="$dir/side-index.tmp" --format="$format" --shards=4)
+        wait $!
+        row ceiling-go "$name" 1-side "$r${format:0:1}" "$mb" "$(cat "$cout")"
+        row "recrawl-go-$format" "$name" 1-side "$r${format:0:1}" "$mb" "$pout"
+        rm -rf "$dir/side-index.tmp"
+      done
+    done
+  done
 }
 
 # machine_peers: bench_machine's peers (jwarc, warcio, cdxj-indexer, pywb) on one file.
@@ -365,7 +399,8 @@ machine_results() {
       for (k in n) { split(k, a, FS); e = eng[k]; m = n[k]
         w = stat("wall", k, m); wlo = lo; whi = hi; c = stat("cpu", k, m); clo = lo; chi = hi
         mbs = stat("mbs", k, m); ld = stat("load", k, m); llo = lo; lhi = hi
-        printf "RESULT machine %-20s %-10s %s worker(s): %.2f of the %s ceiling by wall (median of %d round(s); %.2f-%.2f), per CPU-s %.2f (%.2f-%.2f); %.1f MB/s", a[1], a[2], a[3], w, e, m, wlo, whi, c, clo, chi, mbs
+        who = (a[3] == "1-side") ? "1 worker, side by side:" : a[3] " worker(s):"
+        printf "RESULT machine %-20s %-10s %s %.2f of the %s ceiling by wall (median of %d round(s); %.2f-%.2f), per CPU-s %.2f (%.2f-%.2f); %.1f MB/s", a[1], a[2], who, w, e, m, wlo, whi, c, clo, chi, mbs
         if (a[1] ~ /^base-/) printf " (the baseline)"
         else if (a[1] ~ /^recrawl-/) printf " (target >= 0.9 on the median by wall: %s)", (w >= 0.9 ? "met" : "NOT met")
         else printf " (the indexer alone: no pipeline)"
