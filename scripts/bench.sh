@@ -12,7 +12,9 @@
 #                               # BENCH_REPS rounds per cell, each the ceiling then the pipelines and the
 #                               # indexer alone; every run is paired with its round's ceiling and the target
 #                               # is judged on the median ratio (min-max beside it). -tags isal (ISA-L inflate)
-#                               # runs one round. The peers (jwarc, warcio, cdxj-indexer, pywb) once on one
+#                               # runs one round. Then the 1-worker cells again, each pipeline side by side
+#                               # with its ceiling on the other core. The corpus: real pages (BENCH_CORPUS).
+#                               # The peers (jwarc, warcio, cdxj-indexer, pywb) once on one
 #                               # file: MB per CPU-second, ratio to recrawl, lines equal to pywb's.
 #                               # BENCH_BASE=REV adds REV's pipeline (e.g. main) to every round, run
 #                               # beside this build's in alternating order, and prints this build's speed-up
