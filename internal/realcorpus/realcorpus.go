@@ -170,7 +170,7 @@ func writeFile(cfg Config, i int, pages []page) (FileSummary, error) {
 		return sum, err
 	}
 	info := "software: recrawl realcorpus\r\nformat: WARC File Format 1.1\r\nconformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n"
-	if err := w.record("warcinfo", "", t, "application/warc-fields", "", nil, []byte(info), nil); err != nil {
+	if err := w.record(warcRecord{typ: "warcinfo", id: w.uuid(), date: t, contentType: "application/warc-fields", payload: []byte(info)}); err != nil {
 		return sum, fmt.Errorf("realcorpus: %s: %w", sum.Name, err)
 	}
 	order := make([]int, len(pages))
@@ -222,12 +222,13 @@ func (w *recordWriter) capture(p page, t time.Time) error {
 	fmt.Fprintf(&http, "X-Frame-Options: SAMEORIGIN\r\nX-Content-Type-Options: nosniff\r\nSet-Cookie: session=%016x; Path=/; HttpOnly\r\n\r\n", w.rng.Uint64())
 	responseID := w.uuid()
 	ip := fmt.Sprintf("%d.%d.%d.%d", 93+w.rng.IntN(100), w.rng.IntN(256), w.rng.IntN(256), 1+w.rng.IntN(254))
-	if err := w.record("response", p.url.String(), t, "application/http; msgtype=response", ip, http.Bytes(), p.html, []string{"WARC-Record-ID", responseID}); err != nil {
+	response := warcRecord{typ: "response", id: responseID, target: p.url.String(), date: t, contentType: "application/http; msgtype=response", ip: ip, head: http.Bytes(), payload: p.html}
+	if err := w.record(response); err != nil {
 		return err
 	}
 	path := p.url.RequestURI()
 	request := fmt.Sprintf("GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: Mozilla/5.0 (compatible; recrawl-bench/1.0)\r\nAccept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\nAccept-Language: en-US,en;q=0.5\r\nConnection: close\r\n\r\n", path, p.url.Host)
-	return w.record("request", p.url.String(), t, "application/http; msgtype=request", "", []byte(request), nil, []string{"WARC-Concurrent-To", responseID})
+	return w.record(warcRecord{typ: "request", id: w.uuid(), concurrentTo: responseID, target: p.url.String(), date: t, contentType: "application/http; msgtype=request", head: []byte(request)})
 }
 
 // uuid returns a random (seeded) urn:uuid in angle brackets.
@@ -238,46 +239,41 @@ func (w *recordWriter) uuid() string {
 	return fmt.Sprintf("<urn:uuid:%08x-%04x-%04x-%04x-%012x>", a>>32, a>>16&0xFFFF, a&0xFFFF, b>>48, b&0xFFFFFFFFFFFF)
 }
 
-// record writes one record: its block is head followed by payload; the
-// payload digest is the payload's (when head is an HTTP message). extra
-// holds name, value pairs; a WARC-Record-ID among them replaces a new one.
-func (w *recordWriter) record(typ, target string, t time.Time, contentType, ip string, head, payload []byte, extra []string) error {
-	id := ""
-	for i := 0; i+1 < len(extra); i += 2 {
-		if extra[i] == "WARC-Record-ID" {
-			id = extra[i+1]
-		}
-	}
-	if id == "" {
-		id = w.uuid()
-	}
+// warcRecord is one record to write. Its block is head followed by payload;
+// a response's payload digest is its payload's.
+type warcRecord struct {
+	typ, id, target, concurrentTo, contentType, ip string
+	date                                           time.Time
+	head, payload                                  []byte
+}
+
+// record writes one record as its own gzip member.
+func (w *recordWriter) record(r warcRecord) error {
 	h := &w.header
 	h.Reset()
-	fmt.Fprintf(h, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\nWARC-Date: %s\r\n", typ, id, t.Format("2006-01-02T15:04:05Z"))
-	if target != "" {
-		fmt.Fprintf(h, "WARC-Target-URI: %s\r\n", target)
+	fmt.Fprintf(h, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\nWARC-Date: %s\r\n", r.typ, r.id, r.date.Format("2006-01-02T15:04:05Z"))
+	if r.target != "" {
+		fmt.Fprintf(h, "WARC-Target-URI: %s\r\n", r.target)
 	}
-	if ip != "" {
-		fmt.Fprintf(h, "WARC-IP-Address: %s\r\n", ip)
+	if r.ip != "" {
+		fmt.Fprintf(h, "WARC-IP-Address: %s\r\n", r.ip)
 	}
-	for i := 0; i+1 < len(extra); i += 2 {
-		if extra[i] != "WARC-Record-ID" {
-			fmt.Fprintf(h, "%s: %s\r\n", extra[i], extra[i+1])
-		}
+	if r.concurrentTo != "" {
+		fmt.Fprintf(h, "WARC-Concurrent-To: %s\r\n", r.concurrentTo)
 	}
-	fmt.Fprintf(h, "Content-Type: %s\r\n", contentType)
+	fmt.Fprintf(h, "Content-Type: %s\r\n", r.contentType)
 	block := sha1.New()
-	block.Write(head)
-	block.Write(payload)
-	if typ == "response" {
-		fmt.Fprintf(h, "WARC-Payload-Digest: %s\r\n", digest(sha1.Sum(payload)))
+	block.Write(r.head)
+	block.Write(r.payload)
+	if r.typ == "response" {
+		fmt.Fprintf(h, "WARC-Payload-Digest: %s\r\n", digest(sha1.Sum(r.payload)))
 	}
 	var bs [sha1.Size]byte
-	fmt.Fprintf(h, "WARC-Block-Digest: %s\r\nContent-Length: %d\r\n\r\n", digest([sha1.Size]byte(block.Sum(bs[:0]))), len(head)+len(payload))
+	fmt.Fprintf(h, "WARC-Block-Digest: %s\r\nContent-Length: %d\r\n\r\n", digest([sha1.Size]byte(block.Sum(bs[:0]))), len(r.head)+len(r.payload))
 
 	w.member.Reset()
 	w.gz.Reset(&w.member)
-	for _, part := range [][]byte{h.Bytes(), head, payload, []byte("\r\n\r\n")} {
+	for _, part := range [][]byte{h.Bytes(), r.head, r.payload, []byte("\r\n\r\n")} {
 		if _, err := w.gz.Write(part); err != nil {
 			return err
 		}
