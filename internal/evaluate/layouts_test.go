@@ -83,19 +83,11 @@ func TestSummarizeLayouts(t *testing.T) {
 	if f.Variants[1].CellsBelow2xUnfocused != nil { // baselines are not checked
 		t.Error("unfocused checked against itself")
 	}
-	var out strings.Builder
-	if err := s.Write(&out); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	checkWritten(t, s,
 		"| default | 0.400 (0.600) | 0.600 (0.700) | 0.500 (0.650) | 0.59 |",
 		"| aside | a | 20 | 0.100 | 0.300 | 0.500 | 1.000 | default -/ok |",
 		"- default: mean P@R 0.500 = 0.59 of the oracle (0.75 over the cells with R_t ≥ 10); below 2× unfocused in 1 of 4 cells (aside/a); below ctf in 1 cells (tiny/a); below ctf on 1 of 2 events (a)",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
+	)
 	// Events with different --options cannot be summarised together.
 	c := writeEvaluation(t, dir, "c", []optRowJSON{row("ctf", 0.5, 0.5), row("unfocused", 0.1, 0.1)})
 	rc, err := ReadLayoutRun("templates", c)
@@ -153,19 +145,25 @@ func TestSummarizeLayoutsListings(t *testing.T) {
 	if !slices.Equal(def.CellsBelow2xUnfocused, []string{"aside/a"}) || !slices.Equal(def.CellsBelow2xUnfocusedListings, []string{"teasers/a"}) {
 		t.Errorf("2× unfocused %v, 2× unfocused+listings %v", def.CellsBelow2xUnfocused, def.CellsBelow2xUnfocusedListings)
 	}
-	var out strings.Builder
-	if err := s.Write(&out); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	checkWritten(t, s,
 		"≥ 2× unfocused, ≥ 2× unfocused+listings (the issue's baseline: listing pages counted), ≥ ctf",
 		"| aside | a | 20 | 0.100 | 0.300 | 0.200 | 0.500 | 1.000 | default -/ok/ok |",
 		"| teasers | a | 20 | 0.100 | 0.200 | 0.300 | 0.500 | 1.000 | default ok/-/ok |",
 		"below 2× unfocused in 1 of 2 cells (aside/a); below 2× unfocused+listings (the issue's baseline) in 1 of 2 cells (teasers/a); below ctf in 0 cells",
-	} {
+	)
+	// Without the row the output keeps its one 2× check (TestSummarizeLayouts).
+}
+
+// checkWritten writes the summary and checks that its output holds each of wants.
+func checkWritten(t *testing.T, s *LayoutSummary, wants ...string) {
+	t.Helper()
+	var out strings.Builder
+	if err := s.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range wants {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
-	// Without the row the output keeps its one 2× check (TestSummarizeLayouts).
 }
