@@ -1,6 +1,6 @@
 package hostile_test
 
-// The hostile-input suite (issue 13), run by scripts/hostile.sh: every kind
+// The hostile-input suite, run by scripts/hostile.sh: every kind
 // of hostile input in one test, and one summary line of counts.
 
 import (
@@ -55,7 +55,32 @@ type tally struct {
 	outsideOpens        int // opens of files outside the allowed folders
 	outsideBytes        int64
 	peakRSS, bombExcess int64
+	kinds               map[string]int // inputs tried per kind of hostile input
 	problems            []string
+}
+
+// tried counts one input of a kind; the summary line lists every kind with
+// its count.
+func (tl *tally) tried(kind string) {
+	tl.inputs++
+	if tl.kinds == nil {
+		tl.kinds = map[string]int{}
+	}
+	tl.kinds[kind]++
+}
+
+// kindList is "kind N, kind N, …" in name order.
+func (tl *tally) kindList() string {
+	names := make([]string, 0, len(tl.kinds))
+	for k := range tl.kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s %d", k, tl.kinds[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (tl *tally) problem(counter *int, format string, args ...any) {
@@ -96,6 +121,9 @@ func TestHostileSuite(t *testing.T) {
 		seed, time.Since(start).Round(time.Second), tl.inputs, tl.crashes, tl.lost, tl.wrong, tl.resumeDiffs,
 		tl.unexpected, tl.outsideBytes, tl.outsideOpens, tl.peakRSS>>20, tl.bombExcess>>20, maxBombRSS>>20)
 	fmt.Println(line)
+	if len(tl.kinds) > 0 {
+		fmt.Printf("hostile suite kinds: %s\n", tl.kindList())
+	}
 	for _, p := range tl.problems {
 		t.Log(p)
 	}
