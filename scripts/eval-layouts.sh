@@ -15,8 +15,8 @@
 # 3000), EVAL_TARGET (documents per run, default 200), EVAL_K (batch size,
 # default 50), EVAL_OPTIONS (variants, default ctf,unfocused,default,oracle;
 # ctf, unfocused and unfocused+listings always run: the 2× check is made
-# against both unfocused rows, the spec as given and the crawl as issue 12
-# measured it, listing pages counted), EVAL_FAMILIES (default "templates classic"),
+# against both unfocused rows, the spec as given and the crawl that
+# counts listing pages), EVAL_FAMILIES (default "templates classic"),
 # EVAL_EVENTS (event names, default every spec of the archive).
 # With the default variants an event takes about 20 s at low load.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the hostile-input suite (issue 13; internal/hostile/suite_test.go):
+# Runs the hostile-input suite (internal/hostile/suite_test.go):
 # cut and byte-flipped copies of every conformance archive, malformed
 # specifications, reads outside the allowed folders (watched with inotify),
 # a second run into a running one's output, compressed bombs (peak RSS), and

@@ -159,9 +159,8 @@ const (
 	// quarter of its priority (discount_pre_event_links), as is a link
 	// whose URL is dated more than two cooldown_times after its end
 	// (discount_post_event_links). Links a host repeats on its pages are
-	// ranked as any other (discount_template_links false, since session
-	// 10: with the date discounts the halving lowered P@R on every event
-	// it changed).
+	// ranked as any other (discount_template_links false: with the date
+	// discounts, the halving lowered P@R on every event it changed).
 	// Measured on an independent
 	// archive of real news text and on every site template of the
 	// generated archive (README §6).

@@ -98,8 +98,7 @@ func TestFocusPresets(t *testing.T) {
 	if po.Focus.IsPaper() || !po.Focus.DiscountPostEventLinks || !strings.Contains(po.Focus.String(), "discount_post_event_links") {
 		t.Errorf("paper + discount_post_event_links: %+v (%s)", po.Focus, po.Focus.String())
 	}
-	// The template-link discount is off in both presets (since session
-	// 10); a default spec that turns it on writes it.
+	// The template-link discount is off in both presets; a default spec that turns it on writes it.
 	tl := optionSpec("discount_template_links: true\n", "discount_template_links: true")
 	if !tl.Focus.DiscountTemplateLinks || tl.Focus.Preset != PresetDefault || !strings.Contains(tl.Focus.String(), "discount_template_links") {
 		t.Errorf("default + discount_template_links: %+v (%s)", tl.Focus, tl.Focus.String())

@@ -9,7 +9,7 @@ import (
 
 // TestLoadConfinesPaths: reference document files and the dictionary must
 // lie inside the specification's folder or an allowed folder, symbolic
-// links resolved (issue 13, defect 2).
+// links resolved.
 func TestLoadConfinesPaths(t *testing.T) {
 	base := t.TempDir()
 	dir, outside, allowed := filepath.Join(base, "spec"), filepath.Join(base, "outside"), filepath.Join(base, "allowed")

@@ -18,8 +18,8 @@ import (
 // unfocused crawl, never below the paper's ctf). The 2× check is made
 // against the row "unfocused" (the specification as given, breadth-first:
 // listing pages left out, like the default) and, when it was run, also
-// against "unfocused+listings" (the unfocused crawl as issue 12 measured
-// it, listing pages counted). scripts/eval-layouts.sh prints it
+// against "unfocused+listings" (the unfocused crawl with the listing pages
+// counted). scripts/eval-layouts.sh prints it
 // (cmd/evalsummary).
 
 // LayoutRun is one event's options comparison (evaluation.json's

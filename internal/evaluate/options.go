@@ -64,8 +64,8 @@ var (
 	preEventTempR = func(s *specs.Spec) {
 		s.Focus.DiscountPreEventLinks, s.Focus.PreEventRule = true, specs.PreEventTempR
 	}
-	// previousDefault is the default preset of session 5: listing pages
-	// counted, pagination links ranked by their text.
+	// previousDefault is the default preset with listing pages counted,
+	// pagination links ranked by their text and no date discounts.
 	previousDefault = func(s *specs.Spec) {
 		s.UsePreset(specs.PresetDefault, nil)
 		s.Focus.CountListingPages, s.Focus.FollowPagination, s.Focus.DiscountTemplateLinks = true, false, false
@@ -105,16 +105,16 @@ const BestCombination = "best"
 // focus unless the specification names another).
 const DefaultVariant = "default"
 
-// UnfocusedListingsVariant names the unfocused crawl as issue 12 measured
-// it (the second baseline of the 2× check): breadth-first over every link
+// UnfocusedListingsVariant names the unfocused crawl that counts listing
+// pages (the second baseline of the 2× check): breadth-first over every link
 // with the listing pages (home, section, tag pages) counted, as the
 // paper's collection rules count them. The row "unfocused" is the
 // specification as given under the unfocused strategy, so it leaves them
 // out, like the default.
 const UnfocusedListingsVariant = "unfocused+listings"
 
-// PreviousDefaultVariant names the row of the default preset as it was
-// before follow_pagination and count_listing_pages: false joined it.
+// PreviousDefaultVariant names the row of the default preset without
+// follow_pagination and with listing pages counted.
 const PreviousDefaultVariant = "previous-default"
 
 // FocusVariants are the rows of the options comparison, in order. The first
@@ -125,18 +125,18 @@ const PreviousDefaultVariant = "previous-default"
 var FocusVariants = []FocusVariant{
 	{Name: "ctf", Description: "the paper's CT-F (focus: paper; alpha from the spec)", Apply: paper},
 	{Name: "unfocused", Description: "breadth-first over every link (outlinks: all), no relevance", Strategy: "unfocused", Apply: allLinks},
-	{Name: UnfocusedListingsVariant, Description: "the unfocused crawl as the issue measured it: outlinks: all, listing pages counted (count_listing_pages: true: home, section and tag pages take slots of the collection)", Strategy: "unfocused", Apply: apply(allLinks, listings)},
+	{Name: UnfocusedListingsVariant, Description: "the unfocused crawl that counts listing pages: outlinks: all, listing pages counted (count_listing_pages: true: home, section and tag pages take slots of the collection)", Strategy: "unfocused", Apply: apply(allLinks, listings)},
 	{Name: DefaultVariant, Description: "the specification as given: the default focus (every link, each ranked by link_priority {parent: 0.1, anchor: 0.5, context: 0.4}) unless it sets another"},
 	{Name: "default+link-dates", Description: "the default with link_dates: true", Apply: linkDates},
 	{Name: "default+listings", Description: "the default with count_listing_pages: true (listing pages take slots of the collection)", Apply: listings},
 	{Name: "default+no-pagination", Description: "the default with follow_pagination: false (a list's next pages ranked by their anchor text)", Apply: noPages},
-	{Name: "default+template-links", Description: "the default with discount_template_links: true (links repeated on five or more pages of their host ranked at half their priority): the default of sessions 7–9", Apply: withTemplate},
-	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other; the default since session 10)", Apply: noTemplate},
+	{Name: "default+template-links", Description: "the default with discount_template_links: true (links repeated on five or more pages of their host ranked at half their priority)", Apply: withTemplate},
+	{Name: "default+no-template-links", Description: "the default with discount_template_links: false (links repeated on many pages of their host ranked as any other)", Apply: noTemplate},
 	{Name: "default+no-pre-event-links", Description: "the default with discount_pre_event_links: false (links to pages first captured long before the event ranked as any other)", Apply: noPreEvent},
 	{Name: "default+no-post-event-links", Description: "the default with discount_post_event_links: false (links whose URL is dated more than two cooldown_times after the event ranked as any other)", Apply: noPostEvent},
-	{Name: "default+pre-event-step", Description: "the default with pre_event_rule: step (session 8: links first captured more than two lead_times before the event ranked at a quarter of their priority)", Apply: preEventStep},
+	{Name: "default+pre-event-step", Description: "the default with pre_event_rule: step (links first captured more than two lead_times before the event ranked at a quarter of their priority)", Apply: preEventStep},
 	{Name: "default+pre-event-tempr", Description: "the default with pre_event_rule: tempr (links first captured before the event ranked with the TempR of their first capture)", Apply: preEventTempR},
-	{Name: PreviousDefaultVariant, Description: "the default until session 5: follow_pagination false, count_listing_pages true", Apply: previousDefault},
+	{Name: PreviousDefaultVariant, Description: "the default with follow_pagination false, count_listing_pages true and no template or date discounts", Apply: previousDefault},
 	{Name: "default+average", Description: "the default with combine: average", Apply: average},
 	{Name: "default+learn", Description: "the default with learn_links: true (an apprentice link model learned during the crawl)", Apply: learn},
 	{Name: "default+feedback", Description: "the default with feedback {documents: 10, beta: 0.5}: the 10 best documents so far enrich the reference vector that scores the links (their texts and the parent's topical term)", Apply: feedback},

@@ -50,8 +50,8 @@ func TestScoreTemplates(t *testing.T) {
 
 // TestUnfocusedVariants: "unfocused" is the specification as given under
 // the unfocused strategy (the default leaves listing pages out of the
-// collection); "unfocused+listings" is the unfocused crawl as issue 12
-// measured it, with the listing pages counted. Both follow every link.
+// collection); "unfocused+listings" is the unfocused crawl
+// with the listing pages counted. Both follow every link.
 func TestUnfocusedVariants(t *testing.T) {
 	for _, tc := range []struct {
 		name     string

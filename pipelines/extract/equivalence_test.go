@@ -48,8 +48,8 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 			t.Errorf("%s changes nothing in this run: the comparisons do not cover it", strings.TrimSpace(option))
 		}
 	}
-	// The template-link discount (an option, off in the default since
-	// session 10: each entry counts the pages of its host that link to it,
+	// The template-link discount (an option, off in the default:
+	// each entry counts the pages of its host that link to it,
 	// summed through merges and the rounds' state): K = 1 equals the
 	// sequential engine with it too.
 	withOption("template", "discount_template_links: true\n", true)

@@ -61,7 +61,8 @@ discount_template_links: true
 discount_pre_event_links: false
 `
 
-// TestFocusOptionsEngines: with the focusing options of issue 7 the Beam
+// TestFocusOptionsEngines: with the focusing options (link priority,
+// link dates, combination, intent, gate, depth, template links) the Beam
 // rounds with K = 1 still equal the sequential engine, and a Beam run with
 // K > 1 does not depend on the runner (the average combination sums
 // fixed-point values, so merge order cannot change it).

@@ -1,6 +1,6 @@
 package main
 
-// Hostile input end to end (issue 13): compressed bombs must not drive the
+// Hostile input end to end: compressed bombs must not drive the
 // memory of either pipeline, and two runs cannot share an output directory.
 
 import (
