@@ -4,17 +4,19 @@
 #      several events, 1-4 captures per URL, revisits, redirects, 404s),
 #   2. index it (ZipNum snapshot index + document frequencies for IDF),
 #   3. extract one event's collection with ctf, cf, tf and unfocused,
-#   4. evaluate the four runs against the archive's labels, and compare the
-#      focusing options beyond the paper (extract eval --options),
-# and print where the report is. Environment: DEMO_OUT (default demo-out),
-# DEMO_PAGES (articles, default 3000), DEMO_EVENT (default
-# federal-election-2009), DEMO_TARGET (documents per run, default 300),
-# DEMO_OPTIONS (variants to compare, default all), DEMO_TEMPLATES=1 (hosts
-# built as real news sites lay out their links: asides, teaser grids, footer
-# link farms, print/AMP copies; genarchive --templates; the evaluation then
-# breaks precision down per template).
+#   4. evaluate the four runs against the archive's labels (report.html),
+# then print how to replay the collections from the report and the time it
+# took. The comparison of the focusing options is scripts/demo-options.sh.
+# Environment: DEMO_OUT (default demo-out), DEMO_PAGES (articles, default
+# 3000), DEMO_EVENT (default federal-election-2009), DEMO_TARGET (documents
+# per run, default 300), DEMO_TEMPLATES=1 (hosts built as real news sites
+# lay out their links: asides, teaser grids, footer link farms, print/AMP
+# copies; genarchive --templates; the report then breaks precision down per
+# template), DEMO_SERVE=1 (serve the report and the collections on
+# 127.0.0.1 at the end, until Ctrl+C).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
 out="${DEMO_OUT:-demo-out}"
 pages="${DEMO_PAGES:-3000}"
 event="${DEMO_EVENT:-federal-election-2009}"
@@ -24,34 +26,41 @@ templates=()
 bin="$out/bin"
 mkdir -p "$bin"
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - start)); }
 
-step "building (the first build of Beam takes about two minutes)"
-go build -o "$bin/" ./cmd/genarchive ./pipelines/index ./pipelines/extract
+step "building (the first build of Beam takes a few minutes)"
+go build -o "$bin/" ./cmd/recrawl ./cmd/genarchive
+built=$SECONDS
 
 step "generating a synthetic archive of $pages articles in $out/archive"
 rm -rf "$out/archive" "$out/index"
 "$bin/genarchive" --out "$out/archive" --pages "$pages" --seed 1 --quiet ${templates[@]+"${templates[@]}"}
 
 step "indexing it (ZipNum, 2 shards, with document frequencies)"
-"$bin/index" --input="$out/archive/*.warc.gz" --output="$out/index" --format=zipnum --shards=2 --dictionary 2> "$out/index.log"
+"$bin/recrawl" index --input="$out/archive/*.warc.gz" --output="$out/index" --format=zipnum --shards=2 --dictionary 2> "$out/index.log"
 tail -n 3 "$out/index.log" | sed 's/^/  /' || true
 
+spec="$out/archive/specs/$event.yaml"
 runs=()
 for strategy in ctf cf tf unfocused; do
   step "extracting '$event' with $strategy (target $target documents, 50 per round)"
   rm -rf "$out/$strategy"
-  "$bin/extract" --spec "$out/archive/specs/$event.yaml" --index "zipnum:$out/index" --archive "$out/archive" \
+  "$bin/recrawl" extract --spec "$spec" --index "zipnum:$out/index" --archive "$out/archive" \
     --output "$out/$strategy" --strategy "$strategy" --target_size "$target" --batch_size 50
   runs+=("$out/$strategy")
 done
 
-step "evaluating, and comparing the focusing options beyond the paper (one extraction per variant)"
-"$bin/extract" eval --runs "$(IFS=,; echo "${runs[*]}")" --labels "$out/archive/labels.tsv" --event "$event" --report "$out" \
-  --options "${DEMO_OPTIONS:-all}" --spec "$out/archive/specs/$event.yaml" --index "zipnum:$out/index" --archive "$out/archive" \
-  --target_size "$target" --batch_size 50 2>/dev/null
+step "evaluating the four runs against the archive's labels"
+"$bin/recrawl" eval --runs "$(IFS=,; echo "${runs[*]}")" --labels "$out/archive/labels.tsv" --event "$event" \
+  --report "$out" 2>/dev/null
 
 echo
 echo "report:      $out/report.html"
 echo "plot:        $out/accumulated_relevance.png"
 echo "collections: $out/{ctf,cf,tf,unfocused}/ (documents.jsonl, collection.wacz, links.graphml, ...)"
+echo "replay:      $bin/recrawl serve --report $out   (open the address it prints; each top document is one click from its replay)"
+echo "elapsed:     $((SECONDS - start)) s ($((SECONDS - built)) s after the build)"
+
+if [ -n "${DEMO_SERVE:-}" ]; then
+  exec "$bin/recrawl" serve --report "$out"
+fi

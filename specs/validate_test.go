@@ -120,10 +120,10 @@ func TestAliasesBounded(t *testing.T) {
 	}
 }
 
-// TestREADMEListsEveryField: specs/README.md's tables name every field of
-// the format, and no other.
-func TestREADMEListsEveryField(t *testing.T) {
-	data, err := os.ReadFile("README.md")
+// TestReferenceListsEveryField: docs/specification.md's tables name every
+// field of the format, and no other.
+func TestReferenceListsEveryField(t *testing.T) {
+	data, err := os.ReadFile("../docs/specification.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +134,12 @@ func TestREADMEListsEveryField(t *testing.T) {
 	}
 	for _, f := range fieldsOf(reflect.TypeOf(Spec{})) {
 		if !documented[f.name] {
-			t.Errorf("README.md does not document %s", f.name)
+			t.Errorf("docs/specification.md does not document %s", f.name)
 		}
 		delete(documented, f.name)
 	}
 	for name := range documented {
-		t.Errorf("README.md documents %s, which is not a field", name)
+		t.Errorf("docs/specification.md documents %s, which is not a field", name)
 	}
 }
 
