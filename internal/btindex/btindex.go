@@ -1,75 +1,23 @@
 // Package btindex stores the snapshot index (every capture of every URL) in
 // Cloud Bigtable and looks up all captures of many URLs at once.
 //
-// # Schema
-//
 // One row per capture, one cell per row:
 //
 //	row key   SURT-KEY <space> TIMESTAMP <space> ID
 //	          e.g. "com,example)/a 20160102030405 9f86d081884c7d65"
-//	family    "c" (a one-letter name: it is stored with every cell)
-//	qualifier "j"
-//	value     the capture's CDXJ JSON block: {"url": …, "mime": …, "status": …,
-//	          "digest": …, "length": …, "offset": …, "filename": …}
-//	cell time 0 (fixed), GC policy "at most 1 version"
+//	family    "c", qualifier "j", cell time 0, at most 1 version
+//	value     the capture's CDXJ JSON block
 //
-// ID is the first 8 bytes, in hex, of the SHA-1 of the record's location
-// (filename, NUL, offset): the identity of a capture. The same capture
-// therefore always lands in the same row and cell, and because the cell
-// timestamp is fixed, writing it again overwrites the cell instead of adding a
-// version: re-running a load adds no duplicates and changes nothing. Two
-// records of one URL in the same second (a response and a revisit, or copies
-// in two files) get different IDs and both stay.
+// ID is a hash of the record's location (filename and offset), and the cell
+// time is fixed, so loading the same capture again overwrites its cell:
+// re-running a load adds no duplicates. All captures of a URL are adjacent
+// rows, sorted by time; the keys are not salted, so host and domain range
+// scans keep working. The index pipeline's document frequencies are stored in
+// the same table under the reserved row-key prefix "~df " (DictionaryPrefix),
+// which sorts after every SURT key and never answers a capture look-up.
 //
-// Why a row per capture, not a row per URL with a column per capture: the
-// look-up is a short range scan either way (all rows with the prefix
-// "SURT-KEY " are adjacent), but rows stay tiny and of bounded size, where a
-// URL-row of a front page captured daily for 20 years would grow without limit
-// (Bigtable wants rows well under 100 MB and does not split a row); writers of
-// different bundles never touch the same row, so a load needs no row-level
-// read-modify-write; and Bigtable is made for billions of narrow rows ("tall
-// and narrow" tables). The key ends with the timestamp so the rows of one URL
-// come back sorted by capture time.
-//
-// The key prefix is "SURT-KEY " with a space: "com,example)/a " never matches
-// the rows of "com,example)/ab", because SURT keys contain no spaces.
-//
-// # Hot spots and salting
-//
-// SURT keys cluster by domain: a big site's captures are one contiguous slice
-// of the key space. We do not salt the keys. A salt (a hash prefix) spreads
-// writes, but the salt must be a function of the URL alone so that one URL's
-// captures stay together, and then it destroys the one thing SURT order is
-// for: host and domain range scans ("all of com,example,") and key-prefix
-// compression. The load does not need it: the index pipeline writes from
-// many workers, each bundle covering a spread of the key space, and Bigtable
-// splits tablets by size and load on its own; for a one-off bulk load of a
-// sorted index, create the table pre-split at shard boundaries (the ZipNum
-// cluster.idx gives good split points). Look-ups are random across the key
-// space, which is Bigtable's best case.
-//
-// # Document frequencies
-//
-// The index pipeline's document frequencies (`--dictionary`: one df-LANG.tsv
-// per language) are stored in the same table under the reserved row-key prefix
-// "~df " (DictionaryPrefix), so an index in Bigtable is one thing: the
-// extraction finds them by itself, as it finds df-LANG.tsv next to a CDXJ or
-// ZipNum index. Rows "~df LANG CHUNK" (CHUNK six digits) hold the file in
-// chunks of DictionaryChunkBytes in the capture cell Family:Column; chunk 0
-// also holds the chunk count in Family:"n". No SURT key starts with "~" (a
-// key starts with a host, an IP address or a scheme), and "~" sorts after
-// every SURT key, so the rows sit together at the end of the table and never
-// answer a capture look-up ([Reader.Lookup] drops keys starting with "~"). A
-// second table would have needed its own creation, permissions and name
-// passed around; a few rows in the same table need nothing.
-//
-// # Reading
-//
-// [Reader.Lookup] takes a batch of keys and sends ONE ReadRows request per
-// up to [DefaultKeysPerRead] keys, with one prefix range per key
-// (a RowRangeList), not one request per URL. Bigtable returns rows in key
-// order; the reader groups them by key. A LatestNFilter(1) guards against a
-// second version that garbage collection has not removed yet (GC is lazy).
+// Reader.Lookup sends one ReadRows request per DefaultKeysPerRead keys, with
+// one prefix range per key. Why this schema, and its hot spots: docs/formats.md.
 package btindex
 
 import (

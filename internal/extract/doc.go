@@ -8,11 +8,9 @@
 // The state of an extraction (method.md §3): the frontier, URL (by SURT key)
 // → best priority seen so far, with the depth, path, URL and parent of its
 // first discovery (frontier.go); the collection and the missing URLs; seen =
-// collection ∪ missing. One step for one URL (step.go) selects the batch
-// (topk.go), resolves the URL's captures, selects the snapshot closest to the
-// event (select_snapshot.go), reads and scores the record, and merges the
-// unseen outlinks into the frontier. docs/architecture.md lists the steps of
-// a round and where each runs.
+// collection ∪ missing. The logic of every step of a round is here (step.go,
+// topk.go, select_snapshot.go); docs/architecture.md lists the steps and
+// where each runs.
 //
 // Merge is commutative and associative and sums priorities in fixed point,
 // so any merge order gives the same bits; discovery order is a number packed

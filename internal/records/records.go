@@ -2,51 +2,19 @@
 // (.warc, .warc.gz, .arc, .arc.gz; the format is detected from the content)
 // and reads single records at an index offset.
 //
-// For every record it gives what a snapshot index and the extraction stage
-// need: its offset and length in the file as pywb computes them, its WARC
-// header (ARC records are mapped to WARC terms: type "response", target URI,
-// date), the HTTP status line and headers when the payload is an HTTP
-// message, and the payload.
+// For every record it gives what a snapshot index and the extraction need:
+// its offset and length in the file as pywb (warcio's ArchiveIterator)
+// computes them, its WARC header (ARC records mapped to WARC terms), the
+// HTTP status line and headers when the payload is an HTTP message, and the
+// payload. The record syntax is parsed here, following warcio's parser,
+// because the index needs exact gzip member boundaries, pywb's record
+// selection, tolerance of damage and speed; gowarc checks the parsed headers
+// in the tests.
 //
-// # Offsets and lengths
-//
-// The rules are pywb's (warcio's ArchiveIterator):
-//   - gzip with one member per record (the normal layout): the offset is where
-//     the record's gzip member starts, the length that member's compressed
-//     size. Empty members are skipped silently.
-//   - plain files: the offset is where the record's first line starts, the
-//     length its header plus Content-Length bytes; the blank lines after the
-//     block are not counted.
-//   - whole-file gzip (several records in the first gzip member): pywb refuses
-//     such files ("non-chunked gzip file"). Here they are read as one
-//     decompressed stream and offsets and lengths are positions in that stream,
-//     counted as for plain files; ReadRecordAt understands them (by
-//     decompressing from the start, so slowly). A later member that holds more
-//     than one record is reported as a Skip ("multi-record-member") and only
-//     its first record is read.
-//
-// # Why not gowarc
-//
-// gowarc's Unmarshaler hides gzip member boundaries inside its own reader and
-// reports only how many bytes it skipped before a record, has no ARC support,
-// and validates and buffers blocks; the index needs exact member boundaries,
-// pywb's record selection and tolerance of damaged files, and speed (headers
-// are parsed here without reading payloads that nobody asks for). So the
-// record syntax is parsed here, following warcio's parser (header lines split
-// at the first colon, continuation lines, UTF-8 with a Latin-1 fallback), and
-// gowarc serves in the tests as an independent check of the parsed headers.
-//
-// # Damage
-//
-// Problems are reported as Skip values through a callback and iteration goes
-// on with the next record that can be found: garbage between records (lines
-// are skipped until one parses as a record header), damaged or truncated gzip
-// members (the next gzip header is searched for), invalid Content-Length
-// (read as 0, like pywb, so the block shows up as garbage), unparsable dates,
-// truncated records, an empty file. A record that was returned by Next and
-// then found damaged (its block cut off, its gzip member failing the CRC-32)
-// has Record.Damage set by Finish: every field of it may be wrong, so it is
-// not to be indexed, and the Skip reported at its offset says why.
+// Damage is reported as Skip values through a callback, and iteration goes
+// on with the next record that can be found. A record found damaged after
+// Next returned it has Record.Damage set by Finish and is not to be indexed.
+// The offset rules for each file layout: docs/formats.md.
 package records
 
 import (

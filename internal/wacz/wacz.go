@@ -2,71 +2,19 @@
 // (webrecorder/specs, wacz/1.1.1), OUT/collection.wacz, which
 // ReplayWeb.page and pywb open directly.
 //
-// Layout of the zip, in this order:
+// The zip holds the run's collection.warc.gz unchanged and stored (replay
+// reads records by offset through range requests), its index (a flat
+// indexes/index.cdxj below DefaultZipNumThreshold lines, else a ZipNum
+// index.cdx.gz + index.idx as py-wacz writes it, so a viewer reads only the
+// blocks it needs), pages/pages.jsonl with the first DefaultMaxPages
+// documents in collection order and pages/extraPages.jsonl with the others,
+// each page with its scores, and datapackage.json with
+// datapackage-digest.json. The collection's name and description come from
+// the specification. Every index line is checked against the WARC.
 //
-//	archive/collection.warc.gz   the run's collection.warc.gz, unchanged, STORE
-//	indexes/index.cdxj           small collections: collection.cdxj, sorted,
-//	                             filenames pointing at archive/collection.warc.gz,
-//	                             STORE
-//	indexes/index.cdx.gz         large collections instead: the same lines as a
-//	indexes/index.idx            ZipNum index (gzip blocks + secondary index),
-//	                             both STORE
-//	pages/pages.jsonl            header line, then one page per document (the
-//	                             first [DefaultMaxPages] in collection order),
-//	                             DEFLATE
-//	pages/extraPages.jsonl       large collections: header line, then the
-//	                             other documents' pages, DEFLATE
-//	datapackage.json             manifest: profile, wacz_version, title,
-//	                             description, metadata {title, description},
-//	                             created, modified, software, mainPageUrl/Date,
-//	                             resources (name, path, hash "sha256:…", bytes)
-//	datapackage-digest.json      {"path": "datapackage.json", "hash": "sha256:…"}
-//
-// Choices:
-//   - The WARC is STORED, not deflated: it is already gzip-compressed per
-//     record, and replay reads records by offset through HTTP range requests
-//     into the zip (spec §Zip Compression).
-//   - Small indexes are one plain, STORED index.cdxj, which a viewer reads in
-//     one request. ReplayWeb.page loads a flat index into its browser
-//     database before it replays anything, and on a 20,000-document
-//     collection (22,538 lines) that took minutes; so from
-//     [DefaultZipNumThreshold] lines on the index is written as py-wacz
-//     writes it: index.cdx.gz holds the sorted lines as gzip members of
-//     [ZipNumLinesPerBlock] lines each (internal/zipnum), and index.idx has
-//     a "!meta" line naming that file and the format cdxj-gzip-1.0, then one
-//     line per block: "KEY TIMESTAMP {"offset", "length", "digest"}" with
-//     the block's place in index.cdx.gz and the SHA-256 of its compressed
-//     bytes. A viewer then reads only the idx and the blocks of the URLs it
-//     replays. The index's lines are checked either way: each must parse, and
-//     its offset+length must lie inside the WARC; the filename field is set
-//     to the archive entry's name, whatever the run's index said.
-//   - The collection's name and description (from the spec) are written
-//     both as the spec's top-level title and description and inside
-//     "metadata", where ReplayWeb.page looks for the name it shows.
-//   - pages.jsonl lists the collected documents in collection order (seeds
-//     and the first rounds first) up to [DefaultMaxPages]; the rest go to
-//     pages/extraPages.jsonl, as the spec suggests ("include only the main
-//     pages in the pages.jsonl, while including additional pages, such as
-//     those discovered automatically via a crawl in an another file e.g.
-//     extraPages.jsonl"). ReplayWeb.page writes every line of pages.jsonl
-//     into its browser database before it replays the first page: with
-//     all 19,045 documents of a generated collection listed, the first
-//     page took 22–28 s on the loaded 2-core machine (load average 23–37),
-//     with 1,000 listed 9–17 s in the same runs (scripts/bench.sh replay). It
-//     does not list extraPages.jsonl but searches its first MiB (its "text
-//     index"); every capture replays by URL whichever list its page is in.
-//     Each line has the
-//     the required url and ts (RFC 3339 of the capture timestamp), the title
-//     (the document's <title>, the one the viewer shows for the replayed
-//     page), an id (the first 16 hex digits of SHA-256 of "timestamp url"),
-//     and the scores as extra properties (allowed by the spec): topic_r,
-//     temp_r, ttr, relevance, doc_time, doc_time_source, depth, path, round,
-//     rank.
-//   - Deterministic: the caller passes the creation time, which is used for
-//     created, modified and every zip entry's modification time, so the same
-//     run and time give the same bytes.
-//   - The file is written to a temporary name and renamed, so a reader never
-//     sees a half-written package.
+// The output is deterministic (the caller passes the creation time) and
+// written under a temporary name, then renamed. The layout and the reasons
+// for it: docs/formats.md.
 package wacz
 
 import (

@@ -1,42 +1,22 @@
 // Command extract builds an event-centric collection from a web archive:
 // Algorithm 1 of Gossen et al. (TPDL 2017) run as Beam batch rounds, or one
-// URL at a time by the sequential reference engine.
+// URL at a time by the sequential reference engine. It is `recrawl extract`,
+// with the subcommands explain, eval and serve (`recrawl explain`,
+// `recrawl eval`, `recrawl serve`).
 //
-//	go run ./pipelines/extract --spec SPEC --index zipnum:INDEX_DIR --archive ARCHIVE_DIR --output OUT
-//	go run ./pipelines/extract --spec SPEC --index national=zipnum:IDX --archive national=DIR --index special=cdxj:FILE --archive special=DIR --output OUT
-//	go run ./pipelines/extract explain --spec SPEC --html FILE --url URL --capture_time 2009-09-27T12:00:00Z
-//	go run ./pipelines/extract eval --runs OUT_ctf,OUT_cf,OUT_tf,OUT_unfocused --labels FILE --report DIR
-//	go run ./pipelines/extract serve --report DIR   (report.html's documents open in ReplayWeb.page)
+//	recrawl extract --spec SPEC --index zipnum:INDEX_DIR --archive ARCHIVE_DIR --output OUT
 //
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
 // the collection reaches target_size, the frontier is empty or max_rounds is
-// reached. The engines (internal/engine) run the rounds; each round of the
-// Beam engine is a pipeline of transforms/round's composites:
+// reached. The engines (internal/engine) run the rounds; the steps of a round
+// and where each lives are in docs/architecture.md. This package reads the
+// flags, prepares the job (run.go), names the archives (archives.go), picks
+// an engine and writes the outputs of its run (outputs.go).
 //
-//	SelectBatch       the K best frontier URLs (heap combiner)
-//	ResolveSnapshots  their captures: batched index look-ups, or a CoGroupByKey
-//	                  join of the batch with the whole index (--join=cogroup)
-//	SelectSnapshot    the usable capture closest to the event
-//	FetchRecord       the record at its offset (ranged reads on gs://)
-//	Score             main text, outlinks, document time → TopicR, TempR, TTR
-//	MergeFrontier     unseen outlinks enter with the parent's relevance
-//
-// The logic of every step is plain Go in internal/extract (reading and
-// copying archive records: internal/archive), shared with the sequential
-// engine (--engine=sequential), which is the oracle the Beam engine is
-// tested against. This package reads the flags, prepares the job (run.go),
-// picks an engine and writes the outputs of its run.
-//
-// Outputs in OUT: documents.jsonl, missing.jsonl, links.tsv, rounds.jsonl,
-// run.json, collection.warc.gz and collection.cdxj. State lives in --work
-// (default OUT/.work): a killed run started again with the same command
-// resumes from the last finished round; a finished run started again
-// changes nothing (work/FINISHED).
-//
-// Several archives are read at once by naming them (archives.go): captures
-// of a URL from all of them compete in snapshot selection, and every
-// document records the archive it came from.
+// State lives in --work (default OUT/.work): a killed run started again with
+// the same command resumes from the last finished round; a finished run
+// started again changes nothing.
 package main
 
 import (

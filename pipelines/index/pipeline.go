@@ -1,13 +1,9 @@
 // Command index turns WARC and ARC files into the snapshot index the
 // extraction resolves URLs through: a pywb-compatible CDXJ file, a ZipNum
-// index (gzip blocks of sorted CDXJ lines in key-range shards plus
-// cluster.idx, the layout Common Crawl and the Internet Archive use for
-// billions of captures), and/or a Bigtable table.
+// index, and/or a Bigtable table, and optionally the per-language document
+// frequencies for IDF (--dictionary). It is `recrawl index`.
 //
-//	go run ./pipelines/index --input='ARCHIVE/*.warc.gz' --output=INDEX_DIR
-//	go run ./pipelines/index --input=... --output=INDEX_DIR --format=zipnum --shards=8
-//	go run ./pipelines/index --input=... --bigtable=PROJECT/INSTANCE/TABLE
-//	go run ./pipelines/index --input=... --output=INDEX_DIR --dictionary [--dictionary_sample=0.1]
+//	recrawl index --input='ARCHIVE/*.warc.gz' --output=INDEX_DIR --format=zipnum --shards=8 --dictionary
 //
 // The pipeline, step by step (composites in package transforms/index):
 //
@@ -16,33 +12,14 @@
 //	                       └─ batches of lines ─ Lines ─┬─ WriteBigtable     → rows keyed by SURT and timestamp
 //	                                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
 //
-// Inputs are local paths or gs:// URIs, a comma-separated list of files and
-// glob patterns. A file is cut into parts of about --range_bytes at
-// confirmed record boundaries (gzip per record; other files are one part),
-// and a worker indexes --index_parallelism parts at once: the index does not
-// depend on either. Which records get a
-// line and every field follow pywb's indexer (internal/cdxj); a corrupt record
-// is counted by kind, logged with file and offset, and skipped. The run exits
-// with status 0 unless nothing at all could be read.
-//
-// --dictionary also builds the document-frequency dictionaries the scoring's
-// idf = ln(N / df) comes from (method.md §2), from the archive itself: every
-// HTTP 200 HTML response (not the revisits) is read back at its offset from
-// the directory of its input file, parsed, and analysed with the analyzer of
-// its language (--default_language for languages without one), and each
-// distinct unigram and bigram of its title and main text counts once. Per
-// language, INDEX_DIR/df-<lang>.tsv holds "#docs<TAB>N", "#lang<TAB>LANG" and
-// "term<TAB>df" sorted by term (scoring.ReadDocFreq / LoadDocFreq read it).
-// --dictionary_sample=R counts a share R of the documents, chosen by a hash
-// of SURT key and timestamp, so reruns count the same documents.
-// --dictionary_min_df=K (default 2) leaves out the terms of fewer than K
-// documents, most of them one-off words and bigrams: a term missing from the
-// dictionary gets its largest idf, which is at most ln(N / K), what a rare
-// term gets anyway. Captures not counted are counted by reason (not-200,
-// not-html, revisit, fetch-failed, parse-failed, no-text) in the summary.
-//
-// Beam's own flags pass through (--runner, --endpoint, …); the default runner
-// is prism, in process.
+// A file is cut into parts of about --range_bytes at confirmed record
+// boundaries, and a worker indexes --index_parallelism parts at once; the
+// index does not depend on either. Which records get a line, and every
+// field, follow pywb's indexer (internal/cdxj); a corrupt record is counted
+// by kind, logged with file and offset, and skipped. The dictionary counts
+// each distinct term of every HTTP 200 HTML response once per document
+// (df-<lang>.tsv: "#docs", "#lang", then "term<TAB>df"; scoring.ReadDocFreq).
+// Beam's own flags pass through; the default runner is prism, in process.
 package main
 
 import (
