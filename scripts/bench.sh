@@ -46,7 +46,7 @@
 #                        `machine`: rounds of the default build per cell, about 3 minutes each on 2 cores)
 #   BENCH_CORPUS         the archive for `machine`: "real" (default: 4 files of 262 MB whose captures are
 #                        the 324 real news, blog and shop pages of ../shared/conformance/dates, recaptured,
-#                        ~31,000 captures per GB like the corpus; cmd/genrealcorpus, once, into
+#                        ~31,000 captures per GB like a crawl of real news sites; cmd/genrealcorpus, once, into
 #                        BENCH_DIR/real-4x262MB), "generated" (the generated archive: small pages, ~210,000
 #                        captures per GB, where the cost per record weighs six times more) or a directory;
 #                        its files are also concatenated once into BENCH_DIR/one-file-NAME/all.warc.gz (1 file)

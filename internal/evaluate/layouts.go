@@ -263,7 +263,7 @@ func (s *LayoutSummary) Write(w io.Writer) error {
 		if len(f.Cells) > 0 {
 			checked := "≥ 2× unfocused, ≥ ctf"
 			if f.Listings {
-				checked = "≥ 2× unfocused, ≥ 2× unfocused+listings (the issue's baseline: listing pages counted), ≥ ctf"
+				checked = "≥ 2× unfocused, ≥ 2× unfocused+listings (listing pages counted), ≥ ctf"
 			}
 			fmt.Fprintf(&b, "\nPrecision at R_t per template and event (R_t: the template's relevant labels; checks of each variant in the last columns: %s; `-` marks a failed check):\n\n| template | event | R_t |", checked)
 			for _, v := range f.Variants {
@@ -305,7 +305,7 @@ func (s *LayoutSummary) Write(w io.Writer) error {
 				fmt.Fprintf(&b, " (%.2f over the cells with R_t ≥ %d); below 2× unfocused in %d of %d cells%s",
 					v.CellsVsOracle, MinCellR, len(v.CellsBelow2xUnfocused), len(f.Cells), list(v.CellsBelow2xUnfocused))
 				if f.Listings {
-					fmt.Fprintf(&b, "; below 2× unfocused+listings (the issue's baseline) in %d of %d cells%s",
+					fmt.Fprintf(&b, "; below 2× unfocused+listings in %d of %d cells%s",
 						len(v.CellsBelow2xUnfocusedListings), len(f.Cells), list(v.CellsBelow2xUnfocusedListings))
 				}
 				fmt.Fprintf(&b, "; below ctf in %d cells%s", len(v.CellsBelowPaper), list(v.CellsBelowPaper))

@@ -104,15 +104,15 @@ func TestSummarizeLayouts(t *testing.T) {
 	}
 }
 
-// TestSummarizeLayoutsListings: with the unfocused+listings row (the
-// issue's baseline, listing pages counted) every cell is checked against
+// TestSummarizeLayoutsListings: with the unfocused+listings row (listing
+// pages counted) every cell is checked against
 // 2× both baselines, each reported on its own; the row "unfocused" keeps
 // its own check.
 func TestSummarizeLayoutsListings(t *testing.T) {
 	dir := t.TempDir()
-	// aside/a fails 2× unfocused (0.5 < 0.6) but passes 2× the issue's
-	// baseline (0.5 ≥ 0.4); teasers/a passes 2× unfocused (0.5 ≥ 0.4)
-	// but not 2× the baseline (0.5 < 0.6): the checks are kept
+	// aside/a fails 2× unfocused (0.5 < 0.6) but passes 2× unfocused+listings
+	// (0.5 ≥ 0.4); teasers/a passes 2× unfocused (0.5 ≥ 0.4)
+	// but not 2× unfocused+listings (0.5 < 0.6): the checks are kept
 	// apart, whichever baseline is the larger.
 	a := writeEvaluation(t, dir, "a", []optRowJSON{
 		row("ctf", 0.1, 0.1, ts("aside", 20, 0.1), ts("teasers", 20, 0.1)),
@@ -146,10 +146,10 @@ func TestSummarizeLayoutsListings(t *testing.T) {
 		t.Errorf("2× unfocused %v, 2× unfocused+listings %v", def.CellsBelow2xUnfocused, def.CellsBelow2xUnfocusedListings)
 	}
 	checkWritten(t, s,
-		"≥ 2× unfocused, ≥ 2× unfocused+listings (the issue's baseline: listing pages counted), ≥ ctf",
+		"≥ 2× unfocused, ≥ 2× unfocused+listings (listing pages counted), ≥ ctf",
 		"| aside | a | 20 | 0.100 | 0.300 | 0.200 | 0.500 | 1.000 | default -/ok/ok |",
 		"| teasers | a | 20 | 0.100 | 0.200 | 0.300 | 0.500 | 1.000 | default ok/-/ok |",
-		"below 2× unfocused in 1 of 2 cells (aside/a); below 2× unfocused+listings (the issue's baseline) in 1 of 2 cells (teasers/a); below ctf in 0 cells",
+		"below 2× unfocused in 1 of 2 cells (aside/a); below 2× unfocused+listings in 1 of 2 cells (teasers/a); below ctf in 0 cells",
 	)
 	// Without the row the output keeps its one 2× check (TestSummarizeLayouts).
 }

@@ -180,7 +180,7 @@ func TestEvalOptions(t *testing.T) {
 	if strings.Join(names, ",") != "ctf,unfocused,unfocused+listings,anchor,no-listings,oracle" || ev.Options.R == 0 {
 		t.Fatalf("options rows %v, R %d", names, ev.Options.R)
 	}
-	// unfocused+listings (the baseline) is the same breadth-first
+	// unfocused+listings is the same breadth-first
 	// crawl with the listing pages counted: "unfocused" follows them
 	// without counting them, and its first R documents hold at least as
 	// many relevant ones (the other's first R, listing pages removed, are
