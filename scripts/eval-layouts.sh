@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the focusing variants on two layout families of the demo archive
-# and prints one table (README §6, "Measured"):
+# and prints one table (docs/focus.md):
 #   templates: genarchive --templates (hosts in the classic, aside, teasers,
 #              footer-farm and amp-print site templates),
 #   classic:   the same archive without templates (every host classic).

@@ -77,7 +77,7 @@ type Focus struct {
 	// about where it leads. Off in both presets: under the default's link
 	// priority such a link is ranked mostly by its own anchor, and with
 	// the date discounts the halving lowered the mean P@R on every event
-	// it changed, on both archive families (README §6).
+	// it changed, on both archive families (docs/focus.md).
 	DiscountTemplateLinks bool `yaml:"discount_template_links" spec:"omitdefault"`
 	// discount_pre_event_links: an outlink whose URL's first usable capture
 	// (HTTP 200 HTML) in the archives is well before the event's start
@@ -163,7 +163,7 @@ const (
 	// discounts, the halving lowered P@R on every event it changed).
 	// Measured on an independent
 	// archive of real news text and on every site template of the
-	// generated archive (README §6).
+	// generated archive (docs/focus.md).
 	PresetDefault Preset = "default"
 	// PresetPaper is the paper's CT-F, reproduced exactly: main-content
 	// outlinks only, each with its parent's relevance (max over parents),

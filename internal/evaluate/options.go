@@ -97,7 +97,7 @@ func apply(fs ...func(*specs.Spec)) func(*specs.Spec) {
 }
 
 // BestCombination names the combination of options that measured best on
-// the demo archive (see the README's table); it keeps the paper's
+// the demo archive (scripts/demo-options.sh measures it); it keeps the paper's
 // strategies and changes how outlinks are prioritised and what is counted.
 const BestCombination = "best"
 

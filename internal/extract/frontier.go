@@ -102,7 +102,7 @@ const (
 // ranks every link first captured before the start with its priority times
 // the TempR of its first capture, which bounds the TempR of the page itself
 // (before the start TempR only grows with the document time); it measured
-// below the step (README §6). A first capture after the start says nothing
+// below the step (docs/focus.md). A first capture after the start says nothing
 // (the page may be older than its first capture), and neither does its
 // absence.
 const (

@@ -122,7 +122,7 @@ same number of documents for both runs.</p>
 {{with .Options}}
 <h2 id="options">Focusing beyond the paper</h2>
 <p>Each row is one extraction of {{.Spec}} with one focusing option of the related systems (specification
-fields in specs/README.md), everything else as specified. Precision at R (R = {{.R}} relevant URLs) and
+fields in docs/specification.md), everything else as specified. Precision at R (R = {{.R}} relevant URLs) and
 recall at {{.N}} against the labels; accumulated relevance over each run and, in brackets, after
 {{.CommonN}} documents (comparable between rows). Ratios: precision against the paper's ctf, recall against
 the unfocused run. The row oracle, when run, is not a method but the ceiling: a crawl of the same link graph

@@ -40,12 +40,12 @@ import (
 // DefaultZipNumThreshold is the number of index lines from which the index
 // is written as ZipNum (index.cdx.gz + index.idx) instead of a flat
 // index.cdxj. Measured in ReplayWeb.page 2.5.3 (internal/replaytest,
-// scripts/bench.sh replay): see the README's "Replay" section.
+// scripts/bench.sh replay): see docs/benchmarks.md, "Replay".
 const DefaultZipNumThreshold = 3000
 
 // DefaultMaxPages is how many documents pages.jsonl lists; the others
-// are in pages/extraPages.jsonl. Measured in ReplayWeb.page 2.5.3: see the
-// README's "Replaying a collection".
+// are in pages/extraPages.jsonl. Measured in ReplayWeb.page 2.5.3: see
+// docs/benchmarks.md, "Replay".
 const DefaultMaxPages = 1000
 
 // ZipNumLinesPerBlock is the number of index lines per gzip block of a

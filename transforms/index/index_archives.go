@@ -56,8 +56,8 @@ type IndexArchivesOptions struct {
 	// without the Reshuffle that spreads them over workers. On prism the
 	// Reshuffle gave every range its own bundle; the bundles waiting for
 	// a slot (in FinishBundle) blocked the SDK's progress reports, and
-	// prism busy-waited for the responses of the finished ones (README,
-	// Benchmarks): up to 40 % of the CPU of a 1-worker run.
+	// prism busy-waited for the responses of the finished ones: up to
+	// 40 % of the CPU of a 1-worker run.
 	OneProcess bool
 }
 
