@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -116,7 +117,7 @@ func ReadDictionary(r io.Reader, name string) (*Dictionary, error) {
 func (d *Dictionary) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriter(w)
 	var n int64
-	for _, term := range sortedKeys(d.idf) {
+	for _, term := range slices.Sorted(maps.Keys(d.idf)) {
 		k, err := fmt.Fprintf(bw, "%s\t%s\n", term, strconv.FormatFloat(d.idf[term], 'g', -1, 64))
 		n += int64(k)
 		if err != nil {
@@ -134,7 +135,7 @@ func (d *Dictionary) WriteTo(w io.Writer) (int64, error) {
 func (d *Dictionary) Restem(a *Analyzer) *Dictionary {
 	out := &Dictionary{idf: make(map[string]float64, len(d.idf))}
 	var tokens []Token
-	for _, term := range sortedKeys(d.idf) {
+	for _, term := range slices.Sorted(maps.Keys(d.idf)) {
 		var key string
 		if key, tokens = restemTerm(a, term, tokens); key == "" {
 			continue
@@ -361,7 +362,7 @@ func (c *DocFreq) WriteTo(w io.Writer) (int64, error) {
 			return n, err
 		}
 	}
-	for _, term := range sortedKeys(c.df) {
+	for _, term := range slices.Sorted(maps.Keys(c.df)) {
 		if err := write("%s\t%d\n", term, c.df[term]); err != nil {
 			return n, err
 		}
@@ -415,13 +416,4 @@ func splitTermValue(line string) (term, value string, err error) {
 		return "", "", fmt.Errorf("%q is not \"term<TAB>value\"", line)
 	}
 	return term, value, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -84,11 +84,20 @@ dir="$(cd "$dir" && pwd)"
 bin="$dir/bin"
 archive="$dir/archive-$bytes"
 
-# median: the median of the numbers on stdin (one per line).
-median() { sort -g | awk '{v[NR]=$1} END { if (NR==0) {print "nan"; exit} if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2 }'; }
+# go test -bench output is read only by benchstat (a tool of go.mod: go tool benchstat).
+# benchstat_table FILE [ARGS...]: benchstat's summary of FILE (median and spread of each metric), for the log.
+benchstat_table() { local f="$1"; shift; go tool benchstat "$@" "$f" | grep -v -E '^(goos|goarch|pkg|cpu):'; }
 
-# metric UNIT FILE [PATTERN]: the values of a benchmark metric (the number before UNIT) on lines matching PATTERN.
-metric() { awk -v u="$1" -v p="${3:-^Benchmark}" '$0 ~ p { for (i=2; i<=NF; i++) if ($i==u) print $(i-1) }' "$2"; }
+# benchstat_rows FILE FILTER UNIT: "name,median" per benchmark that FILTER (benchstat -filter) selects,
+# of the metric UNIT as benchstat names it: in base units (MB/s and MB/cpu-s are B/s and B/cpu-s there,
+# in bytes; ns/op is sec/op).
+benchstat_rows() {
+  go tool benchstat -format csv -filter "$2" "$1" 2>/dev/null |
+    sed -n "\|^,$3,CI\$|,/^\$/p" | sed -e '1d' -e '/^$/d' -e '/^geomean,/d' | cut -d, -f1,2
+}
+
+# benchstat_median FILE FILTER UNIT: the median of UNIT over the runs FILTER selects (one benchmark), or nan.
+benchstat_median() { local v; v=$(benchstat_rows "$@" | head -1 | cut -d, -f2); echo "${v:-nan}"; }
 
 # timed LOG CMD...: runs CMD under /usr/bin/time -v (when available) and prints "wall_s peak_rss_mb cpu_s".
 timed() {
@@ -149,16 +158,17 @@ bench_index() {
         -test.bench "^$b\$" -test.benchtime 1x | grep '^Benchmark' | tee -a "$dir/index.txt"
     done
   done
+  # The indexer against the ceiling, metric by metric (medians, spread, and the indexer's difference).
+  benchstat_table "$dir/index.txt" -col .name
   # Headline: MB per CPU-second (the process's user+system time), which the
   # other load of a shared machine barely changes; wall-clock MB/s beside it.
-  for unit in MB/cpu-s MB/s; do
-    idx=$(metric "$unit" "$dir/index.txt" '^BenchmarkArchiveIndexer' | median)
-    ceil=$(metric "$unit" "$dir/index.txt" '^BenchmarkArchiveScanCeiling' | median)
-    ratios=$(paste <(metric "$unit" "$dir/index.txt" '^BenchmarkArchiveIndexer') <(metric "$unit" "$dir/index.txt" '^BenchmarkArchiveScanCeiling') |
-      awk '{ printf "%.0f%% ", 100*$1/$2 }')
-    awk -v u="$unit" -v i="$idx" -v c="$ceil" -v r="$ratios" 'BEGIN {
-      printf "RESULT index (%s): indexer %.1f, ceiling %.1f %s of compressed input, one core (medians): %.0f %% of the ceiling (target >= 70 %%: %s); per round: %s\n",
-        u, i, c, u, 100*i/c, (i/c >= 0.7 ? "met" : "NOT met"), r }'
+  for unit in B/cpu-s B/s; do
+    idx=$(benchstat_median "$dir/index.txt" .name:ArchiveIndexer "$unit")
+    ceil=$(benchstat_median "$dir/index.txt" .name:ArchiveScanCeiling "$unit")
+    awk -v u="$unit" -v i="$idx" -v c="$ceil" 'BEGIN {
+      u = "M" u; i /= 1e6; c /= 1e6
+      printf "RESULT index (%s): indexer %.1f, ceiling %.1f %s of compressed input, one core (medians): %.0f %% of the ceiling (target >= 70 %%: %s)\n",
+        u, i, c, u, 100*i/c, (i/c >= 0.7 ? "met" : "NOT met") }'
   done
 
   echo
@@ -176,9 +186,12 @@ bench_index() {
   pat='BenchmarkLookup/(cdxj-disk|zipnum|zipnum-cache512M|bigtable-bttest)$'
   [ -n "${BENCH_LOOKUP_ALL:-}" ] && pat='BenchmarkLookup'
   (cd internal/lookup && "$bin/lookup.test" -test.run '^$' -test.bench "$pat" -test.benchtime 100x) | tee "$dir/lookup.txt" | grep -E '^Benchmark|lookup_test|bench_test'
-  awk '/^BenchmarkLookup/ { name=$1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkLookup\//, "", name)
-         for (i=2; i<=NF; i++) if ($i=="lookups/s") v=$(i-1)
-         printf "RESULT lookup %-24s %9.0f look-ups/s  %s\n", name, v, (v >= 20000 ? "(target met)" : "(below 20,000/s)") }' "$dir/lookup.txt"
+  benchstat_rows "$dir/lookup.txt" .name:Lookup lookups/s | while IFS=, read -r name v; do
+    name="${name#Lookup/}"
+    [[ "$name" =~ ^(.*)-[0-9]+$ ]] && name="${BASH_REMATCH[1]}"
+    awk -v n="$name" -v v="$v" 'BEGIN {
+      printf "RESULT lookup %-24s %9.0f look-ups/s  %s\n", n, v, (v >= 20000 ? "(target met)" : "(below 20,000/s)") }'
+  done
 }
 
 # bench_machine: the whole index pipeline at the machine's speed, with the
@@ -420,14 +433,16 @@ bench_document() {
   go test -c -o "$bin/scoring.test" ./scoring
   echo "== documents/s per core (GOMAXPROCS=1): whole per-document step vs. bare html.Parse of the same page, interleaved page by page; $((reps + 2)) runs"
   GOMAXPROCS=1 "$bin/scoring.test" -test.run '^$' -test.bench '^BenchmarkDocumentStep$' -test.benchtime 3s \
-    -test.count "$((reps + 2))" | grep '^Benchmark' | tee "$dir/document.txt"
+    -test.count "$((reps + 2))" >"$dir/document.txt"
+  benchstat_table "$dir/document.txt" -filter '-.unit:(sec/op OR B/op OR allocs/op)'
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
   for sub in pages=30-100KB pages=raw; do
-    step=$(metric step-docs/s "$dir/document.txt" "$sub" | median)
-    parse=$(metric parse-docs/s "$dir/document.txt" "$sub" | median)
-    ratio=$(metric step/parse "$dir/document.txt" "$sub" | median)
-    cpu=$(metric step/parse-cpu "$dir/document.txt" "$sub" | median)
-    kb=$(metric KB/page "$dir/document.txt" "$sub" | median)
+    sel="/${sub/=/:}"
+    step=$(benchstat_median "$dir/document.txt" "$sel" step-docs/s)
+    parse=$(benchstat_median "$dir/document.txt" "$sel" parse-docs/s)
+    ratio=$(benchstat_median "$dir/document.txt" "$sel" step/parse)
+    cpu=$(benchstat_median "$dir/document.txt" "$sel" step/parse-cpu)
+    kb=$(benchstat_median "$dir/document.txt" "$sel" KB/page)
     # The target is judged on the ratio of CPU time (step/parse-cpu): on a machine shared with other
     # jobs the wall-time ratio also measures the scheduler (measured under a load average of 25 on 2
     # cores: wall ratios of one page set from 2.3x to 5.8x between runs). Both are printed.

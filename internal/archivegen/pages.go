@@ -12,7 +12,8 @@ func (w *world) teaser(dst []byte, a *article) []byte {
 }
 
 // renderArticle writes an article page as it looked in boilerplate bucket
-// version.
+// version: the head, the headline with its byline, the text, and the links
+// under it, in the host's layout.
 func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte {
 	w, h := rd.w, a.host
 	p := &pageCtx{h: h, at: h.bucketStart(version), title: a.title, canonical: a.url, kind: "article"}
@@ -22,42 +23,10 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 	g := w.newTextGen(a, streamText)
 	r := newRNG(w.seed, streamLinks, uint64(a.id))
 	related := w.relatedIDs(a, &r, 4+r.intn(5))
-	var iso []byte
-	iso = isoTime(iso, a.pub, a.lang)
-	var lead []byte
-	lead = g.sentence(lead)
+	iso := isoTime(nil, a.pub, a.lang)
+	lead := g.sentence(nil)
 	p.desc = string(lead)
-	dst = rd.head(dst, p, func(dst []byte) []byte {
-		if h.Layout == layoutHTML5 {
-			dst = append(dst, `<meta property="og:title" content="`...)
-			dst = appendEsc(dst, a.title)
-			dst = append(dst, "\">\n<meta property=\"og:type\" content=\"article\">\n"...)
-		}
-		if a.dates&dsMeta != 0 {
-			dst = append(dst, `<meta property="article:published_time" content="`...)
-			dst = append(dst, iso...)
-			dst = append(dst, "\">\n<meta property=\"article:section\" content=\""...)
-			dst = append(dst, a.main.v[a.lang].name...)
-			dst = append(dst, "\">\n"...)
-		}
-		if a.dates&dsJSONLD != 0 {
-			dst = append(dst, `<script type="application/ld+json">{"@context":"http://schema.org","@type":"NewsArticle","headline":"`...)
-			dst = appendEsc(dst, a.title)
-			dst = append(dst, `","datePublished":"`...)
-			dst = append(dst, iso...)
-			dst = append(dst, `","author":{"@type":"Person","name":"`...)
-			dst = append(dst, w.authors[a.lang][a.id%int64(len(w.authors[a.lang]))]...)
-			dst = append(dst, `"},"publisher":{"@type":"Organization","name":"`...)
-			dst = appendEsc(dst, h.Title)
-			dst = append(dst, "\"}}</script>\n"...)
-		}
-		if h.Template == TemplateAMPPrint {
-			dst = append(dst, `<link rel="amphtml" href="`...)
-			dst = appendEsc(dst, variantURL(a, true))
-			dst = append(dst, "\">\n"...)
-		}
-		return dst
-	})
+	dst = rd.head(dst, p, func(dst []byte) []byte { return rd.articleMeta(dst, a, iso) })
 	dst = rd.header(dst, p)
 	lt := layouts[h.Layout]
 	dst = append(dst, lt.mainOpen...)
@@ -67,6 +36,60 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 	dst = appendLink(dst, sectionPath(h, w, a.main.bg, 1), a.main.v[a.lang].name)
 	dst = append(dst, "</div>\n"...)
 	dst = append(dst, lt.articleOpen...)
+	dst = rd.headline(dst, a, iso, g)
+	dst = rd.articleText(dst, a, lead, related, g, &r)
+	dst = rd.articleLinks(dst, a, related, &r)
+	dst = append(dst, lt.articleClose...)
+	dst = rd.relatedAfter(dst, a, related, &r)
+	dst = append(dst, lt.mainClose...)
+	if h.Template == TemplateFooterFarm {
+		p.related = related
+	}
+	dst = rd.sidebar(dst, p)
+	dst = rd.footer(dst, p)
+	return dst
+}
+
+// articleMeta writes what an article's head says of it: Open Graph tags
+// (HTML5 layout), the published time as a meta tag and in JSON-LD where the
+// page states it there, and the link to its AMP variant.
+func (rd *renderer) articleMeta(dst []byte, a *article, iso []byte) []byte {
+	w, h := rd.w, a.host
+	if h.Layout == layoutHTML5 {
+		dst = append(dst, `<meta property="og:title" content="`...)
+		dst = appendEsc(dst, a.title)
+		dst = append(dst, "\">\n<meta property=\"og:type\" content=\"article\">\n"...)
+	}
+	if a.dates&dsMeta != 0 {
+		dst = append(dst, `<meta property="article:published_time" content="`...)
+		dst = append(dst, iso...)
+		dst = append(dst, "\">\n<meta property=\"article:section\" content=\""...)
+		dst = append(dst, a.main.v[a.lang].name...)
+		dst = append(dst, "\">\n"...)
+	}
+	if a.dates&dsJSONLD != 0 {
+		dst = append(dst, `<script type="application/ld+json">{"@context":"http://schema.org","@type":"NewsArticle","headline":"`...)
+		dst = appendEsc(dst, a.title)
+		dst = append(dst, `","datePublished":"`...)
+		dst = append(dst, iso...)
+		dst = append(dst, `","author":{"@type":"Person","name":"`...)
+		dst = append(dst, w.authors[a.lang][a.id%int64(len(w.authors[a.lang]))]...)
+		dst = append(dst, `"},"publisher":{"@type":"Organization","name":"`...)
+		dst = appendEsc(dst, h.Title)
+		dst = append(dst, "\"}}</script>\n"...)
+	}
+	if h.Template == TemplateAMPPrint {
+		dst = append(dst, `<link rel="amphtml" href="`...)
+		dst = appendEsc(dst, variantURL(a, true))
+		dst = append(dst, "\">\n"...)
+	}
+	return dst
+}
+
+// headline writes an article's headline, its byline (with the published
+// time where the page states it there) and its figure, if it has one.
+func (rd *renderer) headline(dst []byte, a *article, iso []byte, g *textGen) []byte {
+	w, h := rd.w, a.host
 	dst = append(dst, `<h1 class="headline">`...)
 	dst = appendEsc(dst, a.title)
 	dst = append(dst, "</h1>\n<p class=\"byline\">"...)
@@ -91,6 +114,16 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 		dst = g.sentence(dst)
 		dst = append(dst, "</p></div>\n"...)
 	}
+	return dst
+}
+
+// articleText writes an article's text: the lead paragraph (after a
+// dateline where the page states its date there), a recipe or a results
+// table on some food and sports pages, then paragraphs up to a.words, with
+// a subheading before every third, the event's mention in the second of a
+// grade-1 article, and links to related articles at the end of some.
+func (rd *renderer) articleText(dst []byte, a *article, lead []byte, related []int64, g *textGen, r *rng) []byte {
+	w, h := rd.w, a.host
 	dst = append(dst, "<div class=\"entry-content\">\n<p class=\"lead\">"...)
 	if a.dates&dsDateline != 0 {
 		dst = rd.dateline(dst, a, &g.r)
@@ -103,7 +136,7 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 		dst = rd.recipe(dst, a, g)
 	}
 	if a.main.slug == "sports" && r.chance(0.4) {
-		dst = rd.results(dst, a, &r)
+		dst = rd.results(dst, a, r)
 	}
 	inline := relatedInline(h, min(len(related), 1+a.words/400))
 	for para := 0; g.words < a.words; para++ {
@@ -114,15 +147,7 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 		}
 		dst = append(dst, "<p>"...)
 		if para == 1 && a.grade == 1 {
-			// The paragraph that mentions the event.
-			saved, savedP := g.topic, g.pTopic
-			g.topic, g.pTopic = a.event.v[a.lang], 0.7
-			dst = mentionSentence(dst, a.lang, a.event, &g.r)
-			dst = append(dst, ' ')
-			dst = g.sentence(dst)
-			dst = append(dst, ' ')
-			dst = g.sentence(dst)
-			g.topic, g.pTopic = saved, savedP
+			dst = mentionParagraph(dst, a, g)
 		} else {
 			for s, n := 0, 3+g.r.intn(4); s < n; s++ {
 				if s > 0 {
@@ -137,12 +162,34 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 			dst = append(dst, ' ')
 			dst = append(dst, ui("readmore", a.lang)...)
 			dst = append(dst, ' ')
-			dst = appendLink(dst, w.linkTo(h, t, &r), t.title)
+			dst = appendLink(dst, w.linkTo(h, t, r), t.title)
 			dst = append(dst, '.')
 		}
 		dst = append(dst, "</p>\n"...)
 	}
-	dst = append(dst, "</div>\n"...)
+	return append(dst, "</div>\n"...)
+}
+
+// mentionParagraph writes the sentences of the paragraph that mentions the
+// event of a grade-1 article: the mention, then two sentences whose words
+// lean to the event.
+func mentionParagraph(dst []byte, a *article, g *textGen) []byte {
+	saved, savedP := g.topic, g.pTopic
+	g.topic, g.pTopic = a.event.v[a.lang], 0.7
+	dst = mentionSentence(dst, a.lang, a.event, &g.r)
+	dst = append(dst, ' ')
+	dst = g.sentence(dst)
+	dst = append(dst, ' ')
+	dst = g.sentence(dst)
+	g.topic, g.pTopic = saved, savedP
+	return dst
+}
+
+// articleLinks writes the links under an article's text: the related
+// articles (classic template), its tags, the share links, the print variant
+// (AMP/print template) and the (unarchived) comments.
+func (rd *renderer) articleLinks(dst []byte, a *article, related []int64, r *rng) []byte {
+	w, h := rd.w, a.host
 	if h.Template == TemplateClassic {
 		dst = append(dst, "<div class=\"related\"><h3>"...)
 		dst = append(dst, ui("related", a.lang)...)
@@ -150,7 +197,7 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 		for _, id := range related {
 			t := rd.article(id)
 			dst = append(dst, "<li>"...)
-			dst = appendLink(dst, w.linkTo(h, t, &r), t.title)
+			dst = appendLink(dst, w.linkTo(h, t, r), t.title)
 			dst = append(dst, "</li>\n"...)
 		}
 		dst = append(dst, "</ul></div>\n"...)
@@ -160,7 +207,7 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 	kws := a.topic.v[a.lang].keywords
 	for k := 0; k < min(3, len(kws)); k++ {
 		dst = append(dst, ' ')
-		dst = appendLink(dst, w.href(h, h, tagPath(h, kws[k], 1), &r), kws[k])
+		dst = appendLink(dst, w.href(h, h, tagPath(h, kws[k], 1), r), kws[k])
 	}
 	dst = append(dst, "</div>\n"...)
 	dst = shareLinks(dst, a.url, a.title, a.lang)
@@ -170,17 +217,8 @@ func (rd *renderer) renderArticle(dst []byte, a *article, version int64) []byte 
 		dst = append(dst, "</p>\n"...)
 	}
 	dst = append(dst, "<p class=\"comments\">"...)
-	dst = appendLink(dst, unarchivedPath(h, &r, a.id), strconv.Itoa(r.intn(80))+" "+ui("comments", a.lang))
-	dst = append(dst, "</p>\n"...)
-	dst = append(dst, lt.articleClose...)
-	dst = rd.relatedAfter(dst, a, related, &r)
-	dst = append(dst, lt.mainClose...)
-	if h.Template == TemplateFooterFarm {
-		p.related = related
-	}
-	dst = rd.sidebar(dst, p)
-	dst = rd.footer(dst, p)
-	return dst
+	dst = appendLink(dst, unarchivedPath(h, r, a.id), strconv.Itoa(r.intn(80))+" "+ui("comments", a.lang))
+	return append(dst, "</p>\n"...)
 }
 
 // dateline writes the place and date that open a news text.
@@ -262,24 +300,7 @@ func (rd *renderer) renderWiki(dst []byte, a *article, p *pageCtx) []byte {
 	g := w.newTextGen(a, streamText)
 	g.pTopic = 0.55
 	r := newRNG(w.seed, streamLinks, uint64(a.id))
-	var internal []int64
-	for range 6 + r.intn(8) {
-		if id := w.nearby(a, a.topic, &r); id >= 0 && id != a.id {
-			internal = append(internal, id)
-		}
-	}
-	// References: news articles on the same topic from other hosts.
-	var refs []int64
-	for range 3 + r.intn(5) {
-		t := a.topic
-		if r.chance(0.06) {
-			refs = append(refs, w.phantom(t, &r))
-			continue
-		}
-		if t.n > 0 {
-			refs = append(refs, w.articleID(t, int64(r.intn(int(t.n)))))
-		}
-	}
+	internal, refs := w.wikiLinks(a, &r)
 	dst = rd.head(dst, p, nil)
 	lt := layouts[h.Layout]
 	dst = append(dst, lt.mainOpen...)
@@ -293,15 +314,7 @@ func (rd *renderer) renderWiki(dst []byte, a *article, p *pageCtx) []byte {
 	}
 	dst = append(dst, "</div>\n<div id=\"mw-content-text\">\n"...)
 	if e := a.topic.event; e != nil && a.topic.kind == kindEvent {
-		dst = append(dst, "<table class=\"infobox\"><tr><th colspan=\"2\">"...)
-		dst = append(dst, capitalize(e.Names[a.lang])...)
-		dst = append(dst, "</th></tr>\n<tr><td>Date</td><td>"...)
-		dst = appendDate(dst, e.Start, a.lang, 1)
-		dst = append(dst, " - "...)
-		dst = appendDate(dst, e.End, a.lang, 1)
-		dst = append(dst, "</td></tr>\n<tr><td>Location</td><td>"...)
-		dst = append(dst, pick(&g.r, e.v[a.lang].places)...)
-		dst = append(dst, "</td></tr></table>\n"...)
+		dst = infobox(dst, e, a.lang, &g.r)
 	}
 	dst = append(dst, "<p><b>"...)
 	dst = appendEsc(dst, a.title)
@@ -348,19 +361,61 @@ func (rd *renderer) renderWiki(dst []byte, a *article, p *pageCtx) []byte {
 	dst = append(dst, "</div>\n</div>\n"...)
 	dst = append(dst, lt.mainClose...)
 	dst = rd.sidebar(dst, p)
+	dst = lastModified(dst, a.lang, p.at)
+	dst = rd.footer(dst, p)
+	return dst
+}
+
+// wikiLinks picks the articles an encyclopedia article links to: internal
+// links to nearby articles of its topic, and references to news articles on
+// the same topic from other hosts (some of them never archived).
+func (w *world) wikiLinks(a *article, r *rng) (internal, refs []int64) {
+	for range 6 + r.intn(8) {
+		if id := w.nearby(a, a.topic, r); id >= 0 && id != a.id {
+			internal = append(internal, id)
+		}
+	}
+	for range 3 + r.intn(5) {
+		t := a.topic
+		if r.chance(0.06) {
+			refs = append(refs, w.phantom(t, r))
+			continue
+		}
+		if t.n > 0 {
+			refs = append(refs, w.articleID(t, int64(r.intn(int(t.n)))))
+		}
+	}
+	return internal, refs
+}
+
+// infobox writes the box of an encyclopedia article about an event: its
+// name, dates and a place.
+func infobox(dst []byte, e *Event, lang int, r *rng) []byte {
+	dst = append(dst, "<table class=\"infobox\"><tr><th colspan=\"2\">"...)
+	dst = append(dst, capitalize(e.Names[lang])...)
+	dst = append(dst, "</th></tr>\n<tr><td>Date</td><td>"...)
+	dst = appendDate(dst, e.Start, lang, 1)
+	dst = append(dst, " - "...)
+	dst = appendDate(dst, e.End, lang, 1)
+	dst = append(dst, "</td></tr>\n<tr><td>Location</td><td>"...)
+	dst = append(dst, pick(r, e.v[lang].places)...)
+	return append(dst, "</td></tr></table>\n"...)
+}
+
+// lastModified writes the "last modified" line of an encyclopedia page,
+// which changes with the boilerplate bucket that starts at at.
+func lastModified(dst []byte, lang int, at int64) []byte {
 	dst = append(dst, "<div id=\"lastmod\">"...)
-	if a.lang == langDE {
+	if lang == langDE {
 		dst = append(dst, "Diese Seite wurde zuletzt am "...)
-		dst = appendDate(dst, p.at, langDE, 1)
+		dst = appendDate(dst, at, langDE, 1)
 		dst = append(dst, " geändert."...)
 	} else {
 		dst = append(dst, "This page was last modified on "...)
-		dst = appendDate(dst, p.at, langEN, 1)
+		dst = appendDate(dst, at, langEN, 1)
 		dst = append(dst, '.')
 	}
-	dst = append(dst, "</div>\n"...)
-	dst = rd.footer(dst, p)
-	return dst
+	return append(dst, "</div>\n"...)
 }
 
 // listKind is the kind of a listing page.

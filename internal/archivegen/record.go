@@ -50,63 +50,22 @@ func htmlContentType(c charset) string {
 
 var reasons = map[int]string{200: "OK", 301: "Moved Permanently", 404: "Not Found"}
 
+// response is the HTTP response of one capture; its body is in
+// builder.body.
+type response struct {
+	h           *Host
+	target      string // the URL captured
+	status      int
+	location    string // where a redirect points
+	contentType string
+	lastMod     int64 // Last-Modified (0: none)
+}
+
 // build renders the record of one capture.
 func (b *builder) build(s recSpec) (built, error) {
-	w := b.w
-	var (
-		h           *Host
-		target      string
-		status      = 200
-		location    string
-		contentType string
-		lastMod     int64
-	)
-	b.body = b.body[:0]
-	switch s.kind {
-	case recPrint, recAMP:
-		a := w.article(s.id)
-		h, target = a.host, variantURL(&a, s.kind == recAMP)
-		contentType = htmlContentType(h.Charset)
-		b.body = encodeBody(b.rd.renderVariant(b.body, &a, s.version, s.kind == recAMP), h.Charset)
-	case recArticle, recArticle404, recAlias, recPhantom404, recImage:
-		a := w.article(s.id)
-		h, target = a.host, a.url
-		contentType = htmlContentType(h.Charset)
-		switch s.kind {
-		case recArticle:
-			b.body = encodeBody(b.rd.renderArticle(b.body, &a, s.version), h.Charset)
-		case recArticle404, recPhantom404:
-			status = 404
-			b.body = encodeBody(b.rd.render404(b.body, h, a.url, s.version), h.Charset)
-		case recAlias:
-			status, target, location = 301, a.alias, a.url
-			contentType = "text/html; charset=iso-8859-1"
-			b.body = redirectBody(b.body, location)
-		case recImage:
-			target = "http://" + h.Name + "/images/" + strconv.FormatInt(a.id, 36) + ".jpg"
-			contentType, lastMod = "image/jpeg", a.pub
-			b.body = imageBody(b.body, w.seed, a.id)
-		}
-	case recList:
-		lp := &b.plan.lists[s.id]
-		h, target = lp.host, lp.url(w)
-		contentType = htmlContentType(h.Charset)
-		b.body = encodeBody(b.rd.renderList(b.body, lp, s.t-s.t%secondsPerDay, s.version), h.Charset)
-	case recHostRedirect:
-		h = w.hosts[s.id]
-		status, target, location = 301, "http://"+h.Alt+"/", "http://"+h.Name+"/"
-		contentType = "text/html; charset=iso-8859-1"
-		b.body = redirectBody(b.body, location)
-	case recCSS:
-		h = w.hosts[s.id]
-		target, contentType = "http://"+h.Name+"/css/site.css", "text/css"
-		lastMod = day(2007, 1, 2)
-		if s.version == 1 {
-			lastMod = day(2011, 1, 1)
-		}
-		b.body = cssBody(b.body, h, s.version == 1)
-	default:
-		return built{}, fmt.Errorf("record kind %d: unknown", s.kind)
+	resp, err := b.renderBody(s)
+	if err != nil {
+		return built{}, err
 	}
 	payload := b.body
 	if s.gzip {
@@ -114,41 +73,109 @@ func (b *builder) build(s recSpec) (built, error) {
 		b.gzBody.Reset(&b.gzBuf)
 		b.gzBody.Write(payload)
 		if err := b.gzBody.Close(); err != nil {
-			return built{}, fmt.Errorf("gzip body of %s: %w", target, err)
+			return built{}, fmt.Errorf("gzip body of %s: %w", resp.target, err)
 		}
 		payload = b.gzBuf.Bytes()
 	}
+	b.http = appendHTTPHeader(b.http[:0], s, &resp, len(payload))
+	return b.record(s, resp.target, resp.h.ip, b.http, payload)
+}
 
-	// HTTP response header.
-	hb := append(b.http[:0], "HTTP/1.1 "...)
-	hb = strconv.AppendInt(hb, int64(status), 10)
+// renderBody renders the body of a capture's response into b.body and
+// returns the response.
+func (b *builder) renderBody(s recSpec) (response, error) {
+	w := b.w
+	resp := response{status: 200}
+	b.body = b.body[:0]
+	switch s.kind {
+	case recPrint, recAMP:
+		a := w.article(s.id)
+		resp.h, resp.target = a.host, variantURL(&a, s.kind == recAMP)
+		resp.contentType = htmlContentType(resp.h.Charset)
+		b.body = encodeBody(b.rd.renderVariant(b.body, &a, s.version, s.kind == recAMP), resp.h.Charset)
+	case recArticle, recArticle404, recAlias, recPhantom404, recImage:
+		a := w.article(s.id)
+		h := a.host
+		resp.h, resp.target = h, a.url
+		resp.contentType = htmlContentType(h.Charset)
+		switch s.kind {
+		case recArticle:
+			b.body = encodeBody(b.rd.renderArticle(b.body, &a, s.version), h.Charset)
+		case recArticle404, recPhantom404:
+			resp.status = 404
+			b.body = encodeBody(b.rd.render404(b.body, h, a.url, s.version), h.Charset)
+		case recAlias:
+			resp.status, resp.target, resp.location = 301, a.alias, a.url
+			resp.contentType = "text/html; charset=iso-8859-1"
+			b.body = redirectBody(b.body, resp.location)
+		case recImage:
+			resp.target = "http://" + h.Name + "/images/" + strconv.FormatInt(a.id, 36) + ".jpg"
+			resp.contentType, resp.lastMod = "image/jpeg", a.pub
+			b.body = imageBody(b.body, w.seed, a.id)
+		}
+	case recList:
+		lp := &b.plan.lists[s.id]
+		resp.h, resp.target = lp.host, lp.url(w)
+		resp.contentType = htmlContentType(resp.h.Charset)
+		b.body = encodeBody(b.rd.renderList(b.body, lp, s.t-s.t%secondsPerDay, s.version), resp.h.Charset)
+	case recHostRedirect:
+		h := w.hosts[s.id]
+		resp.h, resp.status, resp.target, resp.location = h, 301, "http://"+h.Alt+"/", "http://"+h.Name+"/"
+		resp.contentType = "text/html; charset=iso-8859-1"
+		b.body = redirectBody(b.body, resp.location)
+	case recCSS:
+		h := w.hosts[s.id]
+		resp.h, resp.target, resp.contentType = h, "http://"+h.Name+"/css/site.css", "text/css"
+		resp.lastMod = day(2007, 1, 2)
+		if s.version == 1 {
+			resp.lastMod = day(2011, 1, 1)
+		}
+		b.body = cssBody(b.body, h, s.version == 1)
+	default:
+		return response{}, fmt.Errorf("record kind %d: unknown", s.kind)
+	}
+	return resp, nil
+}
+
+// appendHTTPHeader appends the HTTP header of a response whose payload is
+// payloadLen bytes (gzipped when s.gzip).
+func appendHTTPHeader(hb []byte, s recSpec, resp *response, payloadLen int) []byte {
+	h := resp.h
+	hb = append(hb, "HTTP/1.1 "...)
+	hb = strconv.AppendInt(hb, int64(resp.status), 10)
 	hb = append(hb, ' ')
-	hb = append(hb, reasons[status]...)
+	hb = append(hb, reasons[resp.status]...)
 	hb = append(hb, "\r\nDate: "...)
 	hb = httpDate(hb, s.t)
 	hb = append(hb, "\r\nServer: "...)
 	hb = append(hb, h.server...)
-	if h.URLStyle == styleQuery && contentType != "text/css" && contentType != "image/jpeg" {
+	if h.URLStyle == styleQuery && resp.contentType != "text/css" && resp.contentType != "image/jpeg" {
 		hb = append(hb, "\r\nX-Powered-By: PHP/5.2.17"...)
 	}
-	if location != "" {
+	if resp.location != "" {
 		hb = append(hb, "\r\nLocation: "...)
-		hb = append(hb, location...)
+		hb = append(hb, resp.location...)
 	}
-	if lastMod != 0 {
+	if resp.lastMod != 0 {
 		hb = append(hb, "\r\nLast-Modified: "...)
-		hb = httpDate(hb, lastMod)
+		hb = httpDate(hb, resp.lastMod)
 	}
 	hb = append(hb, "\r\nContent-Type: "...)
-	hb = append(hb, contentType...)
+	hb = append(hb, resp.contentType...)
 	if s.gzip {
 		hb = append(hb, "\r\nContent-Encoding: gzip\r\nVary: Accept-Encoding"...)
 	}
 	hb = append(hb, "\r\nContent-Length: "...)
-	hb = strconv.AppendInt(hb, int64(len(payload)), 10)
-	hb = append(hb, "\r\nConnection: close\r\n\r\n"...)
-	b.http = hb
+	hb = strconv.AppendInt(hb, int64(payloadLen), 10)
+	return append(hb, "\r\nConnection: close\r\n\r\n"...)
+}
 
+// record writes the WARC record of a capture of target (from the server at
+// ip) and compresses it: a response with the HTTP header hb and the
+// payload, or, when s refers to an earlier capture, a revisit with the
+// header alone.
+func (b *builder) record(s recSpec, target, ip string, hb, payload []byte) (built, error) {
+	w := b.w
 	payloadSum := sha1.Sum(payload)
 	revisit := s.refersTo != 0
 	blockLen := len(hb)
@@ -174,7 +201,7 @@ func (b *builder) build(s recSpec) (built, error) {
 	wh.add("WARC-Record-ID", recordID(nil, w.seed, s.kind, s.id, s.t, 0))
 	wh.add("WARC-Date", warcDate(nil, s.t))
 	wh.addString("WARC-Target-URI", target)
-	wh.addString("WARC-IP-Address", h.ip)
+	wh.addString("WARC-IP-Address", ip)
 	if revisit {
 		wh.add("WARC-Refers-To", recordID(nil, w.seed, s.kind, s.id, s.refersTo, 0))
 		wh.addString("WARC-Refers-To-Target-URI", target)

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -259,7 +260,7 @@ func countReasons(ms []Missing) []ReasonCount {
 		counts[code]++
 	}
 	out := make([]ReasonCount, 0, len(counts))
-	for _, code := range sortedKeys(counts) {
+	for _, code := range slices.Sorted(maps.Keys(counts)) {
 		out = append(out, ReasonCount{code, counts[code]})
 	}
 	slices.SortStableFunc(out, func(a, b ReasonCount) int { return cmp.Compare(b.Count, a.Count) })
@@ -295,15 +296,6 @@ func TopMissing(ms []Missing, n int) []Missing {
 		return cmp.Compare(a.URL, b.URL)
 	})
 	return s[:min(n, len(s))]
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func sortDesc(x []float64) {

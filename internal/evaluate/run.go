@@ -11,8 +11,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -124,7 +126,7 @@ func (s *SpecSummary) KeywordList() []string {
 	if json.Unmarshal(s.Keywords, &per) != nil {
 		return []string{string(s.Keywords)}
 	}
-	for _, lang := range sortedKeys(per) {
+	for _, lang := range slices.Sorted(maps.Keys(per)) {
 		name := lang
 		if lang == "*" {
 			name = "all languages"

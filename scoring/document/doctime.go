@@ -83,75 +83,117 @@ var (
 // shows: Parse reports the instant (Published, in UTC) and that day
 // (PublishedDay) separately.
 func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string, report func(c candidate) bool) {
-	reported := false
-	fn := func(c candidate) bool {
-		reported = true
-		return report(c)
+	d := dateScan{p: p, capture: capture, report: report}
+	if !d.markup() || !d.times(pageURL) || !d.bylines() || d.reported {
+		// The guesses only count when nothing before them gave a date.
+		return
 	}
-	ok := func(t time.Time) bool {
-		if t.Before(minPlausible) {
-			return false
-		}
-		return capture.IsZero() || !t.After(capture.Add(24*time.Hour))
+	d.guesses(mainText)
+}
+
+// dateScan is one call of dateSources: its page, the capture time that
+// bounds plausible dates, and whether a source has reported a date. Its
+// steps return false once report has asked to stop.
+type dateScan struct {
+	p        *page
+	capture  time.Time
+	report   func(c candidate) bool
+	reported bool
+}
+
+// emit reports a date.
+func (d *dateScan) emit(c candidate) bool {
+	d.reported = true
+	return d.report(c)
+}
+
+// ok reports whether t is plausible: not before 1990 nor after the capture
+// + 1 day.
+func (d *dateScan) ok(t time.Time) bool {
+	if t.Before(minPlausible) {
+		return false
 	}
-	try := func(s string) (time.Time, bool) {
-		t, found := parseDate(s)
-		return t, found && ok(t)
-	}
-	metaValue := func(keys []string) (time.Time, string) {
-		for _, k := range keys {
-			for _, m := range p.metas {
-				if m.key == k {
-					if t, good := try(m.content); good {
-						return t, k
-					}
+	return d.capture.IsZero() || !t.After(d.capture.Add(24*time.Hour))
+}
+
+// try parses s as a date and keeps it if plausible.
+func (d *dateScan) try(s string) (time.Time, bool) {
+	t, found := parseDate(s)
+	return t, found && d.ok(t)
+}
+
+// metaValue is the first plausible date of the meta tags with the first of
+// keys that has one, and that key ("" when none has).
+func (d *dateScan) metaValue(keys []string) (time.Time, string) {
+	for _, k := range keys {
+		for _, m := range d.p.metas {
+			if m.key == k {
+				if t, good := d.try(m.content); good {
+					return t, k
 				}
 			}
 		}
-		return time.Time{}, ""
 	}
+	return time.Time{}, ""
+}
 
-	if t, k := metaValue(articleMetas); k != "" {
-		if !fn(candidate{t: t, source: SourceMetaPrefix + k}) {
-			return
+// markup reports the dates of the page's machine-readable sources: the
+// article:published_time meta, JSON-LD, microdata, Dublin Core and the other
+// meta tags.
+func (d *dateScan) markup() bool {
+	if t, k := d.metaValue(articleMetas); k != "" {
+		if !d.emit(candidate{t: t, source: SourceMetaPrefix + k}) {
+			return false
 		}
 	}
-	for _, s := range p.jsonLDDates() {
-		if t, good := try(s); good {
-			if !fn(candidate{t: t, source: SourceJSONLD}) {
-				return
+	for _, s := range d.p.jsonLDDates() {
+		if t, good := d.try(s); good {
+			if !d.emit(candidate{t: t, source: SourceJSONLD}) {
+				return false
 			}
 			break
 		}
 	}
-	microdata := func() (time.Time, bool) {
-		if t, k := metaValue([]string{"datepublished"}); k != "" {
-			return t, true
+	if t, found := d.microdata(); found && !d.emit(candidate{t: t, source: SourceMicrodata}) {
+		return false
+	}
+	if t, k := d.metaValue(dublinCoreMetas); k != "" {
+		if !d.emit(candidate{t: t, source: SourceDublinCore}) {
+			return false
 		}
-		for _, i := range p.itemDates {
-			n := p.recs[i].n
-			for _, s := range []string{attr(n, "content"), attr(n, "datetime"), p.plainText(i)} {
-				if t, good := try(s); good {
-					return t, true
-				}
+	}
+	if t, k := d.metaValue(otherMetas); k != "" {
+		if !d.emit(candidate{t: t, source: SourceMetaPrefix + k}) {
+			return false
+		}
+	}
+	return true
+}
+
+// microdata is the first plausible itemprop="datePublished": a meta tag,
+// or an element's content or datetime attribute, or its text.
+func (d *dateScan) microdata() (time.Time, bool) {
+	if t, k := d.metaValue([]string{"datepublished"}); k != "" {
+		return t, true
+	}
+	p := d.p
+	for _, i := range p.itemDates {
+		n := p.recs[i].n
+		for _, s := range []string{attr(n, "content"), attr(n, "datetime"), p.plainText(i)} {
+			if t, good := d.try(s); good {
+				return t, true
 			}
 		}
-		return time.Time{}, false
 	}
-	if t, found := microdata(); found && !fn(candidate{t: t, source: SourceMicrodata}) {
-		return
-	}
-	if t, k := metaValue(dublinCoreMetas); k != "" {
-		if !fn(candidate{t: t, source: SourceDublinCore}) {
-			return
-		}
-	}
-	if t, k := metaValue(otherMetas); k != "" {
-		if !fn(candidate{t: t, source: SourceMetaPrefix + k}) {
-			return
-		}
-	}
+	return time.Time{}, false
+}
 
+// times reports the date of a <time> marked as the publication date, then
+// the date in the URL path, then the first other <time> outside comments
+// and ads that does not follow an "updated" word. <time> elements whose
+// class says "updated" are skipped.
+func (d *dateScan) times(pageURL *url.URL) bool {
+	p := d.p
 	var plainTimes []int32
 	marked := false
 	for _, i := range p.times {
@@ -161,10 +203,10 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 		}
 		_, pubdate := attrOK(n, "pubdate")
 		if pubdate || hasClassWord(n, publishedWords) {
-			if t, good := try(p.timeValue(i)); good && !marked {
+			if t, good := d.try(p.timeValue(i)); good && !marked {
 				marked = true
-				if !fn(candidate{t: t, source: SourceTime}) {
-					return
+				if !d.emit(candidate{t: t, source: SourceTime}) {
+					return false
 				}
 			}
 			continue
@@ -172,53 +214,59 @@ func (p *page) dateSources(pageURL *url.URL, capture time.Time, mainText string,
 		plainTimes = append(plainTimes, i)
 	}
 	if pageURL != nil {
-		if t, found := urlDate(pageURL.Path); found && ok(t) {
-			if !fn(candidate{t: t, source: SourceURL}) {
-				return
+		if t, found := urlDate(pageURL.Path); found && d.ok(t) {
+			if !d.emit(candidate{t: t, source: SourceURL}) {
+				return false
 			}
 		}
 	}
 	for _, i := range plainTimes {
-		if t, good := try(p.timeValue(i)); good && !p.afterUpdatedWord(i) {
-			if !fn(candidate{t: t, source: SourceTime}) {
-				return
-			}
-			break
+		if t, good := d.try(p.timeValue(i)); good && !p.afterUpdatedWord(i) {
+			return d.emit(candidate{t: t, source: SourceTime})
 		}
 	}
+	return true
+}
 
+// written is the first plausible written date of text that does not follow
+// an "updated" word, among its first limit characters.
+func (d *dateScan) written(text string, limit int) (time.Time, bool) {
 	var found time.Time
-	accept := func(t time.Time, updated bool) bool {
-		if updated || !ok(t) {
+	scanDates(text, limit, func(t time.Time, updated bool) bool {
+		if updated || !d.ok(t) {
 			return true
 		}
 		found = t
 		return false
-	}
+	})
+	return found, !found.IsZero()
+}
+
+// bylines reports the first written date of the byline and date elements
+// outside comments, ads and footers (a dateline).
+func (d *dateScan) bylines() bool {
+	p := d.p
 	for _, i := range p.bylines {
 		if p.inHardBoilerplate(i) || p.inFooter(i) || hasClassWord(p.recs[i].n, updatedWords) {
 			continue
 		}
-		scanDates(p.plainText(i), 300, accept)
-		if !found.IsZero() {
-			if !fn(candidate{t: found, source: SourceDateline}) {
-				return
-			}
-			break
+		if t, found := d.written(p.plainText(i), 300); found {
+			return d.emit(candidate{t: t, source: SourceDateline})
 		}
 	}
-	if reported {
-		// The guesses below only count when nothing above gave a date.
+	return true
+}
+
+// guesses reports a written date in the first 1000 characters of the main
+// text (a dateline), or else a date the text states as its publication
+// date.
+func (d *dateScan) guesses(mainText string) {
+	if t, found := d.written(mainText, 1000); found {
+		d.emit(candidate{t: t, source: SourceDateline, guess: true})
 		return
 	}
-	found = time.Time{}
-	scanDates(mainText, 1000, accept)
-	if !found.IsZero() {
-		fn(candidate{t: found, source: SourceDateline, guess: true})
-		return
-	}
-	if t, found := statedDate(mainText, ok); found {
-		fn(candidate{t: t, source: SourceStated, guess: true})
+	if t, found := statedDate(mainText, d.ok); found {
+		d.emit(candidate{t: t, source: SourceStated, guess: true})
 	}
 }
 

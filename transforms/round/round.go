@@ -33,11 +33,11 @@ import (
 	"github.com/recrawl/recrawl/internal/lookup"
 )
 
-// The element and accumulator types of a round. The DoFns, functions,
-// emitters and iterators are registered in round.shims.go.
+// round.shims.go registers the DoFns, functions, emitters and iterators and
+// the types in their signatures; init registers the element types that no
+// signature names (they travel as fields of those types).
 func init() {
-	for _, t := range []any{extract.Entry{}, extract.Selected{}, extract.Fetched{}, extract.TopK{}, Ranked{}, Resolved{},
-		cdxj.Capture{}, extract.Choice{}, lookup.Source{}, IndexRange{}, IndexLine{}, Discovery{}} {
+	for _, t := range []any{extract.Selected{}, extract.Fetched{}, extract.Choice{}, cdxj.Capture{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	// The chunks stay inside the fused per-URL stage; should a runner ever
@@ -79,13 +79,9 @@ type Config struct {
 // Extract adds one round of the extraction to the pipeline.
 func Extract(s beam.Scope, cfg Config) {
 	s = s.Scope(fmt.Sprintf("Round%d", cfg.Round))
-	frontier := ReadFrontier(s, cfg.FrontierFiles)
-	batch := SelectBatch(s, frontier, cfg.K, cfg.MaxPerHost, cfg.Strategy)
-	resolved := ResolveSnapshots(s, batch, cfg)
-	selected := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
-	discovered, resultParts := FetchAndScore(s, selected, cfg)
-	frontierParts := MergeFrontier(s, ReadFrontier(s, cfg.FrontierFiles), batch, discovered, cfg)
-	WriteManifest(s, cfg.OutDir, resultParts, frontierParts)
+	readFrontier := func() beam.PCollection { return ReadFrontier(s, cfg.FrontierFiles) }
+	batch := SelectBatch(s, readFrontier(), cfg.K, cfg.MaxPerHost, cfg.Strategy)
+	extractBatch(s, cfg, batch, readFrontier)
 }
 
 // extractPlanned adds one round of a job (ExtractRounds): the same steps as
@@ -95,11 +91,20 @@ func Extract(s beam.Scope, cfg Config) {
 func extractPlanned(s beam.Scope, cfg Config, plan beam.PCollection) beam.PCollection {
 	s = s.Scope(fmt.Sprintf("Round%d", cfg.Round))
 	files := beam.ParDo(s.Scope("ReadFrontier"), &planFilesFn{}, plan)
-	batch := SelectBatch(s, readFrontierFiles(s, files), cfg.K, cfg.MaxPerHost, cfg.Strategy)
+	readFrontier := func() beam.PCollection { return readFrontierFiles(s, files) }
+	batch := SelectBatch(s, readFrontier(), cfg.K, cfg.MaxPerHost, cfg.Strategy)
 	batch = beam.ParDo(s.Scope("SelectBatch"), &limitBatchFn{}, batch, beam.SideInput{Input: plan})
+	return extractBatch(s, cfg, batch, readFrontier)
+}
+
+// extractBatch adds the steps of a round that follow SelectBatch: it
+// resolves, fetches and scores the batch, merges the round's outlinks into
+// a second read of the frontier (readFrontier) and writes the manifest,
+// whose path it returns.
+func extractBatch(s beam.Scope, cfg Config, batch beam.PCollection, readFrontier func() beam.PCollection) beam.PCollection {
 	resolved := ResolveSnapshots(s, batch, cfg)
 	selected := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
 	discovered, resultParts := FetchAndScore(s, selected, cfg)
-	frontierParts := MergeFrontier(s, readFrontierFiles(s, files), batch, discovered, cfg)
+	frontierParts := MergeFrontier(s, readFrontier(), batch, discovered, cfg)
 	return WriteManifest(s, cfg.OutDir, resultParts, frontierParts)
 }

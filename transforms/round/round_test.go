@@ -2,11 +2,12 @@ package round
 
 import (
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -173,17 +174,8 @@ func TestMergeFrontierWriteManifest(t *testing.T) {
 		t.Errorf("manifest: %d frontier entries counted, %d read; %d results files", m.FrontierSize, len(got), len(m.Results))
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("frontier after the round: %d entries, want %d\n got %v\nwant %v", len(got), len(want), sortedKeys(got), sortedKeys(want))
+		t.Errorf("frontier after the round: %d entries, want %d\n got %v\nwant %v", len(got), len(want), slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 	}
-}
-
-func sortedKeys(m map[string]extract.Entry) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // planLine renders a plan for passert.

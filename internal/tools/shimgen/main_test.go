@@ -4,11 +4,36 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 )
+
+// moduleRoot is the directory of the module's go.mod.
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0) // REPO/internal/tools/shimgen/main_test.go
+	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(file))))
+}
+
+// walkGoFiles calls fn with the path of every .go file below repo, leaving
+// out hidden directories and testdata.
+func walkGoFiles(repo string, fn func(p string) error) error {
+	return filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && p != repo {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		return fn(p)
+	})
+}
 
 // directive is one //go:generate line that runs shimgen.
 type directive struct {
@@ -21,17 +46,10 @@ type directive struct {
 // shimgen, with its package directory, -output and -identifiers.
 func directives(t *testing.T) []directive {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0) // REPO/internal/tools/shimgen/main_test.go
-	repo := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(file))))
+	repo := moduleRoot()
 	var out []directive
-	err := filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && p != repo {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+	err := walkGoFiles(repo, func(p string) error {
+		if strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		f, err := os.Open(p)
@@ -113,4 +131,80 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(la), len(lb)) + 1
+}
+
+// generatedHeader is Go's mark of a generated file (go help generate).
+var generatedHeader = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
+
+// TestGeneratedFilesMarked: every Go file of the module that carries the
+// generated-code header is marked linguist-generated in the root
+// .gitattributes, so that GitHub folds it in diffs.
+func TestGeneratedFilesMarked(t *testing.T) {
+	repo := moduleRoot()
+	attrs, err := os.ReadFile(filepath.Join(repo, ".gitattributes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generated []string
+	err = walkGoFiles(repo, func(p string) error {
+		if yes, err := hasGeneratedHeader(p); err != nil || !yes {
+			return err
+		}
+		rel, err := filepath.Rel(repo, p)
+		generated = append(generated, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(generated) < 2 {
+		t.Fatalf("found %d generated files, want at least the shims of transforms/index and transforms/round", len(generated))
+	}
+	for _, rel := range generated {
+		if !markedGenerated(string(attrs), rel) {
+			t.Errorf(".gitattributes: %s has the generated-code header but no linguist-generated line", rel)
+		}
+	}
+}
+
+// hasGeneratedHeader reports whether a line before the package clause of
+// the Go file at p is the generated-code header.
+func hasGeneratedHeader(p string) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "package ") {
+		if generatedHeader.MatchString(sc.Text()) {
+			return true, nil
+		}
+	}
+	return false, sc.Err()
+}
+
+// markedGenerated reports whether a line of .gitattributes names rel (by
+// its path from the root, or a pattern without a slash that matches its
+// base name) with the attribute linguist-generated set.
+func markedGenerated(attrs, rel string) bool {
+	for line := range strings.Lines(attrs) {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		name := rel
+		if !strings.Contains(fields[0], "/") {
+			name = path.Base(rel)
+		}
+		if ok, _ := path.Match(strings.TrimPrefix(fields[0], "/"), name); !ok {
+			continue
+		}
+		for _, a := range fields[1:] {
+			if a == "linguist-generated" || a == "linguist-generated=true" {
+				return true
+			}
+		}
+	}
+	return false
 }
