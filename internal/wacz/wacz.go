@@ -19,7 +19,8 @@
 //	datapackage.json             manifest: profile, wacz_version, title,
 //	                             description, metadata {title, description},
 //	                             created, modified, software, mainPageUrl/Date,
-//	                             resources (name, path, hash "sha256:…", bytes)
+//	                             resources (name: the base name in lower
+//	                             case, path, hash "sha256:…", bytes)
 //	datapackage-digest.json      {"path": "datapackage.json", "hash": "sha256:…"}
 //
 // Choices:
@@ -66,7 +67,7 @@
 //     created, modified and every zip entry's modification time, so the same
 //     run and time give the same bytes.
 //   - The file is written to a temporary name and renamed, so a reader never
-//     sees a half-written package.
+//     sees a half-written package; it is 0644, like the run's other outputs.
 package wacz
 
 import (
@@ -244,6 +245,11 @@ func Package(outDir string, o Options) error {
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
+	// CreateTemp makes the file 0600; the package is an output like the
+	// others (documents.jsonl, the WARC), readable by all.
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("wacz: %w", err)
+	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	zw := zip.NewWriter(bw)
 
@@ -379,8 +385,14 @@ func addEntry(zw *zip.Writer, name string, method uint16, mod time.Time, r io.Re
 	if err != nil {
 		return Resource{}, fmt.Errorf("zip entry %s: %w", name, err)
 	}
-	return Resource{Name: filepath.Base(name), Path: name, Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
+	return Resource{Name: resourceName(name), Path: name, Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
+
+// resourceName is the datapackage.json name of the entry at path: its base
+// name in lower case, as py-wacz writes it. A Data Package resource name
+// must match ^([-a-z0-9._/])+$, so "extraPages.jsonl" is "extrapages.jsonl"
+// (its path keeps the spec's pages/extraPages.jsonl).
+func resourceName(path string) string { return strings.ToLower(filepath.Base(path)) }
 
 // readIndex reads collection.cdxj, checks every line against the WARC's
 // size, points its filename at the packaged WARC and returns the sorted
