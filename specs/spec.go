@@ -169,6 +169,12 @@ func Defaults() Spec {
 	}
 }
 
+// MaxReferenceWeight is the largest weight of a term in reference_vectors.
+// A tf·idf weight is at most a few hundred (70 in the authors' 31
+// specifications); a weight beyond this is a mistake, and far larger ones
+// overflow when squared.
+const MaxReferenceWeight = 1e9
+
 // MaxBatchSize is the largest batch_size: a URL's discovery order encodes
 // its parent's rank in the round in 22 bits (internal/extract.Order).
 const MaxBatchSize = 1<<22 - 1

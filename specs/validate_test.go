@@ -28,6 +28,7 @@ func TestStrictTypes(t *testing.T) {
 		"keywords: [Wahl, true]\n":                                        `keywords[1]: expected a string, not true`,
 		"reference_vectors: {de: {wahl: -0.5, kanzler: 1}}\n":             `x.yaml:1: reference_vectors.de.wahl: -0.5 is negative`,
 		"reference_vectors: {de: {wahl: 0}}\n":                            "!reference_vectors",
+		"reference_vectors: {de: {wahl: 1e160, kanzler: 1}}\n":            `x.yaml:1: reference_vectors.de.wahl: 1e+160 is beyond 1e+09`,
 		"correction_factors: {de: -1}\n":                                  `correction_factors.de: -1 is not positive`,
 		"link_priority: {parent: -1, anchor: 1}\n":                        `link_priority.parent: -1 is negative`,
 		"seeds: [~]\n":                                                    `seeds[0]: is empty`,
