@@ -58,6 +58,9 @@ func (s *Spec) Validate() []Problem {
 			v.language(path+".language", path+".language", r.Language)
 		}
 	}
+	if n := s.Keywords.Len(); n > MaxKeywords {
+		v.add("keywords", "%d keywords, more than the %d a specification may have", n, MaxKeywords)
+	}
 	for _, lang := range sortedKeys(s.Keywords) {
 		path := "keywords"
 		if lang != AllLanguages {
