@@ -28,6 +28,8 @@ func TestStrictTypes(t *testing.T) {
 		"keywords: [Wahl, true]\n":                                        `keywords[1]: expected a string, not true`,
 		"reference_vectors: {de: {wahl: -0.5, kanzler: 1}}\n":             `x.yaml:1: reference_vectors.de.wahl: -0.5 is negative`,
 		"reference_vectors: {de: {wahl: 0}}\n":                            "!reference_vectors",
+		"event: {start: 0001-01-01}\n":                                    `event.start: "0001-01-01" is out of range: a bound is in the years 1000 to 9999`,
+		"event: {start: 2009-09-27, end: '0001-01-01T00:00:00Z'}\n":       `event.end: "0001-01-01T00:00:00Z" is out of range`,
 		"reference_vectors: {de: {wahl: 1e160, kanzler: 1}}\n":            `x.yaml:1: reference_vectors.de.wahl: 1e+160 is beyond 1e+09`,
 		"correction_factors: {de: -1}\n":                                  `correction_factors.de: -1 is not positive`,
 		"link_priority: {parent: -1, anchor: 1}\n":                        `link_priority.parent: -1 is negative`,
