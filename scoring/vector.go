@@ -132,14 +132,20 @@ type Vector struct {
 	norm    float64
 }
 
+// MaxWeight bounds the absolute weight of a term given to NewVector: its
+// square, and a sum of squares of millions of such weights, stay finite.
+// A tf·idf weight is at most a few hundred (70 in the authors' 31
+// specifications; specs refuses reference weights beyond 1e9).
+const MaxWeight = 1e100
+
 // NewVector returns the vector with the given term weights, such as a
 // specification's precomputed reference vector. Zero weights are dropped;
-// NaN and infinite weights are an error.
+// NaN, infinite and weights beyond ±MaxWeight are an error.
 func NewVector(weights map[string]float64) (Vector, error) {
 	entries := make([]Entry, 0, len(weights))
 	for term, w := range weights {
-		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return Vector{}, fmt.Errorf("scoring: term %q has weight %v", term, w)
+		if math.IsNaN(w) || math.IsInf(w, 0) || math.Abs(w) > MaxWeight {
+			return Vector{}, fmt.Errorf("scoring: term %q has weight %v (weights are finite, at most %g in absolute value)", term, w, float64(MaxWeight))
 		}
 		if w != 0 {
 			entries = append(entries, Entry{Term: term, Weight: w})
@@ -151,11 +157,39 @@ func NewVector(weights map[string]float64) (Vector, error) {
 // vectorOf sorts entries (with distinct terms) and computes the norm.
 func vectorOf(entries []Entry) Vector {
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Term, b.Term) })
+	return Vector{entries: entries, norm: euclideanNorm(entries)}
+}
+
+// minSumOfSquares is the smallest sum of squares taken as it is: below it,
+// squares of small weights may have lost their bits to underflow.
+const minSumOfSquares = 0x1p-900
+
+// euclideanNorm is the Euclidean norm of the weights, in term order. A sum of
+// squares that overflows (weights near 1e154 and beyond) or underflows is
+// computed again on the weights divided by the largest absolute weight,
+// so the norm is right wherever it is representable; other sums are kept
+// as they are, bit for bit.
+func euclideanNorm(entries []Entry) float64 {
 	var sum float64
 	for _, e := range entries {
 		sum += e.Weight * e.Weight
 	}
-	return Vector{entries: entries, norm: math.Sqrt(sum)}
+	if !math.IsInf(sum, 0) && sum >= minSumOfSquares {
+		return math.Sqrt(sum)
+	}
+	var scale float64
+	for _, e := range entries {
+		scale = max(scale, math.Abs(e.Weight))
+	}
+	if scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) {
+		return math.Sqrt(sum)
+	}
+	var scaled float64
+	for _, e := range entries {
+		x := e.Weight / scale
+		scaled += x * x
+	}
+	return math.Sqrt(scaled) * scale
 }
 
 // Len returns the number of non-zero components.
@@ -234,7 +268,32 @@ func Cosine(a, b Vector) float64 {
 	if a.norm == 0 || b.norm == 0 {
 		return 0
 	}
-	return dot(a, b) / (a.norm * b.norm)
+	c := dot(a, b) / (a.norm * b.norm)
+	if math.IsNaN(c) || math.IsInf(c, 0) {
+		// The dot product or the product of the norms overflowed (or
+		// underflowed to 0): the same cosine on the unit vectors.
+		c = dotScaled(a, b, 1/a.norm, 1/b.norm)
+	}
+	return c
+}
+
+// dotScaled is the dot product of a·sa and b·sb.
+func dotScaled(a, b Vector, sa, sb float64) float64 {
+	var sum float64
+	i, j := 0, 0
+	for i < len(a.entries) && j < len(b.entries) {
+		switch c := strings.Compare(a.entries[i].Term, b.entries[j].Term); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			sum += (a.entries[i].Weight * sa) * (b.entries[j].Weight * sb)
+			i++
+			j++
+		}
+	}
+	return sum
 }
 
 // dot is the dot product, a merge of the two term-sorted component lists.

@@ -9,6 +9,9 @@
 #       registry, and the prebuilt files need none of them).
 #   pywb-$PYWB_VERSION/bin/{wayback,wb-manager,cdx-indexer}
 #       pywb in its own virtualenv.
+#   pywb-$PYWB_VERSION/bin/wacz
+#       py-wacz $WACZ_VERSION in the same virtualenv: `wacz validate -f FILE`
+#       checks the packages internal/wacz writes.
 #
 # Chromium itself comes from scripts/install-test-deps.sh. Idempotent: each
 # part is skipped when its marker file exists.
@@ -48,4 +51,12 @@ else
 	"$venv/bin/pip" install --quiet --disable-pip-version-check "pywb==$PYWB_VERSION"
 	touch "$venv/.installed"
 	echo "install-replay-deps: pywb $PYWB_VERSION in $venv"
+fi
+
+if [ -x "$venv/bin/wacz" ] && [ -f "$venv/.installed-wacz-$WACZ_VERSION" ]; then
+	echo "install-replay-deps: py-wacz $WACZ_VERSION present: $venv"
+else
+	"$venv/bin/pip" install --quiet --disable-pip-version-check "wacz==$WACZ_VERSION"
+	touch "$venv/.installed-wacz-$WACZ_VERSION"
+	echo "install-replay-deps: py-wacz $WACZ_VERSION in $venv"
 fi

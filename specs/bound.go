@@ -23,19 +23,32 @@ type Bound struct {
 func ParseBound(s string) (Bound, error) {
 	s = strings.TrimSpace(s)
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return Bound{Time: t, DateOnly: true}, nil
+		return inRange(s, Bound{Time: t, DateOnly: true})
 	}
 	v := s
 	if len(v) > 10 && v[10] == ' ' {
 		v = v[:10] + "T" + v[11:]
 	}
 	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		return Bound{Time: t}, nil
+		return inRange(s, Bound{Time: t})
 	}
 	if _, err := time.Parse("2006-01-02T15:04:05.999999999", v); err == nil {
 		return Bound{}, fmt.Errorf("%q has no time zone offset; add Z for UTC or e.g. +02:00", s)
 	}
 	return Bound{}, fmt.Errorf("%q is neither a date (2009-09-27) nor an RFC 3339 date-time (2009-09-27T18:00:00Z)", s)
+}
+
+// MinBoundYear is the earliest year of a bound. Year 1 would be
+// time.Time's zero, which stands for a bound not given; no web archive
+// holds captures of events that old anyway.
+const MinBoundYear = 1000
+
+// inRange returns b, or an error when it is before MinBoundYear (in UTC).
+func inRange(s string, b Bound) (Bound, error) {
+	if b.Time.UTC().Year() < MinBoundYear {
+		return Bound{}, fmt.Errorf("%q is out of range: a bound is in the years %d to 9999", s, MinBoundYear)
+	}
+	return b, nil
 }
 
 // IsZero reports whether the bound is unset.

@@ -405,13 +405,23 @@ func editDistance(a, b string) int {
 // found, at the line of the nearest enclosing field that is written.
 func (d *decoder) locate(later []Problem) []Problem {
 	all := d.problems
+	// The fields with a decoding problem, and every field that contains
+	// one (each problem's field and its parents): a look-up per later
+	// problem instead of a pass over the decoding problems.
+	decoded, containing := map[string]bool{}, map[string]bool{}
+	for _, q := range d.problems {
+		decoded[q.Field] = true
+		containing[q.Field] = true
+		for f := parent(q.Field); f != "" && !containing[f]; f = parent(f) {
+			containing[f] = true
+		}
+	}
 	for _, p := range later {
-		if slices.ContainsFunc(d.problems, func(q located) bool { return within(p.Field, q.Field) }) {
+		if hasProblemAbove(p.Field, decoded) {
 			continue
 		}
 		// "x: missing" when x was written but could not be read.
-		if strings.HasPrefix(p.Msg, join(p.Field, "missing")) &&
-			slices.ContainsFunc(d.problems, func(q located) bool { return within(q.Field, p.Field) }) {
+		if strings.HasPrefix(p.Msg, join(p.Field, "missing")) && containing[p.Field] {
 			continue
 		}
 		l := located{Problem: p}
@@ -457,6 +467,20 @@ func (d *decoder) locate(later []Problem) []Problem {
 }
 
 // within reports whether path is field or below it.
+// hasProblemAbove reports whether path or a field containing it is in
+// fields (within(path, f) for some f of fields; "" contains only itself).
+func hasProblemAbove(path string, fields map[string]bool) bool {
+	if path == "" {
+		return fields[""]
+	}
+	for f := path; f != ""; f = parent(f) {
+		if fields[f] {
+			return true
+		}
+	}
+	return false
+}
+
 func within(path, field string) bool {
 	return path == field || strings.HasPrefix(path, field+".") || strings.HasPrefix(path, field+"[")
 }

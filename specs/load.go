@@ -326,9 +326,12 @@ func defaultLanguage(s *Spec) string {
 }
 
 // resolvePaths makes relative file paths absolute against the directory of
-// s.Path and checks that each file exists and lies inside that directory
-// or one of allowDirs, symbolic links resolved: a specification cannot make
-// the extraction read (and explain print) a file elsewhere.
+// s.Path and checks that each is a regular file that lies inside that
+// directory or one of allowDirs, symbolic links resolved: a specification
+// cannot make the extraction read (and explain print) a file elsewhere, nor
+// wait on a FIFO. Each file is opened once and the opened file is checked
+// (openInside); a reference document's bytes are read from it into Data,
+// so that what is used is what was checked.
 func (s *Spec) resolvePaths(allowDirs []string) error {
 	dir, err := filepath.Abs(filepath.Dir(s.Path))
 	if err != nil {
@@ -347,16 +350,18 @@ func (s *Spec) resolvePaths(allowDirs []string) error {
 	}
 	// The roots as written and with links resolved: a path is checked as
 	// written first, so that nothing outside is even looked at.
-	var real []string
+	var realRoots []string
 	for _, r := range roots {
 		if rr, err := filepath.EvalSymlinks(r); err == nil {
-			real = append(real, rr)
+			realRoots = append(realRoots, rr)
 		}
 	}
 	var probs []Problem
-	fix := func(p *string, field string) {
+	// check opens the file named by *p and returns it open when it is a
+	// regular file inside the roots (nil after recording a problem).
+	check := func(p *string, field string) *os.File {
 		if *p == "" {
-			return
+			return nil
 		}
 		bad := func(format string, args ...any) {
 			probs = append(probs, Problem{Field: field, Msg: join(field, fmt.Sprintf(format, args...))})
@@ -368,28 +373,38 @@ func (s *Spec) resolvePaths(allowDirs []string) error {
 		abs = filepath.Clean(abs)
 		if !insideAny(abs, roots) {
 			bad("%s is outside the specification's folder %s%s", written, dir, allowedHint(roots[1:]))
-			return
+			return nil
+		}
+		f, real, err := openInside(abs, realRoots)
+		switch {
+		case err == errOutside:
+			bad("%s is a link to %s, outside the specification's folder %s%s", written, real, dir, allowedHint(roots[1:]))
+			return nil
+		case err != nil:
+			bad("%v", err)
+			return nil
 		}
 		*p = abs
-		st, err := os.Stat(abs)
-		if err != nil {
-			bad("%v", err)
-			return
-		}
-		if st.IsDir() {
-			bad("%s is a directory, not a file", abs)
-			return
-		}
-		if r, err := filepath.EvalSymlinks(abs); err != nil {
-			bad("%v", err)
-		} else if !insideAny(r, real) {
-			bad("%s is a link to %s, outside the specification's folder %s%s", written, r, dir, allowedHint(roots[1:]))
-		}
+		return f
 	}
 	for i := range s.ReferenceDocuments {
-		fix(&s.ReferenceDocuments[i].File, fmt.Sprintf("reference_documents[%d].file", i))
+		rd := &s.ReferenceDocuments[i]
+		field := fmt.Sprintf("reference_documents[%d].file", i)
+		f := check(&rd.File, field)
+		if f == nil {
+			continue
+		}
+		data, err := readAtMost(f, s.MaxDocumentBytes)
+		f.Close()
+		if err != nil {
+			probs = append(probs, Problem{Field: field, Msg: join(field, err.Error())})
+			continue
+		}
+		rd.Data = data
 	}
-	fix(&s.Dictionary, "dictionary")
+	if f := check(&s.Dictionary, "dictionary"); f != nil {
+		f.Close()
+	}
 	if len(probs) > 0 {
 		return &Error{File: s.Path, Problems: probs}
 	}

@@ -247,8 +247,8 @@ func TestLoadResolvesPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(path)
-	if err == nil || !strings.Contains(err.Error(), path+": reference_documents[1].file: stat "+filepath.Join(dir, "gone.html")) ||
-		!strings.Contains(err.Error(), "dictionary: stat "+filepath.Join(dir, "idf.tsv")) {
+	if err == nil || !strings.Contains(err.Error(), path+": reference_documents[1].file: open "+filepath.Join(dir, "gone.html")) ||
+		!strings.Contains(err.Error(), "dictionary: open "+filepath.Join(dir, "idf.tsv")) {
 		t.Fatalf("Load = %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "gone.html"), nil, 0o644); err != nil {

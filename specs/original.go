@@ -129,13 +129,14 @@ var (
 func originalProblems(probs []Problem) []Problem {
 	for i, p := range probs {
 		field := originalURL.ReplaceAllString(originalNames.Replace(p.Field), "referenceDocuments[$1]")
+		// The weights are below "elements" in the file.
+		field = originalWeights.ReplaceAllString(field, "referenceVectors.$1.elements.")
 		if rest, ok := strings.CutPrefix(p.Msg, p.Field+": "); ok {
 			p.Msg = join(field, rest)
 		} else {
 			p.Msg = originalNames.Replace(p.Msg)
 		}
-		// The weights are below "elements" in the file.
-		p.Field = originalWeights.ReplaceAllString(field, "referenceVectors.$1.elements.")
+		p.Field = field
 		probs[i] = p
 	}
 	return probs

@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,84 @@ func TestLoadConfinesPaths(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(linked, "p.yaml")); err != nil {
 		t.Errorf("through a linked folder: %v", err)
+	}
+}
+
+// TestLoadChecksWhatItOpens: while ref.txt is swapped again and again
+// between a file inside the folder and a symbolic link to a file outside,
+// every Load either refuses it or gives the inside file's bytes; and when
+// it is replaced by such a link after Load, the bytes used (Data, or the
+// file read again by its name when Load gave none) are still those of the
+// file Load checked.
+func TestLoadChecksWhatItOpens(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "spec")
+	os.MkdirAll(dir, 0o755)
+	secret := filepath.Join(base, "secret.txt")
+	os.WriteFile(secret, []byte("outside secret"), 0o644)
+	os.WriteFile(filepath.Join(dir, "inside.txt"), []byte("inside text"), 0o644)
+	path := filepath.Join(dir, "p.yaml")
+	os.WriteFile(path, []byte("name: p\nevent: {start: 2009-09-27}\nlead_time: P0D\ncooldown_time: P0D\nreference_documents: [{file: ref.txt}]\n"), 0o644)
+	ref := filepath.Join(dir, "ref.txt")
+	os.WriteFile(ref, []byte("inside text"), 0o644)
+
+	stop := make(chan struct{})
+	swapped := make(chan struct{})
+	go func() {
+		defer close(swapped)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tmp := filepath.Join(dir, fmt.Sprintf(".swap-%d", i))
+			if i%2 == 0 {
+				os.Symlink(secret, tmp)
+			} else {
+				os.WriteFile(tmp, []byte("inside text"), 0o644)
+			}
+			os.Rename(tmp, ref)
+		}
+	}()
+	var accepted, leaked int
+	for range 300 {
+		s, err := Load(path)
+		if err != nil {
+			continue
+		}
+		accepted++
+		data := s.ReferenceDocuments[0].Data
+		if data == nil {
+			data, _ = os.ReadFile(s.ReferenceDocuments[0].File)
+		}
+		if strings.Contains(string(data), "secret") {
+			leaked++
+		}
+	}
+	close(stop)
+	<-swapped
+	if leaked > 0 {
+		t.Errorf("%d of %d accepted loads used the file outside the folder", leaked, accepted)
+	}
+	if accepted == 0 {
+		t.Error("no load accepted the file inside the folder")
+	}
+
+	// Swapped after Load checked it: what is used is still what was checked.
+	os.WriteFile(ref+".new", []byte("inside text"), 0o644)
+	os.Rename(ref+".new", ref)
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(secret, ref+".link")
+	os.Rename(ref+".link", ref)
+	data := s.ReferenceDocuments[0].Data
+	if data == nil {
+		data, _ = os.ReadFile(s.ReferenceDocuments[0].File)
+	}
+	if string(data) != "inside text" {
+		t.Errorf("ref.txt replaced by a link after Load: the bytes used are %q, want the checked file's", data)
 	}
 }

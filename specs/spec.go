@@ -169,6 +169,12 @@ func Defaults() Spec {
 	}
 }
 
+// MaxReferenceWeight is the largest weight of a term in reference_vectors.
+// A tf·idf weight is at most a few hundred (70 in the authors' 31
+// specifications); a weight beyond this is a mistake, and far larger ones
+// overflow when squared.
+const MaxReferenceWeight = 1e9
+
 // MaxBatchSize is the largest batch_size: a URL's discovery order encodes
 // its parent's rank in the round in 22 bits (internal/extract.Order).
 const MaxBatchSize = 1<<22 - 1
@@ -186,6 +192,11 @@ type ReferenceDocument struct {
 	Text string `json:"text,omitempty" yaml:"text,omitempty" spec:"nonempty"`
 	// Language of the document; not given: detected, else DefaultLanguage.
 	Language string `json:"language,omitempty" yaml:"language,omitempty" spec:"nonempty"`
+	// Data is File's content as Load read it, from the very file it
+	// checked: at most max_document_bytes and one byte more (which says
+	// the file is longer). nil when not loaded from a file; not part of
+	// the format.
+	Data []byte `json:"-" yaml:"-"`
 }
 
 // Event is the event interval [Start, End], End inclusive.
@@ -356,9 +367,18 @@ const (
 	FormatOriginal Format = "original" // the original authors' JSON
 )
 
+// MaxKeywords is the most keywords a specification may have, over all
+// languages: the authors' 31 specifications have 119 to 1,318.
+const MaxKeywords = 20000
+
 // decodeNode reads a list (keywords for all languages) or a mapping from
-// language, or "*", to a list.
+// language, or "*", to a list; more than MaxKeywords is one problem, found
+// before any keyword is decoded.
 func (k *Keywords) decodeNode(d *decoder, n *yaml.Node, path string) {
+	if count := keywordNodes(n); count > MaxKeywords {
+		d.add(n, path, "%d keywords, more than the %d a specification may have", count, MaxKeywords)
+		return
+	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		var all []string
@@ -371,6 +391,24 @@ func (k *Keywords) decodeNode(d *decoder, n *yaml.Node, path string) {
 	default:
 		d.add(n, path, "expected a list of keywords or a mapping from language (or \"*\") to keywords, not a %s", kindName(n))
 	}
+}
+
+// keywordNodes counts the items of a keyword list, or of the lists of a
+// mapping from language to keywords.
+func keywordNodes(n *yaml.Node) int {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return len(n.Content)
+	case yaml.MappingNode:
+		count := 0
+		for i := 1; i < len(n.Content); i += 2 {
+			if v := resolve(n.Content[i]); v != nil && v.Kind == yaml.SequenceNode {
+				count += len(v.Content)
+			}
+		}
+		return count
+	}
+	return 0
 }
 
 // canonical is how Keywords are written: a plain list when they are for

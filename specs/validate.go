@@ -58,6 +58,9 @@ func (s *Spec) Validate() []Problem {
 			v.language(path+".language", path+".language", r.Language)
 		}
 	}
+	if n := s.Keywords.Len(); n > MaxKeywords {
+		v.add("keywords", "%d keywords, more than the %d a specification may have", n, MaxKeywords)
+	}
 	for _, lang := range sortedKeys(s.Keywords) {
 		path := "keywords"
 		if lang != AllLanguages {
@@ -128,8 +131,11 @@ func (s *Spec) Validate() []Problem {
 			v.add(path, "the vector is empty")
 		}
 		for _, term := range sortedKeys(vec) {
-			if w := vec[term]; !(w >= 0) || math.IsInf(w, 0) {
+			switch w := vec[term]; {
+			case !(w >= 0) || math.IsInf(w, 0):
 				v.add(path+"."+term, "%v is negative (a weight is a term's tf·idf, 0 or more)", w)
+			case w > MaxReferenceWeight:
+				v.add(path+"."+term, "%v is beyond %g (a weight is a term's tf·idf, a few hundred at most)", w, float64(MaxReferenceWeight))
 			}
 		}
 	}

@@ -54,7 +54,7 @@ func ResolveReferences(ctx context.Context, job *Job, idx lookup.Index, f *archi
 		case rd.Text != "":
 			refs = append(refs, Reference{Text: scoring.ReferenceText{Text: rd.Text, Language: lang}, Source: "inline text"})
 		case rd.File != "":
-			data, cut, err := readReferenceFile(ctx, rd.File, maxBytes(s.MaxDocumentBytes))
+			data, cut, err := referenceFileData(ctx, rd, maxBytes(s.MaxDocumentBytes))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", field, err)
 			}
@@ -224,6 +224,18 @@ func maxBytes(specLimit int64) int64 {
 		return document.DefaultMaxBytes
 	}
 	return specLimit
+}
+
+// referenceFileData is the content of a reference document's file: the
+// bytes specs.Load read from the file it checked, else the file read now.
+func referenceFileData(ctx context.Context, rd specs.ReferenceDocument, limit int64) (data []byte, cut bool, err error) {
+	if rd.Data == nil {
+		return readReferenceFile(ctx, rd.File, limit)
+	}
+	if int64(len(rd.Data)) > limit {
+		return rd.Data[:limit], true, nil
+	}
+	return rd.Data, false, nil
 }
 
 // readReferenceFile reads at most limit bytes of a reference document's

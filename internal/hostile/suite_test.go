@@ -113,6 +113,7 @@ func TestHostileSuite(t *testing.T) {
 	damagedArchives(t, tl, rng)
 	malformedSpecs(t, tl, s, rng)
 	escapes(t, tl, s)
+	specLimits(t, tl, s)
 	bombs(t, tl, s)
 	killAndResume(t, tl, s, rng)
 

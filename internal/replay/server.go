@@ -20,6 +20,18 @@
 // The report links documents relatively ("view?wacz=…", see ViewLink), so
 // the same report.html works whatever port the server got. Command is the
 // "extract serve" command.
+//
+// What a page in the researcher's browser cannot make it do:
+//   - Requests whose Host header is not a loopback name (localhost,
+//     127.0.0.0/8, [::1]) or the listening address get 403: a page of
+//     another site that rebinds its name to 127.0.0.1 (DNS rebinding)
+//     cannot read the report, evaluation.json or the WACZ files.
+//   - The report folder is served through an os.Root: regular files only,
+//     no directory listings (404), and no symbolic link leads out of it.
+//   - Connections are bounded: headers within ReadHeaderTimeout, a request
+//     within ReadTimeout, a response within WriteTimeout, an idle
+//     keep-alive connection closed after IdleTimeout, and at most MaxConns
+//     connections open at once (the others wait to be accepted).
 package replay
 
 import (
@@ -30,11 +42,14 @@ import (
 	"net/http"
 	neturl "net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
 
 // Options configure Start.
@@ -48,6 +63,50 @@ type Options struct {
 	ReportDir string
 	// WACZ maps the names the viewer asks for (/wacz/NAME) to files.
 	WACZ map[string]string
+
+	// limits overrides DefaultLimits field by field (tests).
+	limits Limits
+}
+
+// Limits bound what one client can hold of the server.
+type Limits struct {
+	ReadHeaderTimeout time.Duration // to read a request's headers
+	ReadTimeout       time.Duration // to read a whole request
+	WriteTimeout      time.Duration // to write a response: a whole WACZ download
+	IdleTimeout       time.Duration // a keep-alive connection without requests
+	MaxConns          int           // connections open at once
+}
+
+// DefaultLimits are the server's limits. A browser opens about six
+// connections to one host; WriteTimeout leaves a multi-GB WACZ download
+// over loopback ample time.
+var DefaultLimits = Limits{
+	ReadHeaderTimeout: 10 * time.Second,
+	ReadTimeout:       30 * time.Second,
+	WriteTimeout:      30 * time.Minute,
+	IdleTimeout:       2 * time.Minute,
+	MaxConns:          64,
+}
+
+// orDefault fills the zero fields of l from DefaultLimits.
+func (l Limits) orDefault() Limits {
+	d := DefaultLimits
+	if l.ReadHeaderTimeout > 0 {
+		d.ReadHeaderTimeout = l.ReadHeaderTimeout
+	}
+	if l.ReadTimeout > 0 {
+		d.ReadTimeout = l.ReadTimeout
+	}
+	if l.WriteTimeout > 0 {
+		d.WriteTimeout = l.WriteTimeout
+	}
+	if l.IdleTimeout > 0 {
+		d.IdleTimeout = l.IdleTimeout
+	}
+	if l.MaxConns > 0 {
+		d.MaxConns = l.MaxConns
+	}
+	return d
 }
 
 // Server is a running server; see the package documentation.
@@ -55,6 +114,7 @@ type Server struct {
 	URL string // http://127.0.0.1:PORT
 
 	srv   *http.Server
+	root  *os.Root // the report folder, nil without one
 	wacz  map[string]string
 	mu    sync.Mutex
 	stats map[string]*FileStats
@@ -119,11 +179,21 @@ func Start(o Options) (*Server, error) {
 			return nil, fmt.Errorf("collection %s: %w", name, err)
 		}
 	}
+	var root *os.Root
+	if o.ReportDir != "" {
+		if root, err = os.OpenRoot(o.ReportDir); err != nil {
+			return nil, fmt.Errorf("report folder: %w", err)
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		if root != nil {
+			root.Close()
+		}
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), wacz: o.WACZ, stats: map[string]*FileStats{}}
+	limits := o.limits.orDefault()
+	s := &Server{URL: "http://" + ln.Addr().String(), root: root, wacz: o.WACZ, stats: map[string]*FileStats{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/view", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
@@ -169,19 +239,69 @@ func Start(o Options) (*Server, error) {
 		}
 		s.serveFile(w, r, path, name)
 	})
-	if o.ReportDir != "" {
-		files := http.FileServer(http.Dir(o.ReportDir))
+	if root != nil {
 		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/" {
 				http.Redirect(w, r, "/report.html", http.StatusFound)
 				return
 			}
-			files.ServeHTTP(w, r)
+			s.serveReportFile(w, r)
 		})
 	}
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln)
+	s.srv = &http.Server{Handler: loopbackHostsOnly(ln.Addr().String(), mux),
+		ReadHeaderTimeout: limits.ReadHeaderTimeout, ReadTimeout: limits.ReadTimeout,
+		WriteTimeout: limits.WriteTimeout, IdleTimeout: limits.IdleTimeout}
+	go s.srv.Serve(netutil.LimitListener(ln, limits.MaxConns))
 	return s, nil
+}
+
+// loopbackHostsOnly answers 403 to a request whose Host header is neither
+// a loopback name nor bound (the listening address), with or without its
+// port.
+func loopbackHostsOnly(bound string, next http.Handler) http.Handler {
+	boundHost, _, _ := net.SplitHostPort(bound)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host, boundHost) {
+			http.Error(w, fmt.Sprintf("host %q is not served: open this server as 127.0.0.1 or localhost", r.Host), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a Host header names localhost, a loopback
+// IP address or boundHost.
+func loopbackHost(hostHeader, boundHost string) bool {
+	host := hostHeader
+	if h, _, err := net.SplitHostPort(hostHeader); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") || host == boundHost {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveReportFile serves a regular file of the report folder, opened
+// through the folder's os.Root so that no name or symbolic link leads out
+// of it; directories and other files are 404.
+func (s *Server) serveReportFile(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	f, err := s.root.Open(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
 }
 
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, path, stat string) {
@@ -262,4 +382,10 @@ func (s *Server) PageURL(wacz, url, ts string) string {
 }
 
 // Close stops the server.
-func (s *Server) Close() error { return s.srv.Close() }
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	if s.root != nil {
+		s.root.Close()
+	}
+	return err
+}

@@ -36,6 +36,7 @@ func TestPywbReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ValidateWACZ(t, c.WACZPath())
 	checks, err := c.Checks(5)
 	if err != nil {
 		t.Fatal(err)

@@ -221,6 +221,7 @@ func TestReplayWebPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ValidateWACZ(t, c.WACZPath())
 	flat := filepath.Join(t.TempDir(), "flat.wacz")
 	if err := os.Rename(c.WACZPath(), flat); err != nil {
 		t.Fatal(err)
@@ -232,6 +233,7 @@ func TestReplayWebPage(t *testing.T) {
 		ZipNumThreshold: len(c.Captures) / 2, MaxPages: listed}); err != nil {
 		t.Fatal(err)
 	}
+	ValidateWACZ(t, c.WACZPath())
 	zipnumPath := filepath.Join(t.TempDir(), "zipnum.wacz")
 	if err := os.Rename(c.WACZPath(), zipnumPath); err != nil {
 		t.Fatal(err)
@@ -344,6 +346,7 @@ func TestReplayWebPageBrokenWACZ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ValidateWACZ(t, c.WACZPath())
 	checks, err := c.Checks(2)
 	if err != nil {
 		t.Fatal(err)
@@ -449,6 +452,7 @@ func benchCollection(t *testing.T, pages int64) *Collection {
 		}
 	}
 	t.Logf("collection built in %v", time.Since(start).Round(time.Second))
+	ValidateWACZ(t, c.WACZPath())
 	return c
 }
 
@@ -516,6 +520,7 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 		if err := wacz.Package(c.Dir, o); err != nil {
 			t.Fatal(err)
 		}
+		ValidateWACZ(t, c.WACZPath())
 		path := filepath.Join(t.TempDir(), form.name+".wacz")
 		if err := os.Rename(c.WACZPath(), path); err != nil {
 			t.Fatal(err)

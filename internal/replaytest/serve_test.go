@@ -40,6 +40,7 @@ func TestReportOpensReplay(t *testing.T) {
 		if err := wacz.Package(dir, wacz.Options{Title: strategy, Created: time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
 			t.Fatal(err)
 		}
+		ValidateWACZ(t, filepath.Join(dir, wacz.FileName))
 		runs = append(runs, dir)
 	}
 	rep := filepath.Join(base, "report")

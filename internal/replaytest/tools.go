@@ -93,3 +93,50 @@ func Chromium(t testing.TB) string {
 	}
 	return p
 }
+
+// waczValidator is the path of py-wacz's wacz command, at the version
+// pinned in scripts/replay-deps.env, in pywb's virtualenv.
+func waczValidator() (string, error) {
+	v, err := Versions()
+	if err != nil {
+		return "", err
+	}
+	venv := filepath.Join(CacheDir(), "pywb-"+v["PYWB_VERSION"])
+	if _, err := os.Stat(filepath.Join(venv, ".installed-wacz-"+v["WACZ_VERSION"])); err != nil {
+		return "", fmt.Errorf("py-wacz %s: %w", v["WACZ_VERSION"], err)
+	}
+	return filepath.Join(venv, "bin", "wacz"), nil
+}
+
+// WACZValidator returns py-wacz's wacz command (failing the test under CI
+// and skipping it elsewhere when it is not installed).
+func WACZValidator(t testing.TB) string {
+	t.Helper()
+	bin, err := waczValidator()
+	if err != nil {
+		missing(t, "py-wacz", err)
+	}
+	return bin
+}
+
+// ValidateWACZ runs `wacz validate -f path` (py-wacz, webrecorder's own
+// checker: the zip's layout, datapackage.json against the Data Package
+// schema, every resource's hash and size, datapackage-digest.json) and
+// fails the test with its output when it rejects the file. Without py-wacz
+// it fails under CI, and elsewhere logs that the file was not validated
+// and lets the test go on with its other checks.
+func ValidateWACZ(t testing.TB, path string) {
+	t.Helper()
+	bin, err := waczValidator()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s cannot be validated: %v; run scripts/install-test-deps.sh (CI is set, so this fails)", path, err)
+		}
+		t.Logf("%s not validated: %v; run scripts/install-test-deps.sh", path, err)
+		return
+	}
+	out, err := exec.Command(bin, "validate", "-f", path).CombinedOutput()
+	if err != nil {
+		t.Errorf("wacz validate -f %s: %v\n%s", path, err, out)
+	}
+}

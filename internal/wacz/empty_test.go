@@ -1,4 +1,4 @@
-package wacz
+package wacz_test
 
 import (
 	"archive/zip"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/wacz"
 )
 
 // TestPackageEmptyCollection: an extraction that collected 0 documents
@@ -18,10 +19,11 @@ func TestPackageEmptyCollection(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := Package(dir, Options{Title: "empty"}); err != nil {
+	if err := wacz.Package(dir, wacz.Options{Title: "empty"}); err != nil {
 		t.Fatalf("0 documents: %v", err)
 	}
-	z, err := zip.OpenReader(filepath.Join(dir, FileName))
+	validate(t, dir)
+	z, err := zip.OpenReader(filepath.Join(dir, wacz.FileName))
 	if err != nil {
 		t.Fatalf("the WACZ of 0 documents is not a zip: %v", err)
 	}
@@ -30,7 +32,7 @@ func TestPackageEmptyCollection(t *testing.T) {
 	for _, f := range z.File {
 		names[f.Name] = true
 	}
-	for _, want := range []string{"datapackage.json", PagesEntry, WARCEntry} {
+	for _, want := range []string{"datapackage.json", wacz.PagesEntry, wacz.WARCEntry} {
 		if !names[want] {
 			t.Errorf("the WACZ of 0 documents has no %s (has %v)", want, names)
 		}

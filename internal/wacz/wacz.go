@@ -192,6 +192,11 @@ func Package(outDir string, o Options) error {
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
+	// CreateTemp makes the file 0600; the package is an output like the
+	// others (documents.jsonl, the WARC), readable by all.
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("wacz: %w", err)
+	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	zw := zip.NewWriter(bw)
 
@@ -327,8 +332,14 @@ func addEntry(zw *zip.Writer, name string, method uint16, mod time.Time, r io.Re
 	if err != nil {
 		return Resource{}, fmt.Errorf("zip entry %s: %w", name, err)
 	}
-	return Resource{Name: filepath.Base(name), Path: name, Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
+	return Resource{Name: resourceName(name), Path: name, Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
+
+// resourceName is the datapackage.json name of the entry at path: its base
+// name in lower case, as py-wacz writes it. A Data Package resource name
+// must match ^([-a-z0-9._/])+$, so "extraPages.jsonl" is "extrapages.jsonl"
+// (its path keeps the spec's pages/extraPages.jsonl).
+func resourceName(path string) string { return strings.ToLower(filepath.Base(path)) }
 
 // readIndex reads collection.cdxj, checks every line against the WARC's
 // size, points its filename at the packaged WARC and returns the sorted

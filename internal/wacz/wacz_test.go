@@ -17,6 +17,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
+	"github.com/recrawl/recrawl/internal/replaytest"
 	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/wacz"
 )
@@ -46,6 +47,12 @@ func readZip(t *testing.T, path string) (*zip.ReadCloser, map[string][]byte) {
 	return zr, files
 }
 
+// validate checks dir's package with webrecorder's validator (py-wacz).
+func validate(t *testing.T, dir string) {
+	t.Helper()
+	replaytest.ValidateWACZ(t, filepath.Join(dir, wacz.FileName))
+}
+
 func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])
@@ -57,6 +64,7 @@ func TestPackage(t *testing.T) {
 	if err := wacz.Package(dir, wacz.Options{Title: "Floods 2013", Description: "The 2013 floods.", Created: created}); err != nil {
 		t.Fatal(err)
 	}
+	validate(t, dir)
 	path := filepath.Join(dir, wacz.FileName)
 	zr, files := readZip(t, path)
 
@@ -183,6 +191,7 @@ func TestExtraPages(t *testing.T) {
 		if err := wacz.Package(dir, wacz.Options{Title: "split", Created: created, MaxPages: max}); err != nil {
 			t.Fatal(err)
 		}
+		validate(t, dir)
 		_, files := readZip(t, filepath.Join(dir, wacz.FileName))
 		pages := strings.Split(strings.TrimSuffix(string(files[wacz.PagesEntry]), "\n"), "\n")
 		extra, hasExtra := files[wacz.ExtraEntry]
@@ -229,6 +238,7 @@ func TestZipNumIndex(t *testing.T) {
 	if err := wacz.Package(dir, wacz.Options{Title: "flat", Created: created, ZipNumThreshold: -1}); err != nil {
 		t.Fatal(err)
 	}
+	validate(t, dir)
 	_, flat := readZip(t, filepath.Join(dir, wacz.FileName))
 	want := strings.Split(strings.TrimSuffix(string(flat[wacz.IndexEntry]), "\n"), "\n")
 	if len(want) < 2*wacz.ZipNumLinesPerBlock {
@@ -238,6 +248,7 @@ func TestZipNumIndex(t *testing.T) {
 	if err := wacz.Package(dir, wacz.Options{Title: "zipnum", Created: created, ZipNumThreshold: len(want), MaxPages: -1}); err != nil {
 		t.Fatal(err)
 	}
+	validate(t, dir)
 	zr, files := readZip(t, filepath.Join(dir, wacz.FileName))
 	var names []string
 	for _, f := range zr.File {
@@ -314,6 +325,7 @@ func TestZipNumIndex(t *testing.T) {
 	if err := wacz.Package(dir, wacz.Options{Created: created, ZipNumThreshold: len(want) + 1}); err != nil {
 		t.Fatal(err)
 	}
+	validate(t, dir)
 	if _, files := readZip(t, filepath.Join(dir, wacz.FileName)); files[wacz.IndexEntry] == nil {
 		t.Error("below the threshold, no flat index")
 	}
@@ -354,6 +366,7 @@ func TestLayoutLikeExample(t *testing.T) {
 	if err := wacz.Package(dir, wacz.Options{Title: "x", Created: created}); err != nil {
 		t.Fatal(err)
 	}
+	validate(t, dir)
 	ozr, ofiles := readZip(t, filepath.Join(dir, wacz.FileName))
 
 	top := func(zr *zip.ReadCloser) []string {
