@@ -311,7 +311,9 @@ func TestSplitStoredInnerArchive(t *testing.T) {
 	}
 	var file bytes.Buffer
 	file.Write(conf)
+	var members [][2]int // the outer members holding the inner archive: start, end
 	for i, level := range []int{gzip.NoCompression, gzip.HuffmanOnly, gzip.DefaultCompression} {
+		start := file.Len()
 		body := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/warc\r\n\r\n"), inner...)
 		rec := fmt.Sprintf("WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%08d-0000-0000-0000-000000000000>\r\n"+
 			"WARC-Target-URI: http://example.com/crawl-%d.warc.gz\r\nWARC-Date: 2020-01-02T03:04:05Z\r\n"+
@@ -326,6 +328,7 @@ func TestSplitStoredInnerArchive(t *testing.T) {
 		if err := zw.Close(); err != nil {
 			t.Fatal(err)
 		}
+		members = append(members, [2]int{start, file.Len()})
 		file.Write(conf)
 	}
 	data := file.Bytes()
@@ -337,6 +340,43 @@ func TestSplitStoredInnerArchive(t *testing.T) {
 		t.Fatalf("the outer file has skips: %v", want.skips)
 	}
 	sameForEverySplit(t, data, "outer.warc.gz", []int64{400_000, 1_000_000})
+
+	// A byte flipped in the stored inner archive (the member's CRC-32 then
+	// fails) or in the member's length field (ISIZE): the damaged record is
+	// left out, and the search for the next member starts after the
+	// damaged one, not inside its stored data.
+	for _, m := range []int{0, 2} {
+		for _, at := range []int{(members[m][0] + members[m][1]) / 2, members[m][1] - 2} {
+			bad := slices.Clone(data)
+			bad[at] ^= 0xff
+			got := wholeFile(bad, "outer.warc.gz")
+			var gone []string
+			for _, l := range want.lines {
+				if !slices.Contains(got.lines, l) {
+					gone = append(gone, l)
+				}
+			}
+			if len(got.lines) != len(want.lines)-1 || len(gone) != 1 || !strings.Contains(gone[0], fmt.Sprintf(`"offset": "%d"`, members[m][0])) {
+				t.Errorf("byte %d of the member at %d flipped: %d lines, want %d (all but the damaged record); lines not in the undamaged index:\n%s",
+					at, members[m][0], len(got.lines), len(want.lines)-1, strings.Join(firstLines(got.lines, want.lines), "\n"))
+			}
+			if want := []string{fmt.Sprintf("%d %s", members[m][0], records.KindBadGzip)}; !slices.Equal(got.skips, want) {
+				t.Errorf("byte %d of the member at %d flipped: skips %v, want %v", at, members[m][0], got.skips, want)
+			}
+			sameForEverySplit(t, bad, "outer.warc.gz", []int64{400_000, 1_000_000})
+		}
+	}
+}
+
+// firstLines returns up to 5 of the lines of a that are not in b.
+func firstLines(a, b []string) []string {
+	var out []string
+	for _, l := range a {
+		if !slices.Contains(b, l) && len(out) < 5 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func TestSplitRanges(t *testing.T) {
