@@ -261,25 +261,12 @@ func TestSplitGenerated(t *testing.T) {
 // gzip header), indexed in ranges of 2,000 to 8,000 bytes: the same index
 // as the whole file.
 func TestSplitGeneratedDamaged(t *testing.T) {
-	data, err := os.ReadFile(generatedArchive(t)[0])
+	file := generatedArchive(t)[0]
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ends []int64
-	it, err := records.NewIterator(bytes.NewReader(data), "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		rec, err := it.Next()
-		if err != nil || rec.Offset > 600<<10 {
-			break
-		}
-		if err := it.Finish(); err != nil {
-			t.Fatal(err)
-		}
-		ends = append(ends, rec.Offset+rec.Length)
-	}
+	ends := memberEnds(t, data, 600<<10)
 	if len(ends) < 50 {
 		t.Fatalf("only %d members in the first 600 KB", len(ends))
 	}
@@ -294,6 +281,59 @@ func TestSplitGeneratedDamaged(t *testing.T) {
 		}
 	}
 	sameForEverySplit(t, data, "gen.warc.gz", []int64{2000, 5000, 8000})
+
+	// A range that starts mid-file names the damaged members by their
+	// offsets in the file: the whole generated file, with CRC-32s flipped
+	// in members far enough apart for split points between them.
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends = memberEnds(t, whole, int64(len(whole)))
+	n = len(ends)
+	for _, i := range []int{n / 3, n / 2, 3 * n / 4} {
+		whole[ends[i]-8] ^= 0xff
+	}
+	checked := 0
+	for _, rng := range Split("gen.warc.gz", int64(len(whole)), 300_000) {
+		IndexRange(bytes.NewReader(whole), "gen.warc.gz", rng, IndexOptions{OnSkip: func(s records.Skip) {
+			if s.Kind != records.KindBadGzip {
+				return
+			}
+			start, _ := records.SplitPoint(bytes.NewReader(whole), int64(len(whole)), rng.Start)
+			if start > 0 {
+				checked++
+			}
+			if msg := s.Err.Error(); !strings.Contains(msg, fmt.Sprintf("gzip member at offset %d:", s.Offset)) {
+				t.Errorf("range from %d: the damaged member at %d is reported as %q", start, s.Offset, msg)
+			}
+		}}, func(Capture) error { return nil })
+	}
+	if checked < 2 {
+		t.Errorf("%d damaged members reported in ranges that start mid-file, want 2 or more", checked)
+	}
+}
+
+// memberEnds returns the offsets where the members of a per-record gzip
+// file end, up to the first member that starts after limit.
+func memberEnds(t *testing.T, data []byte, limit int64) []int64 {
+	t.Helper()
+	var ends []int64
+	it, err := records.NewIterator(bytes.NewReader(data), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err := it.Next()
+		if err != nil || rec.Offset > limit {
+			break
+		}
+		if err := it.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, rec.Offset+rec.Length)
+	}
+	return ends
 }
 
 // TestSplitStoredInnerArchive: a record whose payload is a whole .warc.gz,
