@@ -434,11 +434,11 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		return v
 	case !ok && it.s.Gzipped() && !it.s.Continuous:
 		rec.ContentLength = -1
-		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: errors.New("no Content-Length; the block is read to the end of its gzip member")})
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: errors.New("no Content-Length; the record is indexed with its block read to the end of its gzip member")})
 		return -1
 	default:
 		rec.ContentLength = -1
-		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("Content-Length %q is not a length; read as 0", cl)})
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("Content-Length %q is not a length; read as 0 (as pywb does): the record is indexed with an empty payload", cl)})
 		return 0
 	}
 }
@@ -467,7 +467,7 @@ func (it *Iterator) parseARC(rec *Record, h arc.Header) int64 {
 		return max(n, 0)
 	}
 	if n < 0 {
-		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("ARC length %q is not a length; read as 0", h.LengthField)})
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("ARC length %q is not a length; read as 0 (as pywb does): the record is indexed with an empty payload", h.LengthField)})
 		return 0
 	}
 	return n
