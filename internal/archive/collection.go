@@ -34,8 +34,11 @@ type Record struct {
 // listed again, such as the payload of two revisits, is skipped); then
 // indexes it into OUT/collection.cdxj (pywb's format), so the collection can
 // be replayed. Records from uncompressed or whole-file-gzip archives are
-// compressed into members of their own; ARC records, which have no place in
-// a WARC file, are left out with a warning in the log.
+// compressed into members of their own; an ARC capture becomes a WARC/1.0
+// record naming its origin (CopyRawRecord). A record that is neither
+// (ErrNotWARCRecord) is left out with a warning in the log. A collection
+// without a record gives an empty collection.warc.gz and an empty
+// collection.cdxj.
 func WriteCollection(ctx context.Context, out string, recs []Record, f *Fetcher) error {
 	warcPath := storage.Join(out, CollectionWARC)
 	w, err := storage.Create(ctx, warcPath)
@@ -48,6 +51,7 @@ func WriteCollection(ctx context.Context, out string, recs []Record, f *Fetcher)
 		offset        int64
 	}
 	written := map[loc]bool{}
+	members := 0
 	for _, rec := range recs {
 		at := loc{rec.Archive, rec.File, rec.Offset}
 		if written[at] {
@@ -63,6 +67,7 @@ func WriteCollection(ctx context.Context, out string, recs []Record, f *Fetcher)
 			w.Abort()
 			return fmt.Errorf("collection WARC: %s: %w", rec.URL, err)
 		}
+		members++
 	}
 	if err := bw.Flush(); err != nil {
 		w.Abort()
@@ -71,18 +76,29 @@ func WriteCollection(ctx context.Context, out string, recs []Record, f *Fetcher)
 	if err := w.Close(); err != nil {
 		return err
 	}
-	// Index what was written, with the same indexer as the archive.
+	var lines []string
+	if members > 0 {
+		if lines, err = indexCollection(ctx, warcPath); err != nil {
+			return err
+		}
+	}
+	return storage.WriteSortedLines(ctx, storage.Join(out, CollectionCDXJ), lines)
+}
+
+// indexCollection indexes the collection WARC at warcPath, with the same
+// indexer as the archive, and returns its index lines.
+func indexCollection(ctx context.Context, warcPath string) ([]string, error) {
 	r, err := storage.Open(ctx, warcPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer r.Close()
 	var lines []string
 	if _, err := cdxj.IndexFile(r, CollectionWARC, cdxj.IndexOptions{}, func(c cdxj.Capture) error {
 		lines = append(lines, c.Line())
 		return nil
-	}); err != nil && len(recs) > 0 {
-		return fmt.Errorf("index %s: %w", warcPath, err)
+	}); err != nil {
+		return nil, fmt.Errorf("index %s: %w", warcPath, err)
 	}
-	return storage.WriteSortedLines(ctx, storage.Join(out, CollectionCDXJ), lines)
+	return lines, nil
 }

@@ -30,7 +30,7 @@ func gzipMember(s string) []byte {
 // TestWriteCollection: the records are copied in the order given, each
 // once (a record listed twice, like the payload of two revisits, is
 // written once), gzip members unchanged, a plain record compressed; an ARC
-// record is left out; collection.cdxj indexes what was written. A record
+// capture becomes a WARC record; collection.cdxj indexes what was written. A record
 // that cannot be read is an error naming its URL, and leaves no
 // collection.warc.gz behind.
 func TestWriteCollection(t *testing.T) {
@@ -40,7 +40,8 @@ func TestWriteCollection(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "ab.warc.gz"), append(append([]byte{}, a...), b...), 0o644)
 	plain := warcResponse("http://c.example/", "<p>c</p>")
 	os.WriteFile(filepath.Join(dir, "c.warc"), []byte(plain), 0o644)
-	arc := "http://d.example/ 1.2.3.4 20090927100000 text/html 4\n<p/>\n"
+	arcHTTP := "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p/>"
+	arc := fmt.Sprintf("http://d.example/ 1.2.3.4 20090927100000 text/html %d\n%s\n", len(arcHTTP), arcHTTP)
 	os.WriteFile(filepath.Join(dir, "d.arc"), []byte(arc), 0o644)
 	f := NewFetcher([]string{dir})
 	defer f.Close()
@@ -64,17 +65,19 @@ func TestWriteCollection(t *testing.T) {
 	}
 	var rest bytes.Buffer
 	rest.ReadFrom(zr)
-	if rest.String() != plain {
-		t.Errorf("the plain record's member inflates to %q, want the record", rest.String())
+	// The ARC capture's WARC record, then the plain record's member.
+	if !strings.HasPrefix(rest.String(), "WARC/1.0\r\nWARC-Type: response\r\n") || !strings.Contains(rest.String(), "\r\n\r\n"+arcHTTP+"\r\n\r\n") || !strings.HasSuffix(rest.String(), plain) {
+		t.Errorf("the members after a and b inflate to %q, want the ARC capture as a WARC response, then the plain record", rest.String())
 	}
 	cdx, err := os.ReadFile(filepath.Join(out, CollectionCDXJ))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(cdx), "\n"), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "example,a)/ ") || !strings.HasPrefix(lines[1], "example,b)/ ") ||
-		!strings.HasPrefix(lines[2], "example,c)/ ") || !strings.Contains(lines[0], CollectionWARC) {
-		t.Errorf("collection.cdxj:\n%s\nwant a, b and c, sorted, in %s", cdx, CollectionWARC)
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "example,a)/ ") || !strings.HasPrefix(lines[1], "example,b)/ ") ||
+		!strings.HasPrefix(lines[2], "example,c)/ ") || !strings.HasPrefix(lines[3], "example,d)/ 20090927100000 ") ||
+		!strings.Contains(lines[3], `"mime": "text/html", "status": "200"`) || !strings.Contains(lines[0], CollectionWARC) {
+		t.Errorf("collection.cdxj:\n%s\nwant a, b, c and the ARC capture d, sorted, in %s", cdx, CollectionWARC)
 	}
 
 	bad := t.TempDir()

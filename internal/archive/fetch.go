@@ -203,7 +203,10 @@ func (f *Fetcher) Read(ctx context.Context, c cdxj.Capture) (*records.Record, er
 	}
 	defer f.release(of)
 	r := of.r
-	if c.Offset < 0 || c.Offset >= r.Size() {
+	if c.Offset < 0 {
+		return nil, &RecordError{Kind: ReasonStaleIndex, Err: fmt.Errorf("file %s offset %d: negative offset", c.Filename, c.Offset)}
+	}
+	if c.Offset >= r.Size() {
 		return nil, &RecordError{Kind: ReasonStaleIndex, Err: fmt.Errorf("file %s offset %d: past the end of the file (%d bytes)", c.Filename, c.Offset, r.Size())}
 	}
 	limit := f.MaxBodyBytes

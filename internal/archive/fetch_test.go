@@ -102,3 +102,19 @@ func TestFetcherCountMissingFiles(t *testing.T) {
 		t.Errorf("counted: %v; want a %s record error naming gone.warc.gz", err, ReasonArchiveFileGone)
 	}
 }
+
+// TestFetcherBadOffsets: a negative offset and one past the end of the file
+// are stale index entries, each said as what it is.
+func TestFetcherBadOffsets(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.warc"), []byte("WARC/1.0\r\n"), 0o644)
+	f := NewFetcher([]string{dir})
+	defer f.Close()
+	for off, want := range map[int64]string{-1: "offset -1: negative offset", 100: "offset 100: past the end of the file (10 bytes)"} {
+		_, err := f.Read(context.Background(), cdxj.Capture{Filename: "a.warc", Offset: off, URL: "http://x/"})
+		var re *RecordError
+		if !errors.As(err, &re) || re.Kind != ReasonStaleIndex || !strings.Contains(err.Error(), want) {
+			t.Errorf("offset %d: %v; want a %s error saying %q", off, err, ReasonStaleIndex, want)
+		}
+	}
+}

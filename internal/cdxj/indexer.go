@@ -54,6 +54,10 @@ type IndexOptions struct {
 	// ReadBuffer is the size of the buffer the file is read through (0:
 	// stream.DefaultBufferSize, 64 KB); IndexRange reads through 1 MB.
 	ReadBuffer int
+	// FileOffset is the offset in the file of the reader's first byte, for
+	// a reader over a part of the file: error messages name offsets in the
+	// file (IndexRange sets it; capture and Skip offsets are its to shift).
+	FileOffset int64
 }
 
 // IndexStats counts what IndexFile did.
@@ -131,6 +135,7 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 	if err != nil {
 		return st, err
 	}
+	it.SetFileOffset(opts.FileOffset)
 	it.ReuseRecords() // an entry keeps a record's strings, never the record
 	it.IndexFieldsOnly()
 	x := indexer{opts: opts, filename: filename, emit: emit, onSkip: onSkip, st: &st}

@@ -58,6 +58,7 @@ func IndexRange(r io.ReaderAt, filename string, rng Range, opts IndexOptions, em
 		return IndexStats{}, nil // a part of a file that holds no record start
 	}
 	shifted := opts
+	shifted.FileOffset = start
 	if opts.OnSkip != nil {
 		shifted.OnSkip = func(s records.Skip) {
 			s.Offset += start

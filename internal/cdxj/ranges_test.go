@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -139,6 +140,86 @@ func TestSplitConformance(t *testing.T) {
 	if split < 10 {
 		t.Errorf("only %d of %d files were split into more than one range with records", split, len(files))
 	}
+	// The same files damaged: a byte flipped in a member's CRC-32, in its
+	// compressed data, in its gzip header, and all of these at once.
+	damaged := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > 64<<10 {
+			continue
+		}
+		if l, err := records.FileLayout(bytes.NewReader(data), int64(len(data))); err != nil || l != records.LayoutGzipPerRecord {
+			continue
+		}
+		n := int64(len(data))
+		for i, bad := range damagedCopies(t, data) {
+			sameForEverySplit(t, bad, fmt.Sprintf("%s-damaged-%d", filepath.Base(f), i), []int64{n/100 + 1, n/7 + 1, n/2 + 1, n})
+			damaged++
+		}
+	}
+	if damaged < 30 {
+		t.Errorf("only %d damaged copies of gzip files tested", damaged)
+	}
+}
+
+// damagedCopies returns copies of a per-record gzip file with bytes flipped
+// (XOR 0xff) at several places of its second and last members: the CRC-32
+// in the trailer, the middle of the compressed data, the gzip header's
+// flags; and a copy with all of them.
+func damagedCopies(t *testing.T, data []byte) [][]byte {
+	t.Helper()
+	var members [][2]int64 // offset, length
+	it, err := records.NewIterator(bytes.NewReader(data), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err := it.Next()
+		if err != nil {
+			break
+		}
+		if err := it.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Offset+rec.Length <= int64(len(data)) {
+			members = append(members, [2]int64{rec.Offset, rec.Length})
+		}
+	}
+	if len(members) < 3 {
+		return nil
+	}
+	var at []int64
+	for _, m := range [][2]int64{members[1], members[len(members)-1]} {
+		off, n := m[0], m[1]
+		at = append(at, off+n-8, off+n/2, off+3)
+	}
+	var out [][]byte
+	all := slices.Clone(data)
+	for _, p := range at {
+		c := slices.Clone(data)
+		c[p] ^= 0xff
+		all[p] ^= 0xff
+		out = append(out, c)
+	}
+	return append(out, all)
+}
+
+// TestSplitDamagedCRC: a flipped byte in the CRC-32 of the member at 1376 of
+// pywb's example.warc.gz; the revisit at 1864 after it is indexed once
+// whatever the ranges.
+func TestSplitDamagedCRC(t *testing.T) {
+	data, err := os.ReadFile(sharedtest.Path(t, "conformance/pywb/example.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[1856] ^= 0xff
+	if want := wholeFile(data, "example.warc.gz"); len(want.lines) != 3 {
+		t.Errorf("whole file: %d lines, want 3:\n%s", len(want.lines), strings.Join(want.lines, "\n"))
+	}
+	sameForEverySplit(t, data, "example.warc.gz", []int64{1, 100, 500})
 }
 
 // generatedArchive writes a small synthetic archive (several MB, so that
@@ -175,6 +256,86 @@ func TestSplitGenerated(t *testing.T) {
 	}
 }
 
+// TestSplitGeneratedDamaged: a generated archive cut to its first 600 KB of
+// members, with bytes flipped in several members (CRC-32, compressed data,
+// gzip header), indexed in ranges of 2,000 to 8,000 bytes: the same index
+// as the whole file.
+func TestSplitGeneratedDamaged(t *testing.T) {
+	file := generatedArchive(t)[0]
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := memberEnds(t, data, 600<<10)
+	if len(ends) < 50 {
+		t.Fatalf("only %d members in the first 600 KB", len(ends))
+	}
+	data = data[:ends[len(ends)-1]]
+	n := len(ends)
+	for i, at := range []int64{ends[n/5] - 8, (ends[2*n/5] + ends[2*n/5+1]) / 2, ends[3*n/5] + 3, ends[4*n/5] - 6} {
+		data[at] ^= 0xff
+		if i == 0 {
+			if got := wholeFile(data, "gen.warc.gz"); !slices.Contains(got.skips, fmt.Sprintf("%d %s", ends[n/5-1], records.KindBadGzip)) {
+				t.Fatalf("the flipped CRC-32 is not reported: %v", got.skips)
+			}
+		}
+	}
+	sameForEverySplit(t, data, "gen.warc.gz", []int64{2000, 5000, 8000})
+
+	// A range that starts mid-file names the damaged members by their
+	// offsets in the file: the whole generated file, with CRC-32s flipped
+	// in members far enough apart for split points between them.
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends = memberEnds(t, whole, int64(len(whole)))
+	n = len(ends)
+	for _, i := range []int{n / 3, n / 2, 3 * n / 4} {
+		whole[ends[i]-8] ^= 0xff
+	}
+	checked := 0
+	for _, rng := range Split("gen.warc.gz", int64(len(whole)), 300_000) {
+		IndexRange(bytes.NewReader(whole), "gen.warc.gz", rng, IndexOptions{OnSkip: func(s records.Skip) {
+			if s.Kind != records.KindBadGzip {
+				return
+			}
+			start, _ := records.SplitPoint(bytes.NewReader(whole), int64(len(whole)), rng.Start)
+			if start > 0 {
+				checked++
+			}
+			if msg := s.Err.Error(); !strings.Contains(msg, fmt.Sprintf("gzip member at offset %d:", s.Offset)) {
+				t.Errorf("range from %d: the damaged member at %d is reported as %q", start, s.Offset, msg)
+			}
+		}}, func(Capture) error { return nil })
+	}
+	if checked < 2 {
+		t.Errorf("%d damaged members reported in ranges that start mid-file, want 2 or more", checked)
+	}
+}
+
+// memberEnds returns the offsets where the members of a per-record gzip
+// file end, up to the first member that starts after limit.
+func memberEnds(t *testing.T, data []byte, limit int64) []int64 {
+	t.Helper()
+	var ends []int64
+	it, err := records.NewIterator(bytes.NewReader(data), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err := it.Next()
+		if err != nil || rec.Offset > limit {
+			break
+		}
+		if err := it.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, rec.Offset+rec.Length)
+	}
+	return ends
+}
+
 // TestSplitStoredInnerArchive: a record whose payload is a whole .warc.gz,
 // stored without compression, holds valid gzip members verbatim; none of
 // them may be taken for a split point.
@@ -190,7 +351,9 @@ func TestSplitStoredInnerArchive(t *testing.T) {
 	}
 	var file bytes.Buffer
 	file.Write(conf)
+	var members [][2]int // the outer members holding the inner archive: start, end
 	for i, level := range []int{gzip.NoCompression, gzip.HuffmanOnly, gzip.DefaultCompression} {
+		start := file.Len()
 		body := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/warc\r\n\r\n"), inner...)
 		rec := fmt.Sprintf("WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%08d-0000-0000-0000-000000000000>\r\n"+
 			"WARC-Target-URI: http://example.com/crawl-%d.warc.gz\r\nWARC-Date: 2020-01-02T03:04:05Z\r\n"+
@@ -205,6 +368,7 @@ func TestSplitStoredInnerArchive(t *testing.T) {
 		if err := zw.Close(); err != nil {
 			t.Fatal(err)
 		}
+		members = append(members, [2]int{start, file.Len()})
 		file.Write(conf)
 	}
 	data := file.Bytes()
@@ -216,6 +380,43 @@ func TestSplitStoredInnerArchive(t *testing.T) {
 		t.Fatalf("the outer file has skips: %v", want.skips)
 	}
 	sameForEverySplit(t, data, "outer.warc.gz", []int64{400_000, 1_000_000})
+
+	// A byte flipped in the stored inner archive (the member's CRC-32 then
+	// fails) or in the member's length field (ISIZE): the damaged record is
+	// left out, and the search for the next member starts after the
+	// damaged one, not inside its stored data.
+	for _, m := range []int{0, 2} {
+		for _, at := range []int{(members[m][0] + members[m][1]) / 2, members[m][1] - 2} {
+			bad := slices.Clone(data)
+			bad[at] ^= 0xff
+			got := wholeFile(bad, "outer.warc.gz")
+			var gone []string
+			for _, l := range want.lines {
+				if !slices.Contains(got.lines, l) {
+					gone = append(gone, l)
+				}
+			}
+			if len(got.lines) != len(want.lines)-1 || len(gone) != 1 || !strings.Contains(gone[0], fmt.Sprintf(`"offset": "%d"`, members[m][0])) {
+				t.Errorf("byte %d of the member at %d flipped: %d lines, want %d (all but the damaged record); lines not in the undamaged index:\n%s",
+					at, members[m][0], len(got.lines), len(want.lines)-1, strings.Join(firstLines(got.lines, want.lines), "\n"))
+			}
+			if want := []string{fmt.Sprintf("%d %s", members[m][0], records.KindBadGzip)}; !slices.Equal(got.skips, want) {
+				t.Errorf("byte %d of the member at %d flipped: skips %v, want %v", at, members[m][0], got.skips, want)
+			}
+			sameForEverySplit(t, bad, "outer.warc.gz", []int64{400_000, 1_000_000})
+		}
+	}
+}
+
+// firstLines returns up to 5 of the lines of a that are not in b.
+func firstLines(a, b []string) []string {
+	var out []string
+	for _, l := range a {
+		if !slices.Contains(b, l) && len(out) < 5 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func TestSplitRanges(t *testing.T) {

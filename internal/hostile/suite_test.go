@@ -115,6 +115,7 @@ func TestHostileSuite(t *testing.T) {
 	escapes(t, tl, s)
 	specLimits(t, tl, s)
 	bombs(t, tl, s)
+	arcArchives(t, tl, s)
 	killAndResume(t, tl, s, rng)
 
 	line := fmt.Sprintf("hostile suite (seed %d, %v): inputs %d, crashes %d, records lost %d, records wrong %d, resume diffs %d, "+

@@ -137,6 +137,12 @@ func NewIteratorSize(r io.Reader, name string, onSkip func(Skip), size int) (*It
 // Records is the number of records returned so far.
 func (it *Iterator) Records() int { return it.records }
 
+// SetFileOffset says that the input starts at offset base of the file (a
+// range of it, or one record read at its index offset): error messages
+// then name offsets in the file. Record and Skip offsets stay relative to
+// the input.
+func (it *Iterator) SetFileOffset(base int64) { it.s.Base = base }
+
 // WholeFileGzip reports whether the file is one gzip stream of several
 // records (known once its first record is finished): one CRC-32 covers
 // them all, checked only at the stream's end.
@@ -227,7 +233,7 @@ func (it *Iterator) nextLine() ([]byte, int64, error) {
 			return it.first, off, nil
 		case errors.Is(err, stream.ErrLineTooLong):
 			if it.strict {
-				return nil, 0, fmt.Errorf("%s offset %d: not the start of a WARC record: %w", it.name, off, err)
+				return nil, 0, fmt.Errorf("%s offset %d: not the start of a WARC record: %w", it.name, it.s.Base+off, err)
 			}
 			it.addGarbage(off, int64(len(line)), err)
 		case err == io.EOF:
@@ -253,7 +259,7 @@ func (it *Iterator) nextLine() ([]byte, int64, error) {
 			}
 			it.flushGarbage()
 			if it.strict {
-				return nil, 0, fmt.Errorf("%s offset %d: %w", it.name, it.s.MemberStart(), err)
+				return nil, 0, fmt.Errorf("%s offset %d: %w", it.name, it.s.Base+it.s.MemberStart(), err)
 			}
 			if err := it.damage(err); err != nil {
 				return nil, 0, err
@@ -277,7 +283,7 @@ func (it *Iterator) damage(cause error) error {
 	s := Skip{Offset: start, Kind: kind, Err: cause}
 	if err == nil {
 		s.Bytes = found - start
-		s.Err = fmt.Errorf("%w; going on at the gzip member at offset %d", cause, found)
+		s.Err = fmt.Errorf("%w; going on at the gzip member at offset %d", cause, it.s.Base+found)
 	}
 	it.skip(s)
 	return err
@@ -357,7 +363,7 @@ func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
 	default:
 		h, err := arc.ParseHeader(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s offset %d: not the start of a WARC or ARC record: %q", it.name, rec.Offset, clip(line))
+			return nil, fmt.Errorf("%s offset %d: not the start of a WARC or ARC record: %q", it.name, it.s.Base+rec.Offset, clip(line))
 		}
 		n = it.parseARC(rec, h)
 		if line[len(line)-1] != '\n' {
@@ -428,11 +434,11 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 		return v
 	case !ok && it.s.Gzipped() && !it.s.Continuous:
 		rec.ContentLength = -1
-		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: errors.New("no Content-Length; the block is read to the end of its gzip member")})
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: errors.New("no Content-Length; the record is indexed with its block read to the end of its gzip member")})
 		return -1
 	default:
 		rec.ContentLength = -1
-		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("Content-Length %q is not a length; read as 0", cl)})
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("Content-Length %q is not a length; read as 0 (as pywb does): the record is indexed with an empty payload", cl)})
 		return 0
 	}
 }
@@ -461,7 +467,7 @@ func (it *Iterator) parseARC(rec *Record, h arc.Header) int64 {
 		return max(n, 0)
 	}
 	if n < 0 {
-		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("ARC length %q is not a length; read as 0", h.LengthField)})
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("ARC length %q is not a length; read as 0 (as pywb does): the record is indexed with an empty payload", h.LengthField)})
 		return 0
 	}
 	return n

@@ -57,6 +57,7 @@ func ReadRecordAtLimit(r io.ReaderAt, offset, length int64, name string, maxBody
 	var head [2]byte
 	n, _ := r.ReadAt(head[:], offset)
 	var src io.Reader = io.NewSectionReader(r, offset, size)
+	base := offset // the file offset of src's first byte; 0 for a decompressed stream
 	if offset > 0 && !(n == 2 && head[0] == 0x1f && head[1] == 0x8b) {
 		var first [2]byte
 		if k, _ := r.ReadAt(first[:], 0); k == 2 && first[0] == 0x1f && first[1] == 0x8b {
@@ -69,6 +70,7 @@ func ReadRecordAtLimit(r io.ReaderAt, offset, length int64, name string, maxBody
 				return nil, fmt.Errorf("file %s offset %d: not the start of a WARC record: beyond the end of the decompressed file: %w", name, offset, err)
 			}
 			src = io.MultiReader(bufio.NewReader(zr))
+			base = 0
 		}
 	}
 	it, err := NewIterator(src, name, nil)
@@ -76,6 +78,7 @@ func ReadRecordAtLimit(r io.ReaderAt, offset, length int64, name string, maxBody
 		return nil, err
 	}
 	it.strict = true
+	it.SetFileOffset(base)
 	rec, err := it.Next()
 	if err != nil {
 		if err == io.EOF {

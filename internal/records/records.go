@@ -56,6 +56,14 @@ const (
 	KindHeaderTooLong    = "header-too-long"
 )
 
+// RecordKept reports whether a problem of this kind leaves its record in
+// the index, repaired as the Skip's Err says, instead of leaving it out.
+// Only KindBadContentLength does: a Content-Length (or ARC length) that is
+// not a length is read as 0, as pywb reads it, so the record is indexed
+// with an empty payload and its block shows up as garbage (a Skip of its
+// own); a gzip member without Content-Length is read to its end.
+func RecordKept(kind string) bool { return kind == KindBadContentLength }
+
 // Bounds of a record's header (the WARC header, and the HTTP head of its
 // block): a header of more lines or bytes is cut there, reported as
 // KindHeaderTooLong naming the file, offset and the field where it was cut,

@@ -116,6 +116,15 @@ func TestReadRecordAt(t *testing.T) {
 	if _, err := ReadRecordAt(bytes.NewReader(plain), 4772, 0, "example.warc"); err == nil || !strings.Contains(err.Error(), "not the start") {
 		t.Errorf("misaligned plain offset: %v", err)
 	}
+	// A member that fails its CRC-32 is named by its offset in the file.
+	bad := bytes.Clone(data)
+	bad[1856] ^= 0xff // the CRC-32 of the member at 1376
+	if _, err := ReadRecordAt(bytes.NewReader(bad), 1376, 488, "example.warc.gz"); err == nil || !strings.Contains(err.Error(), "gzip member at offset 1376:") {
+		t.Errorf("member at 1376 with a bad CRC-32: %v; want an error naming the gzip member at offset 1376", err)
+	}
+	if _, err := ReadRecordAt(bytes.NewReader(data), -5, 0, "example.warc.gz"); err == nil || !strings.Contains(err.Error(), "negative offset") {
+		t.Errorf("offset -5: %v, want a negative offset error", err)
+	}
 	uag := load(t, "conformance/pywb/example-url-agnostic-revisit.warc.gz")
 	if rec, err := ReadRecordAt(bytes.NewReader(uag), 355, 591, "x"); err != nil || rec.RefersToTargetURI != "http://example.iana.org/" || rec.RefersToDate != "2013-07-02T19:54:02Z" {
 		t.Errorf("url-agnostic revisit: %+v %v", rec, err)

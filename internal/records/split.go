@@ -200,8 +200,11 @@ func confirmSplitPoint(r io.ReaderAt, size, c int64) (ok bool, bad int64, err er
 		if err := it.Finish(); err != nil {
 			return false, c, fmt.Errorf("confirming a split point at offset %d: %w", c, err)
 		}
-		if damaged || it.s.Continuous {
-			return false, c + next, nil
+		if damaged || rec.Damage != nil || it.s.Continuous {
+			// The chain breaks at this member: a damaged member (its
+			// gzip CRC-32 failing, found by Finish) is itself no split
+			// point, and the member after it may be one.
+			return false, c + rec.Offset, nil
 		}
 		next = rec.Offset + rec.Length
 		if next >= ConfirmBytes {

@@ -17,6 +17,7 @@ import (
 	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/profiling"
+	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
@@ -277,6 +278,10 @@ func (s Summary) Print(w io.Writer) {
 	}
 	sort.Strings(kinds)
 	for _, k := range kinds {
+		if records.RecordKept(k) {
+			fmt.Fprintf(w, "indexed %d records in spite of a problem: %s (file and offset of each in the log)\n", s.Skipped[k], k)
+			continue
+		}
 		fmt.Fprintf(w, "skipped %d records: %s (file and offset of each in the log)\n", s.Skipped[k], k)
 	}
 	if s.DictionaryDocs == 0 && s.DictionarySampledOut == 0 && len(s.DictionarySkipped) == 0 {

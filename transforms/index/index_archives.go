@@ -91,7 +91,10 @@ type Indexed struct {
 // per record are cut; plain and whole-file gzip files are one range.
 //
 // A corrupt record is counted (index/skipped_<kind>), logged with its file and
-// offset, and skipped; the rest of the file is still indexed. A file (or a
+// offset, and skipped; the rest of the file is still indexed. A problem that
+// leaves its record in the index (records.RecordKept: a Content-Length that
+// is not a number, read as 0) is counted the same way and logged as a
+// record indexed in spite of it. A file (or a
 // range of one) that cannot be opened or read at all is counted
 // (index/files_unreadable) and logged; the run goes on with the others.
 func IndexArchives(s beam.Scope, files beam.PCollection, opts IndexArchivesOptions) Indexed {

@@ -9,15 +9,14 @@
 // Gzip members are read one at a time (internal/inflate: pure Go, or ISA-L
 // with -tags isal) from a counting *bufio.Reader; the inflater never takes a
 // byte past the end of a member from it, so the count is the exact member
-// boundary. After
-// a damaged member, Resync looks for the next gzip header, seeking back to the
-// byte after the damaged member's start when the input can seek, so a member
-// swallowed by the damage is not lost.
+// boundary. After a damaged member, Resync looks for the next gzip header
+// after the bytes known to belong to the damaged member (see Resync).
 package stream
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -74,7 +73,13 @@ type Reader struct {
 	// next member instead of returning EndOfMember (whole-file gzip).
 	Continuous bool
 
+	// Base is the offset in the file of the input's first byte, when the
+	// input is a part of a file: it is added to the offsets in error
+	// messages (the offsets returned stay relative to the input).
+	Base int64
+
 	memberStart int64 // compressed offset of the current member
+	memberPos   int64 // decompressed position where the current member starts
 	memberEnd   int64 // compressed offset after it, once its end was reached
 	atEnd       bool  // the current member has been read to its end
 	memberErr   error // damage found in the current member
@@ -150,6 +155,7 @@ func (s *Reader) AtEOF() bool { return s.eof }
 // startMember reads the next gzip header at the current compressed position.
 func (s *Reader) startMember() {
 	s.memberStart = s.consumed()
+	s.memberPos = s.pos
 	s.atEnd, s.memberErr = false, nil
 	if _, err := s.src.Peek(1); err != nil {
 		s.eof, s.atEnd = true, true
@@ -159,7 +165,7 @@ func (s *Reader) startMember() {
 	if err := s.gz.Reset(s.src); err != nil {
 		s.atEnd = true
 		s.memberEnd = s.consumed()
-		s.memberErr = fmt.Errorf("gzip header at offset %d: %w", s.memberStart, err)
+		s.memberErr = fmt.Errorf("gzip header at offset %d: %w", s.Base+s.memberStart, err)
 		return
 	}
 	s.in.Reset(s.gz)
@@ -185,7 +191,7 @@ func (s *Reader) endOfData(err error) error {
 			if s.cnt.err != nil {
 				return &SourceError{s.cnt.err}
 			}
-			s.memberErr = fmt.Errorf("gzip member at offset %d: %w", s.memberStart, err)
+			s.memberErr = fmt.Errorf("gzip member at offset %d: %w", s.Base+s.memberStart, err)
 		}
 	}
 	if s.memberErr != nil {
@@ -330,21 +336,40 @@ func (s *Reader) NextMember() error {
 
 var gzipMagic = []byte{0x1f, 0x8b, 0x08}
 
-// Resync looks for the next gzip member after a damaged one: from the byte
-// after the damaged member's start if the input can seek, else from where
-// the inflater stopped. It returns the compressed offset of the member found
-// and the offset from which the search started; io.EOF if none is left.
+// Resync looks for the next gzip member after a damaged one. It returns the
+// compressed offset of the member found and the offset from which the
+// search started; io.EOF if none is left.
+//
+// The search never enters the bytes known to belong to the damaged member:
+// a gzip file stored inside a record (a crawled .warc.gz) lies verbatim in
+// its member's stored deflate blocks, and its members are not records of
+// this file. When the input can seek, the search starts at
+//
+//   - the end of the damaged member, when its deflate data inflated to the
+//     end and only the trailer's CRC-32 failed, its length field (ISIZE)
+//     matching what was inflated: the deflate structure is intact, so the
+//     member's compressed length is known;
+//   - else after the member's leading stored blocks whose lengths check
+//     (LEN and its complement NLEN), up to the first damaged or compressed
+//     block; with no such block, the byte after the member's start. The
+//     inflater's own stopping point is not trusted: a flipped bit in
+//     compressed data can make it run on through the members after the
+//     damaged one (and how far it reads ahead differs between engines), so
+//     the bytes after the last known block are searched again.
+//
+// An input that cannot seek is searched from where the inflater stopped.
 func (s *Reader) Resync() (found, from int64, err error) {
 	from = s.consumed()
-	if sk, ok := s.raw.(io.Seeker); ok {
+	if sk, ok := s.raw.(io.ReadSeeker); ok {
 		// Offsets are relative to where reading started.
 		cur, serr := sk.Seek(0, io.SeekCurrent)
 		if serr == nil {
 			base := cur - s.cnt.n
-			if _, serr := sk.Seek(base+s.memberStart+1, io.SeekStart); serr == nil {
+			restart := s.damagedExtent(sk, base)
+			if _, serr := sk.Seek(base+restart, io.SeekStart); serr == nil {
 				s.src.Reset(s.cnt)
-				s.cnt.n = s.memberStart + 1
-				from = s.cnt.n
+				s.cnt.n = restart
+				from = restart
 			}
 		}
 	}
@@ -375,6 +400,84 @@ func (s *Reader) Resync() (found, from int64, err error) {
 			}
 		}
 		s.src.Discard(i)
+	}
+}
+
+// damagedExtent is where the search for the next member starts after the
+// damaged current member (see Resync), relative to the input's start; base
+// is the input's start in sk.
+func (s *Reader) damagedExtent(sk io.ReadSeeker, base int64) int64 {
+	at := func(off int64, p []byte) bool {
+		if _, err := sk.Seek(base+off, io.SeekStart); err != nil {
+			return false
+		}
+		_, err := io.ReadFull(sk, p)
+		return err == nil
+	}
+	if errors.Is(s.memberErr, inflate.ErrChecksum) && s.memberEnd-s.memberStart >= 18 {
+		var isize [4]byte
+		if at(s.memberEnd-4, isize[:]) && binary.LittleEndian.Uint32(isize[:]) == uint32(s.pos-s.memberPos) {
+			return s.memberEnd
+		}
+	}
+	return max(storedBlocksEnd(at, s.memberStart), s.memberStart+1)
+}
+
+// storedBlocksEnd walks the deflate blocks of the gzip member at start while
+// they are stored blocks whose LEN and NLEN agree, and returns the offset
+// after the last of them (after the trailer if the final block is one of
+// them); 0 if the first block is none.
+func storedBlocksEnd(at func(off int64, p []byte) bool, start int64) int64 {
+	var h [10]byte
+	if !at(start, h[:]) || h[0] != 0x1f || h[1] != 0x8b || h[2] != 8 {
+		return 0
+	}
+	pos := start + 10
+	flags := h[3]
+	if flags&0x04 != 0 { // FEXTRA
+		var n [2]byte
+		if !at(pos, n[:]) {
+			return 0
+		}
+		pos += 2 + int64(binary.LittleEndian.Uint16(n[:]))
+	}
+	for _, bit := range []byte{0x08, 0x10} { // FNAME, FCOMMENT: NUL-terminated
+		if flags&bit == 0 {
+			continue
+		}
+		var c [1]byte
+		for i := 0; ; i++ {
+			if i > 1<<16 || !at(pos, c[:]) {
+				return 0
+			}
+			pos++
+			if c[0] == 0 {
+				break
+			}
+		}
+	}
+	if flags&0x02 != 0 { // FHCRC
+		pos += 2
+	}
+	end := int64(0)
+	for {
+		var b [5]byte
+		if !at(pos, b[:]) || b[0]&0x06 != 0 { // BTYPE 00: stored
+			return end
+		}
+		n := binary.LittleEndian.Uint16(b[1:3])
+		if n != ^binary.LittleEndian.Uint16(b[3:5]) {
+			return end
+		}
+		var last [1]byte
+		if n > 0 && !at(pos+5+int64(n)-1, last[:]) {
+			return end // cut off by the end of the input
+		}
+		pos += 5 + int64(n)
+		end = pos
+		if b[0]&1 != 0 { // BFINAL: the trailer follows
+			return pos + 8
+		}
 	}
 }
 
