@@ -114,6 +114,7 @@ func TestHostileSuite(t *testing.T) {
 	malformedSpecs(t, tl, s, rng)
 	escapes(t, tl, s)
 	bombs(t, tl, s)
+	indexFiles(t, tl, s)
 	killAndResume(t, tl, s, rng)
 
 	line := fmt.Sprintf("hostile suite (seed %d, %v): inputs %d, crashes %d, records lost %d, records wrong %d, resume diffs %d, "+

@@ -8,7 +8,8 @@
 //
 //   - Shard files (Common Crawl: cdx-00000.gz …) hold the sorted lines of one
 //     part of the key space as a sequence of gzip members, one member per block
-//     of up to 3000 lines (the default of pywb and Common Crawl). Concatenated,
+//     of up to 3000 lines (the default of pywb and Common Crawl), ended early
+//     before it would inflate to more than [MaxBlockBytes]. Concatenated,
 //     a shard is a valid multi-member gzip file: `zcat shard` prints its lines.
 //   - The secondary index (cluster.idx; pywb also accepts *.summary) has one
 //     line per block, in key order across all shards:
@@ -50,6 +51,12 @@
 // over a million captures touches nearly every block. The reader counts the
 // compressed bytes and the blocks it reads, so tests can prove that it reads
 // only what it needs.
+//
+// The secondary index is input like any other: a block must end within its
+// shard file, its gzip member may not be longer than
+// [MaxCompressedBlockBytes] and it may not inflate to more than
+// [MaxBlockBytes]; otherwise the read is an error naming the shard file, the
+// block's line and first key in the secondary index, and the limit.
 //
 // Lines may be CDXJ (pywb's "key timestamp {json}") or the classic 11-field
 // CDX format of the Internet Archive and of the pywb sample (see [ParseLine]).

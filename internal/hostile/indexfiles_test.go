@@ -1,0 +1,135 @@
+package hostile_test
+
+// Hostile index files: ZipNum secondary indexes whose block lengths and
+// blocks are out of bounds, a CDXJ index with a line longer than any index
+// line, and index runs into a folder that holds another run's files or a
+// folder of the user's.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recrawl/recrawl/internal/hostile"
+	"github.com/recrawl/recrawl/internal/zipnum"
+)
+
+// indexFiles runs every kind of hostile index file.
+func indexFiles(t *testing.T, tl *tally, s *setup) {
+	zipnumBlocks(t, tl)
+}
+
+// maxBlockAlloc is the most a read of one hostile block may allocate: the
+// inflated block at its limit, the buffer's growth to it, and the member.
+const maxBlockAlloc = 4 * zipnum.MaxBlockBytes
+
+// zipnumBlocks reads ZipNum indexes whose cluster.idx gives a block a
+// length that does not fit the shard (up to 2^63-1) or is longer than any
+// block, and a block whose gzip member inflates to one 256 MiB line. Each
+// read must end in an error naming the shard file, the cluster.idx line
+// and the limit, without a panic and within maxBlockAlloc.
+func zipnumBlocks(t *testing.T, tl *tally) {
+	dir := filepath.Join(t.TempDir(), "zipnum")
+	lines := []string{
+		`com,example)/ 20100414120000 {"url": "http://example.com/", "status": "200", "offset": "0", "length": "100", "filename": "a.warc.gz"}`,
+		`com,example)/b 20100414120000 {"url": "http://example.com/b", "status": "200", "offset": "100", "length": "100", "filename": "a.warc.gz"}`,
+	}
+	if err := zipnum.Build(dir, zipnum.Lines(lines), 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	shard := filepath.Join(dir, zipnum.ShardName(0))
+	st, err := os.Stat(shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A block inflating to one 256 MiB line, appended to the shard.
+	bombAt := st.Size()
+	f, err := os.OpenFile(shard, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = hostile.GzipMember(f, []byte("com,example)/c 20100414120000 "), 256<<20, []byte("\n"))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ = os.Stat(shard)
+	bombLen := st.Size() - bombAt
+	// A shard longer than any block (sparse: nothing is written).
+	bigShard := filepath.Join(dir, "big.gz")
+	if f, err := os.Create(bigShard); err != nil {
+		t.Fatal(err)
+	} else {
+		f.Truncate(zipnum.MaxCompressedBlockBytes + 1<<20)
+		f.Close()
+	}
+	cases := []struct {
+		name, entry string
+		want        []string // in the error, with the shard file
+	}{
+		{"length-max-int64", "cdx-00000.gz\t0\t9223372036854775807", []string{shard, "past the end of the shard file"}},
+		{"length-30-GiB", "cdx-00000.gz\t0\t32212254720", []string{shard, "past the end of the shard file"}},
+		{"offset-past-end", fmt.Sprintf("cdx-00000.gz\t%d\t10", st.Size()+1), []string{shard, "past the end of the shard file"}},
+		{"length-over-block-limit", fmt.Sprintf("big.gz\t0\t%d", zipnum.MaxCompressedBlockBytes+1), []string{bigShard, fmt.Sprint(zipnum.MaxCompressedBlockBytes)}},
+		{"inflates-to-256-MiB", fmt.Sprintf("cdx-00000.gz\t%d\t%d", bombAt, bombLen), []string{shard, fmt.Sprint(zipnum.MaxBlockBytes)}},
+	}
+	built, err := os.ReadFile(filepath.Join(dir, "cluster.idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstBlock, _, _ := strings.Cut(string(built), "\n")
+	for _, c := range cases {
+		tl.tried("zipnum-block-" + c.name)
+		idx := filepath.Join(dir, c.name+".idx")
+		// The hostile block is the second line: the error must name it.
+		data := firstBlock + "\ncom,example)/c 20100414120000\t" + c.entry + "\t2\n"
+		if err := os.WriteFile(idx, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtimeMem
+		before.read()
+		err, panicked := readZipNumBlock(idx, 1)
+		after.read()
+		switch {
+		case panicked != nil:
+			tl.problem(&tl.crashes, "zipnum %s: panic: %v", c.name, panicked)
+			continue
+		case err == nil:
+			tl.problem(&tl.unexpected, "zipnum %s: the block was read without an error", c.name)
+			continue
+		}
+		want := append([]string{idx + " line 2", "com,example)/c"}, c.want...)
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				tl.problem(&tl.unexpected, "zipnum %s: the error does not say %q: %v", c.name, w, err)
+			}
+		}
+		if alloc := after.total - before.total; alloc > maxBlockAlloc {
+			tl.problem(&tl.unexpected, "zipnum %s: reading the block allocated %d MiB (limit %d MiB)", c.name, alloc>>20, maxBlockAlloc>>20)
+		}
+	}
+}
+
+// readZipNumBlock opens the index and reads block n, a panic returned.
+func readZipNumBlock(idx string, n int) (err error, panicked any) {
+	defer func() { panicked = recover() }()
+	r, err := zipnum.Open(idx, zipnum.Options{CacheBytes: -1})
+	if err != nil {
+		return err, nil
+	}
+	defer r.Close()
+	if r.Blocks() <= n {
+		return errors.New("the index has too few blocks"), nil
+	}
+	for _, err := range r.Range("com,example)/c", "") {
+		if err != nil {
+			return err, nil
+		}
+	}
+	return nil, nil
+}
