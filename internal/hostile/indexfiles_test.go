@@ -14,12 +14,14 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/hostile"
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
 // indexFiles runs every kind of hostile index file.
 func indexFiles(t *testing.T, tl *tally, s *setup) {
 	zipnumBlocks(t, tl)
+	cdxjLongLines(t, tl)
 }
 
 // maxBlockAlloc is the most a read of one hostile block may allocate: the
@@ -132,4 +134,54 @@ func readZipNumBlock(idx string, n int) (err error, panicked any) {
 		}
 	}
 	return nil, nil
+}
+
+// cdxjLongLines opens CDXJ indexes holding one line 1 MiB longer than
+// zipnum.MaxLineBytes (first, in the middle, last without a newline), on
+// disk and in memory: each must be an error naming the file, the line's
+// offset and the limit, found by scanning the line once.
+func cdxjLongLines(t *testing.T, tl *tally) {
+	dir := filepath.Join(t.TempDir(), "cdxj")
+	os.MkdirAll(dir, 0o755)
+	short := func(i int) string {
+		return fmt.Sprintf(`com,example)/a%04d 20100414120000 {"url": "http://example.com/a%04d", "filename": "a.warc.gz", "offset": "%d", "length": "10"}`+"\n", i, i, i)
+	}
+	long := `com,example)/b 20100414120000 {"url": "http://example.com/b", "pad": "` + strings.Repeat("p", zipnum.MaxLineBytes+1<<20) + `"}`
+	after := `com,example)/c 20100414120000 {"url": "http://example.com/c"}` + "\n"
+	var before strings.Builder
+	for i := range 2000 {
+		before.WriteString(short(i))
+	}
+	cases := []struct {
+		name  string
+		parts []string // the file; the long line is parts[1]
+	}{
+		{"first", []string{"", long + "\n", after}},
+		{"middle", []string{before.String(), long + "\n", after}},
+		{"last-without-newline", []string{before.String(), long, ""}},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.name+".cdxj")
+		if err := os.WriteFile(p, []byte(strings.Join(c.parts, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name string
+			opts lookup.CDXJOptions
+		}{{"on-disk", lookup.CDXJOptions{MemoryThreshold: -1}}, {"in-memory", lookup.CDXJOptions{MemoryThreshold: 64 << 20}}} {
+			name := "cdxj-long-line-" + c.name + "-" + mode.name
+			tl.tried(name)
+			idx, err := lookup.OpenCDXJ(p, mode.opts)
+			if err == nil {
+				idx.Close()
+				tl.problem(&tl.unexpected, "%s: a line of %d bytes was accepted", name, len(long))
+				continue
+			}
+			for _, w := range []string{p, fmt.Sprintf("byte %d", len(c.parts[0])), fmt.Sprint(zipnum.MaxLineBytes)} {
+				if !strings.Contains(err.Error(), w) {
+					tl.problem(&tl.unexpected, "%s: the error does not say %q: %v", name, w, err)
+				}
+			}
+		}
+	}
 }
