@@ -6,6 +6,7 @@ package hostile_test
 // folder of the user's.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/hostile"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/zipnum"
@@ -22,6 +24,8 @@ import (
 func indexFiles(t *testing.T, tl *tally, s *setup) {
 	zipnumBlocks(t, tl)
 	cdxjLongLines(t, tl)
+	staleIndexFiles(t, tl, s)
+	userTempFolders(t, tl, s)
 }
 
 // maxBlockAlloc is the most a read of one hostile block may allocate: the
@@ -182,6 +186,95 @@ func cdxjLongLines(t *testing.T, tl *tally) {
 					tl.problem(&tl.unexpected, "%s: the error does not say %q: %v", name, w, err)
 				}
 			}
+		}
+	}
+}
+
+// staleIndexFiles runs index --format=zipnum --dictionary with two shards
+// into a folder, then index --format=zipnum without --dictionary over one
+// archive file into the same folder: the second run removes what the
+// first wrote and it did not (the df-*.tsv files, the second shard) and
+// leaves a file of the user's, and the extraction's dictionaries of the
+// folder are then none. A df file copied into the folder afterwards is
+// not the run's: reading the folder's dictionaries is an error naming it.
+func staleIndexFiles(t *testing.T, tl *tally, s *setup) {
+	ctx := context.Background()
+	out := filepath.Join(s.root, "stale-index")
+	tl.tried("index-rerun-without-dictionary")
+	first := s.exec(tl, s.index, 0, "--input", strings.Join(s.a.WARCs, ","), "--output", out, "--format=zipnum", "--shards=2", "--dictionary")
+	if first.err != nil {
+		tl.problem(&tl.unexpected, "index --dictionary into %s: %v\n%s", out, first.err, tail(first.stderr))
+		return
+	}
+	dfs, _ := filepath.Glob(filepath.Join(out, "df-*.tsv"))
+	if len(dfs) == 0 {
+		tl.problem(&tl.unexpected, "index --dictionary wrote no df-*.tsv into %s", out)
+		return
+	}
+	if d, err := extract.DictionariesIn(ctx, out); err != nil || len(d) != len(dfs) {
+		tl.problem(&tl.unexpected, "the dictionaries the index run wrote: %v, %v; want its %d df files", d, err, len(dfs))
+	}
+	dfData, err := os.ReadFile(dfs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	userFile := filepath.Join(out, "notes.txt")
+	os.WriteFile(userFile, []byte("the user's\n"), 0o644)
+	second := s.exec(tl, s.index, 0, "--input", s.a.WARCs[0], "--output", out, "--format=zipnum", "--shards=1")
+	if second.err != nil {
+		tl.problem(&tl.unexpected, "index without --dictionary into %s: %v\n%s", out, second.err, tail(second.stderr))
+		return
+	}
+	for _, stale := range append(dfs, filepath.Join(out, zipnum.ShardName(1))) {
+		if _, err := os.Stat(stale); err == nil {
+			tl.problem(&tl.unexpected, "%s of the first index run is still in %s after the second", filepath.Base(stale), out)
+		}
+	}
+	if _, err := os.Stat(userFile); err != nil {
+		tl.problem(&tl.unexpected, "the index run removed %s, a file no index run wrote: %v", userFile, err)
+	}
+	if d, err := extract.DictionariesIn(ctx, out); err != nil || len(d) != 0 {
+		tl.problem(&tl.unexpected, "dictionaries of %s after a run without --dictionary: %v, %v; want none", out, d, err)
+	}
+	tl.tried("df-file-not-in-manifest")
+	foreign := filepath.Join(out, filepath.Base(dfs[0]))
+	if err := os.WriteFile(foreign, dfData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := extract.DictionariesIn(ctx, out)
+	if err == nil || !strings.Contains(err.Error(), foreign) || !strings.Contains(err.Error(), "index.manifest") {
+		tl.problem(&tl.unexpected, "a df file no index run into %s listed was read: %v, %v; want an error naming it and the manifest", out, d, err)
+	}
+}
+
+// userTempFolders runs index into a folder that holds folders of the
+// user's named like the pipeline's temporary ones (.runs, .parts): they
+// and their files stay, and the run leaves no temporary folder of its own.
+func userTempFolders(t *testing.T, tl *tally, s *setup) {
+	out := filepath.Join(s.root, "user-folders")
+	var kept []string
+	for _, d := range []string{".runs", ".parts"} {
+		p := filepath.Join(out, d, "keep.txt")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("the user's\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, p)
+	}
+	for _, format := range []string{"cdxj", "zipnum"} {
+		tl.tried("index-output-with-user-runs-folder-" + format)
+		r := s.exec(tl, s.index, 0, "--input", strings.Join(s.a.WARCs, ","), "--output", out, "--format="+format, "--shards=2")
+		if r.err != nil {
+			tl.problem(&tl.unexpected, "index --format=%s into %s: %v\n%s", format, out, r.err, tail(r.stderr))
+			continue
+		}
+		for _, p := range kept {
+			if _, err := os.Stat(p); err != nil {
+				tl.problem(&tl.unexpected, "index --format=%s removed %s, the user's: %v", format, p, err)
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(out, ".runs-*")); len(left) > 0 {
+			tl.problem(&tl.unexpected, "index --format=%s left its temporary folder %v", format, left)
 		}
 	}
 }
