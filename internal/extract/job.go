@@ -309,9 +309,12 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 }
 
 // DictionariesIn returns the document-frequency files df-LANG.tsv in dir
-// (local or gs://) by language; none is not an error.
+// (local or gs://) by language; none is not an error. When an index run
+// wrote dir (its lookup.ManifestFile), only the files it listed count, and
+// a df file it did not list is an error (lookup.FilesOfRun): another
+// run's IDF is never used as this index's.
 func DictionariesIn(ctx context.Context, dir string) (map[string]string, error) {
-	files, err := storage.Glob(ctx, storage.Join(dir, scoring.DocFreqFileGlob))
+	files, err := lookup.FilesOfRun(ctx, dir, scoring.DocFreqFileGlob)
 	if err != nil {
 		return nil, err
 	}

@@ -116,6 +116,7 @@ func TestHostileSuite(t *testing.T) {
 	specLimits(t, tl, s)
 	bombs(t, tl, s)
 	arcArchives(t, tl, s)
+	indexFiles(t, tl, s)
 	killAndResume(t, tl, s, rng)
 
 	line := fmt.Sprintf("hostile suite (seed %d, %v): inputs %d, crashes %d, records lost %d, records wrong %d, resume diffs %d, "+

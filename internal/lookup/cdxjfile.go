@@ -75,17 +75,37 @@ const maxSamples = 1 << 16
 // lines). A look-up then binary-searches the samples in memory and the file
 // only between two samples: a few page reads per key instead of one per
 // bisection step of the whole file.
+//
+// Each search for a line start begins after the line sampled last, so the
+// bytes of a line longer than the stride are scanned once, not once per
+// stride; a line longer than zipnum.MaxLineBytes is an error naming its
+// offset.
 func (x *fileIndex) sample() error {
 	stride := max(int64(64<<10), x.f.size/maxSamples+1)
-	for off := int64(0); off < x.f.size; off += stride {
+	var next int64 // the end of the line sampled last: a line start
+	for off := int64(0); off < x.f.size; off = max(off+stride, next) {
 		s, err := x.f.lineStartFrom(off)
+		if errors.Is(err, errNoLineStart) { // off is inside a line too long: name its start
+			if start, berr := x.f.lineStartBefore(off, next); berr == nil {
+				return lineTooLong(start)
+			}
+		}
 		if err != nil {
 			return err
 		}
-		if s >= x.f.size || (len(x.samples) > 0 && x.samples[len(x.samples)-1].off == s) {
-			continue
+		if s >= x.f.size {
+			break
 		}
-		line, _, err := x.f.lineAt(s)
+		if s-next > zipnum.MaxLineBytes { // the line ending at s-1 may be too long
+			start, err := x.f.lineStartBefore(s-1, next)
+			if err != nil {
+				return err
+			}
+			if s-1-start > zipnum.MaxLineBytes {
+				return lineTooLong(start)
+			}
+		}
+		line, n, err := x.f.lineAt(s)
 		if err != nil {
 			return err
 		}
@@ -94,9 +114,19 @@ func (x *fileIndex) sample() error {
 				s, x.samples[len(x.samples)-1].off)
 		}
 		x.samples = append(x.samples, sampleLine{line: line, off: s})
+		next = n
 	}
 	x.f.clear() // the sampled pages are scattered: do not keep them
 	return nil
+}
+
+// errNoLineStart reports a stretch of more than zipnum.MaxLineBytes bytes
+// without a newline.
+var errNoLineStart = fmt.Errorf("a line longer than %d bytes (zipnum.MaxLineBytes), not an index line", zipnum.MaxLineBytes)
+
+// lineTooLong reports a line, starting at off, longer than any index line.
+func lineTooLong(off int64) error {
+	return fmt.Errorf("line at byte %d is longer than %d bytes (zipnum.MaxLineBytes): not an index line", off, zipnum.MaxLineBytes)
 }
 
 // memIndex is a small CDXJ file held in memory.
@@ -109,7 +139,12 @@ type memIndex struct {
 func loadCDXJ(path string, data []byte) (*memIndex, error) {
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	prev := ""
+	var off int64
 	for i, l := range lines {
+		if len(l) > zipnum.MaxLineBytes {
+			return nil, fmt.Errorf("cdxj index %s:%d: %w", path, i+1, lineTooLong(off))
+		}
+		off += int64(len(l)) + 1
 		k := cdxj.LineSortKey(l)
 		if k < prev {
 			return nil, fmt.Errorf("cdxj index %s:%d: line sorts before the previous one: the file is not sorted (sort it with LC_ALL=C sort)", path, i+1)
@@ -218,6 +253,7 @@ type pagedFile struct {
 	maxPages int
 	pages    map[int64]*list.Element // page number → element holding *page
 	lru      *list.List
+	visits   int64 // pages asked for, from the cache or read
 }
 
 type page struct {
@@ -226,6 +262,7 @@ type page struct {
 }
 
 func (p *pagedFile) page(n int64) ([]byte, error) {
+	p.visits++
 	if e, ok := p.pages[n]; ok {
 		p.lru.MoveToFront(e)
 		return e.Value.(*page).data, nil
@@ -250,7 +287,8 @@ func (p *pagedFile) clear() {
 }
 
 // lineAt returns the line starting at off (without its newline) and the
-// offset of the next line.
+// offset of the next line; a line longer than zipnum.MaxLineBytes is an
+// error.
 func (p *pagedFile) lineAt(off int64) (string, int64, error) {
 	var b []byte
 	for pos := off; pos < p.size; {
@@ -264,21 +302,31 @@ func (p *pagedFile) lineAt(off int64) (string, int64, error) {
 				return string(chunk[:i]), pos + int64(i) + 1, nil
 			}
 			b = append(b, chunk[:i]...)
+			if len(b) > zipnum.MaxLineBytes {
+				return "", 0, lineTooLong(off)
+			}
 			return string(b), pos + int64(i) + 1, nil
 		}
 		b = append(b, chunk...)
+		if len(b) > zipnum.MaxLineBytes {
+			return "", 0, lineTooLong(off)
+		}
 		pos += int64(len(chunk))
 	}
 	return string(b), p.size, nil // last line without a newline
 }
 
 // lineStartFrom returns the offset of the first line starting at or after
-// off (p.size if there is none).
+// off (p.size if there is none). It scans at most zipnum.MaxLineBytes
+// bytes: a longer stretch without a newline is an error.
 func (p *pagedFile) lineStartFrom(off int64) (int64, error) {
 	if off == 0 {
 		return 0, nil
 	}
 	for pos := off - 1; pos < p.size; { // a line starts at off if off-1 is '\n'
+		if pos-(off-1) > zipnum.MaxLineBytes {
+			return 0, fmt.Errorf("%w: no newline in the %d bytes from byte %d", errNoLineStart, pos-(off-1), off-1)
+		}
 		data, err := p.page(pos / p.pageSize)
 		if err != nil {
 			return 0, err
@@ -290,6 +338,27 @@ func (p *pagedFile) lineStartFrom(off int64) (int64, error) {
 		pos += int64(len(chunk))
 	}
 	return p.size, nil
+}
+
+// lineStartBefore returns the start of the line that ends at end (the
+// offset of its newline), given that floor is a line start at or before
+// it: the offset after the last newline in [floor, end), or floor. It
+// reads the pages from end back to floor, a page at a time.
+func (p *pagedFile) lineStartBefore(end, floor int64) (int64, error) {
+	for pos := end; pos > floor; {
+		n := (pos - 1) / p.pageSize
+		data, err := p.page(n)
+		if err != nil {
+			return 0, err
+		}
+		lo := max(floor, n*p.pageSize)
+		chunk := data[lo-n*p.pageSize : pos-n*p.pageSize]
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return lo + int64(i) + 1, nil
+		}
+		pos = lo
+	}
+	return floor, nil
 }
 
 // search returns the offset of the first line >= target, given that lo is a

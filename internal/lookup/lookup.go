@@ -32,7 +32,9 @@
 // sorted file through io.ReaderAt, with a small cache of file pages (the first
 // steps of every search hit the same pages). Files up to a size threshold
 // (default 16 MiB) are read into memory instead, which is faster and lets the
-// backend check that they are sorted.
+// backend check that they are sorted. A line longer than zipnum.MaxLineBytes
+// (16 MiB) is no index line: opening such a file is an error naming it and
+// the line's offset, found by scanning the line once.
 package lookup
 
 import (

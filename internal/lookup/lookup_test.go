@@ -327,3 +327,36 @@ func TestOpenErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCDXJFileSampleLinear: opening a file with one line of 8 MiB (under
+// zipnum.MaxLineBytes) visits each of its pages a bounded number of times,
+// not once per 64 KiB sample point inside the line; the line's captures
+// are still found.
+func TestCDXJFileSampleLinear(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "one-long-line.cdxj")
+	long := `com,example)/b 20100414120000 {"url": "http://example.com/b", "filename": "a.warc.gz", "offset": "100", "length": "10", "pad": "` +
+		strings.Repeat("p", 8<<20) + `"}`
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "com,example)/a%04d 20100414120000 {\"url\": \"http://example.com/a%04d\", \"filename\": \"a.warc.gz\", \"offset\": \"%d\", \"length\": \"10\"}\n", i, i, i)
+	}
+	b.WriteString(long + "\n")
+	b.WriteString(`com,example)/c 20100414120000 {"url": "http://example.com/c", "filename": "a.warc.gz", "offset": "200", "length": "10"}` + "\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := OpenCDXJ(path, CDXJOptions{MemoryThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	f := idx.(*fileIndex).f
+	pages := (f.size + f.pageSize - 1) / f.pageSize
+	if f.visits > 3*pages {
+		t.Errorf("opening visited %d pages of a file of %d: the long line was scanned once per sample point", f.visits, pages)
+	}
+	got, err := idx.Lookup(context.Background(), []string{"com,example)/b", "com,example)/c"})
+	if err != nil || len(got["com,example)/b"]) != 1 || len(got["com,example)/c"]) != 1 {
+		t.Errorf("look-up around the long line: %v, %v", got, err)
+	}
+}

@@ -14,6 +14,11 @@
 // decompressed blocks for the next batch. The reader counts the blocks and
 // bytes it reads, so tests can prove that it reads only what it needs.
 //
+// The secondary index is input like any other: a block must end within its
+// shard file, its gzip member may be at most [MaxCompressedBlockBytes] long
+// and inflate to at most [MaxBlockBytes]; otherwise the read is an error
+// naming the shard file, the block's line and first key, and the limit.
+//
 // ShardWriter writes one shard's blocks and returns their secondary index
 // entries; WriteClusterIndex and WriteLoc write the other two files; Build
 // does all three for one sorted stream. The format in detail:

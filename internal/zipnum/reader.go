@@ -30,6 +30,24 @@ import (
 // about 100 blocks of 3000 CDXJ lines.
 const DefaultCacheBytes = 64 << 20
 
+// MaxBlockBytes bounds the inflated size of one block the reader accepts
+// (and, with [MaxLineBytes], the blocks [ShardWriter] writes): 32 MiB. A block
+// of DefaultLinesPerBlock CDXJ lines is about 1 MB (318 bytes a line in the
+// benchmark corpus), so only a damaged or hostile block comes near it; a
+// larger one is an error naming the shard, the block and the limit, so
+// memory stays bounded whatever the index says.
+const MaxBlockBytes = 32 << 20
+
+// MaxCompressedBlockBytes bounds the length of a block's gzip member: gzip
+// expands incompressible data by at most 5 bytes per 64 KiB stored block plus
+// its header and trailer, so a member of a block within MaxBlockBytes is
+// never longer.
+const MaxCompressedBlockBytes = MaxBlockBytes + MaxBlockBytes/1024 + 1<<10
+
+// ErrBlockTooLarge reports a block over MaxBlockBytes (inflated) or
+// MaxCompressedBlockBytes (its gzip member).
+var ErrBlockTooLarge = errors.New("block too large")
+
 // Options tune a [Reader]. The zero value is ready to use.
 type Options struct {
 	// CacheBytes bounds the decompressed blocks kept in the LRU cache;
@@ -42,6 +60,7 @@ type Reader struct {
 	idxPath string
 	entries []Entry // the secondary index, in key order
 	keys    []string
+	lineNos []int // line of each entry in the secondary index
 
 	locs   map[string][]string // shard name → candidate paths
 	mu     sync.Mutex          // guards shards, cache, closed
@@ -59,6 +78,7 @@ type Reader struct {
 type shardFile struct {
 	path string
 	f    storage.ReaderAt
+	size int64 // the file's size, which every block must end within
 }
 
 // Open is [OpenContext] with a background context.
@@ -184,6 +204,7 @@ func (r *Reader) loadIndex(ctx context.Context) error {
 		}
 		r.entries = append(r.entries, e)
 		r.keys = append(r.keys, e.Key)
+		r.lineNos = append(r.lineNos, n)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("zipnum: %s: %w", r.idxPath, err)
@@ -443,17 +464,23 @@ func (r *Reader) block(n int) (*block, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkBlockLength(n, sf); err != nil {
+		return nil, err
+	}
 	bufp := getBuf(int(e.Length))
 	defer bufPool.Put(bufp)
 	buf := (*bufp)[:e.Length]
 	m, err := sf.f.ReadAt(buf, e.Offset)
 	r.bytesRead.Add(int64(m))
 	if err != nil && !(errors.Is(err, io.EOF) && int64(m) == e.Length) {
-		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, sf.path, e.Seq, e.Offset, e.Length, err)
+		return nil, fmt.Errorf("zipnum: %s: %w", r.describeBlock(n, sf), err)
 	}
-	s, err := gunzip(buf)
+	s, err := gunzip(buf, MaxBlockBytes)
+	if errors.Is(err, ErrBlockTooLarge) {
+		return nil, fmt.Errorf("zipnum: %s inflates to more than %d bytes (MaxBlockBytes): %w", r.describeBlock(n, sf), MaxBlockBytes, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("zipnum: shard %s (%s): block %d at %d+%d: %w", e.Shard, sf.path, e.Seq, e.Offset, e.Length, err)
+		return nil, fmt.Errorf("zipnum: %s: %w", r.describeBlock(n, sf), err)
 	}
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
@@ -468,13 +495,37 @@ func (r *Reader) block(n int) (*block, error) {
 	return b, nil
 }
 
+// describeBlock names block n for an error: its shard (name and file), its
+// place in the shard, and its line and first key in the secondary index.
+func (r *Reader) describeBlock(n int, sf *shardFile) string {
+	e := r.entries[n]
+	return fmt.Sprintf("shard %s (%s): block %d at %d+%d (%s line %d, first key %q)",
+		e.Shard, sf.path, e.Seq, e.Offset, e.Length, r.idxPath, r.lineNos[n], truncate(e.Key))
+}
+
+// checkBlockLength checks, before any buffer is made for it, that block n
+// lies within its shard file and that its gzip member is not longer than
+// MaxCompressedBlockBytes: the secondary index is input, and a length
+// field of 2^63-1 must not become an allocation.
+func (r *Reader) checkBlockLength(n int, sf *shardFile) error {
+	e := r.entries[n]
+	if e.Offset > sf.size || e.Length > sf.size-e.Offset {
+		return fmt.Errorf("zipnum: %s: ends past the end of the shard file (%d bytes)", r.describeBlock(n, sf), sf.size)
+	}
+	if e.Length > MaxCompressedBlockBytes {
+		return fmt.Errorf("zipnum: %s: gzip member longer than %d bytes (MaxCompressedBlockBytes): %w",
+			r.describeBlock(n, sf), int64(MaxCompressedBlockBytes), ErrBlockTooLarge)
+	}
+	return nil
+}
+
 // Buffers and gzip readers are pooled: a look-up decompresses hundreds of
 // kilobytes per block, and allocating them anew made the garbage collector
 // a main cost in a process with a large heap.
 var (
 	bufPool     sync.Pool // *[]byte
 	gzipReaders sync.Pool // *gzip.Reader
-	outPool     sync.Pool // *bytes.Buffer
+	outPool     sync.Pool // *[]byte
 )
 
 func getBuf(n int) *[]byte {
@@ -488,8 +539,10 @@ func getBuf(n int) *[]byte {
 }
 
 // gunzip decompresses a block into one string (the only allocation that
-// stays: the lines of a cached block point into it).
-func gunzip(buf []byte) (string, error) {
+// stays: the lines of a cached block point into it). A block that inflates
+// to more than limit bytes is ErrBlockTooLarge, found after reading at most
+// limit+1 bytes of it.
+func gunzip(buf []byte, limit int64) (string, error) {
 	br := bytes.NewReader(buf)
 	var zr *gzip.Reader
 	if v := gzipReaders.Get(); v != nil {
@@ -504,18 +557,43 @@ func gunzip(buf []byte) (string, error) {
 		}
 	}
 	defer gzipReaders.Put(zr)
-	out, _ := outPool.Get().(*bytes.Buffer)
-	if out == nil {
-		out = new(bytes.Buffer)
+	outp, _ := outPool.Get().(*[]byte)
+	if outp == nil {
+		outp = new([]byte)
 	}
-	defer outPool.Put(out)
-	out.Reset()
+	defer outPool.Put(outp)
 	// A block is one gzip member; reading on through further members lets
 	// blocks written as several members (some tools do) work too.
-	if _, err := out.ReadFrom(zr); err != nil {
+	out, err := readAtMost(zr, (*outp)[:0], limit)
+	*outp = out
+	if err != nil {
 		return "", err
 	}
-	return out.String(), nil
+	return string(out), nil
+}
+
+// readAtMost appends what r yields to buf, growing buf to at most limit+1
+// bytes (so a block at the limit never needs twice the limit), and returns
+// ErrBlockTooLarge once r yields more than limit bytes.
+func readAtMost(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(max(2*int64(cap(buf)), 64<<10), limit+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return buf, ErrBlockTooLarge
+		}
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // shard returns the open file of a shard, opening it on first use. It
@@ -550,7 +628,7 @@ func (r *Reader) shard(name string) (*shardFile, error) {
 			f.Close()
 			return prev, nil
 		}
-		sf := &shardFile{path: p, f: f}
+		sf := &shardFile{path: p, f: f, size: f.Size()}
 		r.shards[name] = sf
 		return sf, nil
 	}

@@ -537,3 +537,40 @@ func TestWriteLineBytesSameShard(t *testing.T) {
 		t.Errorf("a newline inside: err = %v", err)
 	}
 }
+
+// TestShardWriterBlockBytes: a block ends before it would grow past
+// MaxBlockBytes, however many lines it has, so the reader reads back every
+// block it writes; a line over MaxLineBytes is refused.
+func TestShardWriterBlockBytes(t *testing.T) {
+	dir := t.TempDir()
+	pad := strings.Repeat("x", 4<<20)
+	var lines []string
+	for i := range 20 { // 80 MiB in blocks of up to 3000 lines
+		lines = append(lines, fmt.Sprintf("com,example)/%02d 20100414120000 {\"pad\": \"%s\"}", i, pad))
+	}
+	if err := Build(dir, Lines(lines), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Blocks() < 3 {
+		t.Errorf("%d blocks for %d MiB of lines; want blocks of at most %d MiB", r.Blocks(), 20*len(pad)>>20, MaxBlockBytes>>20)
+	}
+	var got []string
+	for l, err := range r.Range("", "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, l)
+	}
+	if !slices.Equal(got, lines) {
+		t.Errorf("read back %d lines, want the %d written", len(got), len(lines))
+	}
+	sw := NewShardWriter(io.Discard, "s", 0)
+	if err := sw.WriteLine("com,example)/ 20100414120000 " + strings.Repeat("y", MaxLineBytes)); err == nil || !strings.Contains(err.Error(), "MaxLineBytes") {
+		t.Errorf("a line over MaxLineBytes: %v", err)
+	}
+}

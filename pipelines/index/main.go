@@ -16,6 +16,7 @@ import (
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/internal/flagcheck"
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/profiling"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -120,12 +121,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 		defer release()
 	}
-	if cfg.Bigtable != "" {
-		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
-			return nil, err
-		}
-	}
-	slog.Info("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
 	rc := cfg.Runner
 	if rc == nil {
 		c, err := runners.FromFlags()
@@ -136,6 +131,29 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		defer rc.Close()
 	}
 	cfg.Runner = rc
+	if cfg.OutputDir != "" && !rc.DryRun {
+		if err := claimOutput(ctx, cfg.OutputDir); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.OutputDir != "" && cfg.TempDir == "" && !rc.DryRun {
+		tmp, err := makeTempDir(cfg.OutputDir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.TempDir = tmp
+		defer func() { // the writers removed it, unless the run failed
+			if err := storage.RemoveAll(context.WithoutCancel(ctx), tmp); err != nil {
+				slog.Warn("the run's temporary folder could not be removed", "dir", tmp, "err", err)
+			}
+		}()
+	}
+	if cfg.Bigtable != "" {
+		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
+			return nil, err
+		}
+	}
+	slog.Info("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, cfg)
 	res, err := rc.Run(ctx, p)
@@ -149,6 +167,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if sum.Captures == 0 && sum.Files > 0 {
 		return &sum, fmt.Errorf("nothing could be indexed from %d files (%d unreadable, %d records skipped)", sum.Files, sum.FilesUnreadable, sum.SkippedTotal())
 	}
+	if cfg.OutputDir != "" {
+		if m, err := lookup.ReadManifest(ctx, cfg.OutputDir); err != nil || m == nil || !m.Complete {
+			return &sum, fmt.Errorf("--output %s: the pipeline ended without writing a complete %s (%v)", cfg.OutputDir, lookup.ManifestFile, err)
+		}
+	}
 	if cfg.Bigtable != "" && cfg.Dictionary {
 		if err := storeDictionaries(ctx, cfg.Bigtable, cfg.OutputDir); err != nil {
 			return &sum, err
@@ -157,11 +180,37 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	return &sum, nil
 }
 
+// claimOutput makes dir the output of this run: its manifest says
+// incomplete until the run ends (readers then use none of its files), and
+// the files the earlier run into dir listed in its manifest are removed;
+// files no index run listed are left alone. A manifest that cannot be read
+// removes nothing.
+func claimOutput(ctx context.Context, dir string) error {
+	old, err := lookup.ReadManifest(ctx, dir)
+	if err != nil {
+		slog.Warn("the earlier index run's manifest cannot be read: its files are not removed", "dir", dir, "err", err)
+		old = nil
+	}
+	if err := lookup.WriteManifest(ctx, dir, lookup.Manifest{}); err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	if old == nil {
+		return nil
+	}
+	for _, name := range old.Files {
+		if err := storage.Remove(ctx, storage.Join(dir, name)); err != nil {
+			return fmt.Errorf("--output: a file of the earlier index run: %w", err)
+		}
+	}
+	slog.Info("removed the files of the earlier index run", "dir", dir, "files", len(old.Files))
+	return nil
+}
+
 // storeDictionaries copies the df-LANG.tsv files the pipeline wrote to dir
 // into the Bigtable index (internal/btindex, "Document frequencies"), so
 // that the extraction finds them with the index.
 func storeDictionaries(ctx context.Context, spec, dir string) error {
-	files, err := storage.Glob(ctx, storage.Join(dir, scoring.DocFreqFileGlob))
+	files, err := lookup.FilesOfRun(ctx, dir, scoring.DocFreqFileGlob)
 	if err != nil {
 		return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
 	}

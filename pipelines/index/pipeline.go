@@ -7,8 +7,8 @@
 //
 // The pipeline, step by step (composites in package transforms/index):
 //
-//	files ─ IndexArchives ─┬─ sorted runs (files in INDEX_DIR/.runs) ─ SortIntoShards ─┬─ WriteCDXJ   → INDEX_DIR/index.cdxj
-//	                       │                                                          └─ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
+//	files ─ IndexArchives ─┬─ sorted runs (in INDEX_DIR/.runs-<random>) ─ SortIntoShards ─┬─ WriteCDXJ   → INDEX_DIR/index.cdxj
+//	                       │                                                              └─ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
 //	                       └─ batches of lines ─ Lines ─┬─ WriteBigtable     → rows keyed by SURT and timestamp
 //	                                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
 //
@@ -19,11 +19,21 @@
 // by kind, logged with file and offset, and skipped. The dictionary counts
 // each distinct term of every HTTP 200 HTML response once per document
 // (df-<lang>.tsv: "#docs", "#lang", then "term<TAB>df"; scoring.ReadDocFreq).
+//
+// The run owns INDEX_DIR's index files: it writes INDEX_DIR/index.manifest,
+// "incomplete" when it starts and the list of the files it wrote when it
+// ends, and first removes the files the earlier run's manifest lists (not
+// others). The extraction reads only the df-<lang>.tsv files the manifest
+// lists. Sorted runs and part files go to a folder of the run's own,
+// INDEX_DIR/.runs-<random>, removed at the end.
+//
 // Beam's own flags pass through; the default runner is prism, in process.
 package main
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 
@@ -55,6 +65,11 @@ type Config struct {
 	DictionarySample float64 // share of documents counted, in (0, 1]
 	DictionaryMinDF  int64   // terms in fewer documents are left out
 	DefaultLanguage  string  // analyzer of documents in other languages
+	// TempDir is the run's own folder for its sorted runs and part files,
+	// removed at the end; "": Build names one, OutputDir/.runs-<random>.
+	// Run makes it (locally with os.MkdirTemp), so a folder that was in
+	// OutputDir before is never written into or removed.
+	TempDir string
 	// Runner runs the pipeline; nil: the runner of the command-line flags.
 	// Build reads it too: on prism in process (no --endpoint) the ranges
 	// of the files stay in one bundle (index.IndexArchivesOptions.OneProcess).
@@ -106,17 +121,21 @@ func Build(s beam.Scope, cfg Config) {
 	opts := index.IndexArchivesOptions{RangeBytes: cfg.RangeBytes, Parallelism: cfg.Parallelism,
 		Batches: cfg.Bigtable != "" || cfg.Dictionary, OneProcess: oneProcess(cfg.Runner)}
 	if cfg.OutputDir != "" {
-		opts.RunsDir = storage.Join(cfg.OutputDir, index.RunsDirName)
+		if cfg.TempDir == "" {
+			cfg.TempDir = storage.Join(cfg.OutputDir, index.TempDirPrefix+randomSuffix())
+		}
+		opts.RunsDir = cfg.TempDir
 		opts.SampleK = cfg.Shards * index.SamplesPerShard
 	}
 	indexed := index.IndexArchives(s, files, opts)
+	var written []beam.PCollection // paths of the files written into OutputDir
 	if cfg.OutputDir != "" {
 		shards := index.SortIntoShards(s, indexed.Runs, cfg.Shards)
 		switch cfg.Format {
 		case "zipnum":
-			index.WriteZipNum(s, shards, cfg.OutputDir, cfg.LinesPerBlock)
+			written = append(written, index.WriteZipNum(s, shards, cfg.OutputDir, cfg.TempDir, cfg.LinesPerBlock))
 		default:
-			index.WriteCDXJ(s, shards, cfg.OutputDir)
+			written = append(written, index.WriteCDXJ(s, shards, cfg.OutputDir, cfg.TempDir))
 		}
 	}
 	var lines beam.PCollection // one line per element, only for the steps that need it
@@ -128,8 +147,32 @@ func Build(s beam.Scope, cfg Config) {
 	}
 	if cfg.Dictionary {
 		counts := index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
-		index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF)
+		written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
 	}
+	if len(written) > 0 {
+		index.WriteIndexManifest(s, cfg.OutputDir, written...)
+	}
+}
+
+// randomSuffix names a run's temporary folder: 64 random bits in hex.
+func randomSuffix() string {
+	return fmt.Sprintf("%016x", rand.Uint64())
+}
+
+// makeTempDir makes the run's own folder in dir: with os.MkdirTemp for a
+// local dir, a random name under a gs:// prefix (objects need no folder).
+func makeTempDir(dir string) (string, error) {
+	if storage.IsGCS(dir) {
+		return storage.Join(dir, index.TempDirPrefix+randomSuffix()), nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("--output: %w", err)
+	}
+	tmp, err := os.MkdirTemp(dir, index.TempDirPrefix+"*")
+	if err != nil {
+		return "", fmt.Errorf("--output: %w", err)
+	}
+	return tmp, nil
 }
 
 // oneProcess reports whether the runner runs every bundle in this process:

@@ -11,6 +11,7 @@
 //	CountDocumentFrequencies  CDXJ lines → (language, term, df) of the HTML
 //	                documents, read back from the archive (count_document_frequencies.go)
 //	WriteDocumentFrequencies  → INDEX_DIR/df-<lang>.tsv (write_document_frequencies.go)
+//	WriteIndexManifest  the paths written → INDEX_DIR/index.manifest (write_manifest.go)
 //
 // Heavy clients are created in Setup, and every skipped or failed element
 // increments a beam.NewCounter in the namespace of its step, so a run's
@@ -24,7 +25,7 @@
 // package take minutes and gigabytes to compile.
 package index
 
-//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
+//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
 
 import (
 	"reflect"

@@ -63,6 +63,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*writeIndexManifestFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*writeIndexManifestFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem())
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*concatCDXJFn)(nil)).Elem(), wrapMakerConcatCDXJFn)
@@ -76,6 +78,7 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem(), wrapMakerWriteCDXJShardFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem(), wrapMakerWriteClusterIndexFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem(), wrapMakerWriteDocFreqFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeIndexManifestFn)(nil)).Elem(), wrapMakerWriteIndexManifestFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem(), wrapMakerWriteZipNumShardFn)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, cdxj.Range, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextCdxj۰RangeEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, DocFreqEntry, func(string, DocFreqEntry)))(nil)).Elem(), funcMakerContext۰ContextDocFreqEntryEmitStringDocFreqEntryГ)
@@ -83,6 +86,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextEmitStringInt64Г)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, ShardSpec, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextShardSpecEmitIntStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
@@ -112,6 +116,7 @@ func init() {
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, int64))(nil)).Elem(), emitMakerStringInt64)
 	exec.RegisterInput(reflect.TypeOf((*func(*DocFreqEntry) bool)(nil)).Elem(), iterMakerDocFreqEntry)
 	exec.RegisterInput(reflect.TypeOf((*func(*KVShardPath) bool)(nil)).Elem(), iterMakerKVShardPath)
+	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
 }
 
 func wrapMakerConcatCDXJFn(fn any) map[string]reflectx.Func {
@@ -220,6 +225,15 @@ func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
 			return dfn.ProcessElement(a0, a1, a2, a3)
 		}),
 		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
+func wrapMakerWriteIndexManifestFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*writeIndexManifestFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(string)) error {
+			return dfn.ProcessElement(a0, a1, a2, a3)
+		}),
 	}
 }
 
@@ -387,6 +401,32 @@ func (c *callerContext۰ContextIntIterKVShardPathEmitStringГError) Call(args []
 
 func (c *callerContext۰ContextIntIterKVShardPathEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
 	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*KVShardPath) bool), arg3.(func(string)))
+}
+
+type callerContext۰ContextIntIterStringEmitStringГError struct {
+	fn func(context.Context, int, func(*string) bool, func(string)) error
+}
+
+func funcMakerContext۰ContextIntIterStringEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, int, func(*string) bool, func(string)) error)
+	return &callerContext۰ContextIntIterStringEmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextIntIterStringEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextIntIterStringEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextIntIterStringEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool), args[3].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextIntIterStringEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
+	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool), arg3.(func(string)))
 }
 
 type callerContext۰ContextShardSpecEmitIntStringГError struct {
@@ -1091,6 +1131,24 @@ func (v *iterNative) readKVShardPath(value *KVShardPath) bool {
 		panic(fmt.Sprintf("broken stream: %v", err))
 	}
 	*value = elm.Elm.(KVShardPath)
+	return true
+}
+
+func iterMakerString(s exec.ReStream) exec.ReusableInput {
+	ret := &iterNative{s: s}
+	ret.fn = ret.readString
+	return ret
+}
+
+func (v *iterNative) readString(value *string) bool {
+	elm, err := v.cur.Read()
+	if err != nil {
+		if err == io.EOF {
+			return false
+		}
+		panic(fmt.Sprintf("broken stream: %v", err))
+	}
+	*value = elm.Elm.(string)
 	return true
 }
 

@@ -41,10 +41,10 @@ func indexArchivesRunsEqual(t *testing.T, files, want []string, oneProcess bool)
 	dir := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
 	indexed := IndexArchives(s, beam.CreateList(s, files), IndexArchivesOptions{
-		RangeBytes: 30000, Parallelism: 3, RunsDir: filepath.Join(dir, RunsDirName), SampleK: 3 * SamplesPerShard, RunBytes: 2000,
+		RangeBytes: 30000, Parallelism: 3, RunsDir: filepath.Join(dir, TempDirPrefix+"test"), SampleK: 3 * SamplesPerShard, RunBytes: 2000,
 		OneProcess: oneProcess,
 	})
-	WriteCDXJ(s, SortIntoShards(s, indexed.Runs, 3), dir)
+	WriteCDXJ(s, SortIntoShards(s, indexed.Runs, 3), dir, filepath.Join(dir, TempDirPrefix+"test"))
 	ptest.RunAndValidate(t, p)
 	got, err := os.ReadFile(filepath.Join(dir, CDXJFileName))
 	if err != nil {
@@ -59,8 +59,8 @@ func indexArchivesRunsEqual(t *testing.T, files, want []string, oneProcess bool)
 		}
 		t.Fatalf("index.cdxj has %d lines, the whole files' sorted lines %d", len(gl), len(want))
 	}
-	if _, err := os.Stat(filepath.Join(dir, RunsDirName)); !os.IsNotExist(err) {
-		t.Errorf("%s was left behind (%v)", RunsDirName, err)
+	if _, err := os.Stat(filepath.Join(dir, TempDirPrefix+"test")); !os.IsNotExist(err) {
+		t.Errorf("the runs' folder was left behind (%v)", err)
 	}
 }
 

@@ -105,7 +105,8 @@ func TestSortIntoShardsWriteCDXJ(t *testing.T) {
 		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) {
 			dir := t.TempDir()
 			p, s := beam.NewPipelineWithRoot()
-			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 7, shards)), shards), dir)
+			tmp := filepath.Join(dir, TempDirPrefix+"test")
+			out := WriteCDXJ(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 7, shards)), shards), dir, tmp)
 			passert.Equals(s, out, filepath.Join(dir, CDXJFileName))
 			ptest.RunAndValidate(t, p)
 			got, err := os.ReadFile(filepath.Join(dir, CDXJFileName))
@@ -115,7 +116,7 @@ func TestSortIntoShardsWriteCDXJ(t *testing.T) {
 			if string(got) != want {
 				t.Errorf("index.cdxj (%d bytes) is not the sorted input (%d bytes)", len(got), len(want))
 			}
-			if _, err := os.Stat(filepath.Join(dir, ".parts")); err == nil {
+			if _, err := os.Stat(tmp); err == nil {
 				t.Error("the part files were left behind")
 			}
 		})
@@ -128,7 +129,7 @@ func TestWriteZipNum(t *testing.T) {
 	lines := cdxjLines(2000)
 	dir := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
-	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 5, 3)), 3), dir, 100)
+	WriteZipNum(s, SortIntoShards(s, beam.CreateList(s, runsOf(t, lines, 5, 3)), 3), dir, filepath.Join(dir, TempDirPrefix+"test"), 100)
 	ptest.RunAndValidate(t, p)
 	r, err := zipnum.Open(dir, zipnum.Options{})
 	if err != nil {

@@ -14,9 +14,11 @@ import (
 // 200 samples per shard, shard sizes vary by a few percent.
 const SamplesPerShard = 200
 
-// RunsDirName is the directory of OUTPUT that holds the sorted runs while a
-// run of the pipeline lasts; the writers remove it at the end.
-const RunsDirName = ".runs"
+// TempDirPrefix starts the name of the folder of OUTPUT that holds one run's
+// sorted runs and part files while the run lasts (".runs-" and a random
+// suffix, so a run never writes into, or removes, a folder it did not
+// make); the writers remove it at the end.
+const TempDirPrefix = ".runs-"
 
 // ShardSpec is one key-range shard of the index: its lines l, Lo <= l < Hi
 // ("" unbounded), are in Runs.

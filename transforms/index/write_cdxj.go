@@ -18,14 +18,15 @@ const CDXJFileName = "index.cdxj"
 
 // WriteCDXJ writes the shards of SortIntoShards as one sorted file,
 // dir/index.cdxj: each shard's lines are merged from the runs and written as
-// a part file, then the parts are concatenated in shard order, which is key
-// order, and the parts and runs are removed. It returns the path of the file
-// written (a PCollection with one element).
-func WriteCDXJ(s beam.Scope, shards beam.PCollection, dir string) beam.PCollection {
+// a part file in tempDir (the run's own folder, which holds the runs), then
+// the parts are concatenated in shard order, which is key order, and
+// tempDir is removed. It returns the path of the file written (a
+// PCollection with one element).
+func WriteCDXJ(s beam.Scope, shards beam.PCollection, dir, tempDir string) beam.PCollection {
 	s = s.Scope("WriteCDXJ")
-	parts := beam.ParDo(s, &writeCDXJShardFn{Dir: dir}, shards)
+	parts := beam.ParDo(s, &writeCDXJShardFn{TempDir: tempDir}, shards)
 	keyed := beam.AddFixedKey(s, beam.ParDo(s, toShardPath, parts))
-	return beam.ParDo(s, &concatCDXJFn{Dir: dir}, beam.GroupByKey(s, keyed))
+	return beam.ParDo(s, &concatCDXJFn{Dir: dir, TempDir: tempDir}, beam.GroupByKey(s, keyed))
 }
 
 // KVShardPath names a written part file of a shard.
@@ -39,7 +40,7 @@ func toShardPath(shard int, path string) KVShardPath { return KVShardPath{shard,
 // writeCDXJShardFn merges each shard's lines from the runs into a part
 // file; the shards of a bundle are written at once (shardJobs).
 type writeCDXJShardFn struct {
-	Dir string
+	TempDir string
 
 	jobs shardJobs
 }
@@ -47,7 +48,7 @@ type writeCDXJShardFn struct {
 func (f *writeCDXJShardFn) ProcessElement(ctx context.Context, spec ShardSpec, _ func(int, string)) error {
 	ctx = context.WithoutCancel(ctx) // the write goes on after ProcessElement returns
 	return f.jobs.start(spec.Shard, func() (string, bool, error) {
-		p, err := writeCDXJPart(ctx, f.Dir, spec)
+		p, err := writeCDXJPart(ctx, f.TempDir, spec)
 		return p, err == nil, err
 	})
 }
@@ -57,9 +58,9 @@ func (f *writeCDXJShardFn) FinishBundle(_ context.Context, emit func(int, string
 }
 
 // writeCDXJPart writes the lines of one shard to its part file in
-// dir/.parts and returns the path.
-func writeCDXJPart(ctx context.Context, dir string, spec ShardSpec) (string, error) {
-	p := storage.Join(dir, ".parts", fmt.Sprintf("index-%05d.cdxj", spec.Shard))
+// tempDir and returns the path.
+func writeCDXJPart(ctx context.Context, tempDir string, spec ShardSpec) (string, error) {
+	p := storage.Join(tempDir, fmt.Sprintf("index-%05d.cdxj", spec.Shard))
 	w, err := storage.Create(ctx, p)
 	if err != nil {
 		return "", err
@@ -83,7 +84,7 @@ func writeCDXJPart(ctx context.Context, dir string, spec ShardSpec) (string, err
 }
 
 type concatCDXJFn struct {
-	Dir string
+	Dir, TempDir string
 }
 
 func (f *concatCDXJFn) ProcessElement(ctx context.Context, _ int, parts func(*KVShardPath) bool, emit func(string)) error {
@@ -107,10 +108,8 @@ func (f *concatCDXJFn) ProcessElement(ctx context.Context, _ int, parts func(*KV
 	if err := w.Close(); err != nil {
 		return err
 	}
-	for _, tmp := range []string{".parts", RunsDirName} {
-		if err := storage.RemoveAll(ctx, storage.Join(f.Dir, tmp)); err != nil {
-			return err
-		}
+	if err := storage.RemoveAll(ctx, f.TempDir); err != nil {
+		return err
 	}
 	emit(out)
 	return nil

@@ -17,14 +17,16 @@ import (
 // WriteZipNum writes the shards of SortIntoShards as a ZipNum index in dir:
 // one gzip-block shard file per shard that has lines (zipnum.ShardName), its
 // lines merged from the runs, then cluster.idx (the first key of every
-// block, in key order) and cluster.loc, and removes the runs. The secondary
+// block, in key order) and cluster.loc, and removes tempDir (the run's own
+// folder, which holds the runs). The secondary
 // index is written last, so a reader never sees an index that points at
-// shards not yet written. Returns the path of cluster.idx.
-func WriteZipNum(s beam.Scope, shards beam.PCollection, dir string, linesPerBlock int) beam.PCollection {
+// shards not yet written. Returns the paths written: the shard files,
+// cluster.loc and cluster.idx.
+func WriteZipNum(s beam.Scope, shards beam.PCollection, dir, tempDir string, linesPerBlock int) beam.PCollection {
 	s = s.Scope("WriteZipNum")
 	entries := beam.ParDo(s, &writeZipNumShardFn{Dir: dir, LinesPerBlock: linesPerBlock}, shards)
 	keyed := beam.AddFixedKey(s, beam.ParDo(s, toShardPath, entries))
-	return beam.ParDo(s, &writeClusterIndexFn{Dir: dir}, beam.GroupByKey(s, keyed))
+	return beam.ParDo(s, &writeClusterIndexFn{Dir: dir, TempDir: tempDir}, beam.GroupByKey(s, keyed))
 }
 
 // writeZipNumShardFn writes each shard's ZipNum file; the shards of a
@@ -98,7 +100,7 @@ func writeZipNumShard(ctx context.Context, dir string, linesPerBlock int, spec S
 }
 
 type writeClusterIndexFn struct {
-	Dir string
+	Dir, TempDir string
 }
 
 func (f *writeClusterIndexFn) ProcessElement(ctx context.Context, _ int, shards func(*KVShardPath) bool, emit func(string)) error {
@@ -139,9 +141,13 @@ func (f *writeClusterIndexFn) ProcessElement(ctx context.Context, _ int, shards 
 	if err := storage.WriteFile(ctx, idxPath, idx.Bytes()); err != nil {
 		return err
 	}
-	if err := storage.RemoveAll(ctx, storage.Join(f.Dir, RunsDirName)); err != nil {
+	if err := storage.RemoveAll(ctx, f.TempDir); err != nil {
 		return err
 	}
+	for _, l := range locs {
+		emit(storage.Join(f.Dir, l.Shard))
+	}
+	emit(storage.Join(f.Dir, "cluster.loc"))
 	emit(idxPath)
 	return nil
 }

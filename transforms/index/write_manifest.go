@@ -1,0 +1,39 @@
+package index
+
+import (
+	"context"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// WriteIndexManifest writes dir's manifest (lookup.ManifestFile), complete,
+// listing the files whose paths the writers emitted (the elements of
+// written: WriteCDXJ, WriteZipNum, WriteDocumentFrequencies), once all of
+// them are written. Readers then use only those files (lookup.FilesOfRun),
+// and the next index run into dir removes only those. Returns the
+// manifest's path.
+func WriteIndexManifest(s beam.Scope, dir string, written ...beam.PCollection) beam.PCollection {
+	s = s.Scope("WriteIndexManifest")
+	all := beam.Flatten(s, written...)
+	return beam.ParDo(s, &writeIndexManifestFn{Dir: dir}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
+}
+
+type writeIndexManifestFn struct {
+	Dir string
+}
+
+func (f *writeIndexManifestFn) ProcessElement(ctx context.Context, _ int, paths func(*string) bool, emit func(string)) error {
+	var names []string
+	var p string
+	for paths(&p) {
+		names = append(names, storage.Base(p))
+	}
+	if err := lookup.WriteManifest(ctx, f.Dir, lookup.Manifest{Complete: true, Files: names}); err != nil {
+		return err
+	}
+	emit(storage.Join(f.Dir, lookup.ManifestFile))
+	return nil
+}
