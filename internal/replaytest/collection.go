@@ -106,32 +106,40 @@ func BuildCollection(dir string, pages int64, seed int64, o wacz.Options) (*Coll
 		title, _ := ArchivedTitle(rec)
 		c.Docs = append(c.Docs, evaluate.Document{URL: cp.URL, Timestamp: cp.Timestamp, Title: title, Rank: len(c.Docs) + 1})
 	}
-	df, err := os.Create(filepath.Join(dir, evaluate.DocumentsFile))
-	if err != nil {
+	if err := packageCollection(dir, c.Docs, o); err != nil {
 		return nil, err
+	}
+	return c, nil
+}
+
+// packageCollection writes docs as dir/documents.jsonl and packages dir
+// (its collection.warc.gz and collection.cdxj) with wacz.Package, created
+// on 1 June 2013 unless o says otherwise.
+func packageCollection(dir string, docs []evaluate.Document, o wacz.Options) error {
+	path := filepath.Join(dir, evaluate.DocumentsFile)
+	df, err := os.Create(path)
+	if err != nil {
+		return err
 	}
 	bw := bufio.NewWriter(df)
 	enc := json.NewEncoder(bw)
-	for _, d := range c.Docs {
+	for _, d := range docs {
 		if err := enc.Encode(d); err != nil {
 			df.Close()
-			return nil, err
+			return fmt.Errorf("write %s: %w", path, err)
 		}
 	}
 	if err := bw.Flush(); err != nil {
 		df.Close()
-		return nil, err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := df.Close(); err != nil {
-		return nil, err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if o.Created.IsZero() {
 		o.Created = time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC)
 	}
-	if err := wacz.Package(dir, o); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return wacz.Package(dir, o)
 }
 
 func writeLines(path string, caps []cdxj.Capture) error {

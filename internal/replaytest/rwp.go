@@ -2,6 +2,7 @@ package replaytest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -92,9 +93,10 @@ type APIPage struct {
 }
 
 // swFetch fetches a URL from the viewer's frame (a client of the service
-// worker, so the worker answers) and returns the JSON, or the text when
-// its second argument is true.
-const swFetch = `((url, asText) => {
+// worker, so the worker answers) and returns, as its second argument says,
+// the JSON ("json"), the text ("text"), or the status and the body's bytes
+// in base64 ("bytes", as {status, body}).
+const swFetch = `((url, as) => {
   let win = null;
   function walk(root) {
     for (const el of root.querySelectorAll("*")) {
@@ -110,7 +112,16 @@ const swFetch = `((url, asText) => {
   }
   walk(document);
   if (!win) throw new Error("no viewer frame");
-  return win.fetch(url).then(r => asText ? r.text() : r.json());
+  return win.fetch(url).then(r => {
+    if (as === "text") return r.text();
+    if (as !== "bytes") return r.json();
+    return r.arrayBuffer().then(buf => {
+      const u = new Uint8Array(buf);
+      let s = "";
+      for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+      return {status: r.status, body: btoa(s)};
+    });
+  });
 })`
 
 // Collection returns the collection's metadata title and its pages as
@@ -120,14 +131,34 @@ func (p *Page) Collection(ctx context.Context, coll string) (title string, pages
 	var info struct {
 		Title string `json:"title"`
 	}
-	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`")`, &info); err != nil {
+	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`", "json")`, &info); err != nil {
 		return "", nil, err
 	}
 	var ps struct {
 		Pages []APIPage `json:"pages"`
 	}
-	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`/pages")`, &ps); err != nil {
+	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`/pages", "json")`, &ps); err != nil {
 		return "", nil, err
 	}
 	return info.Title, ps.Pages, nil
+}
+
+// Raw returns what ReplayWeb.page's service worker replays for a capture
+// of collection coll unchanged (its id_ form: the archived status and
+// payload, no rewriting). The page must show a replayed page (see
+// WaitReplay).
+func (p *Page) Raw(ctx context.Context, coll, ts, url string) (status int, body []byte, err error) {
+	target, _ := json.Marshal("/replay/w/" + coll + "/" + ts + "id_/" + url)
+	var r struct {
+		Status int    `json:"status"`
+		Body   string `json:"body"`
+	}
+	if err := p.Eval(ctx, swFetch+`(`+string(target)+`, "bytes")`, &r); err != nil {
+		return 0, nil, fmt.Errorf("replay %s %s: %w", ts, url, err)
+	}
+	body, err = base64.StdEncoding.DecodeString(r.Body)
+	if err != nil {
+		return 0, nil, fmt.Errorf("replay %s %s: %w", ts, url, err)
+	}
+	return r.Status, body, nil
 }

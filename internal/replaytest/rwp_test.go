@@ -183,7 +183,7 @@ func (v *viewer) checkTextIndex(coll, waczName string, ck Check, docs []evaluate
 	}
 	defer p.Close(context.Background())
 	var text string
-	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`/textIndex", true)`, &text); err != nil {
+	if err := p.Eval(ctx, swFetch+`("/replay/w/api/c/`+coll+`/textIndex", "text")`, &text); err != nil {
 		return err
 	}
 	var got, want []string
