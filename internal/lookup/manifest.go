@@ -20,8 +20,15 @@ import (
 //
 // The file is "#index-manifest<TAB>complete" (or "incomplete", written when a
 // run starts and replaced when it ends), then one file name per line,
-// relative to the folder, sorted.
+// relative to the folder, sorted. An incomplete manifest may name the run's
+// temporary folder after a second tab ("#index-manifest<TAB>incomplete<TAB>
+// .runs-<random>"), so that the next run removes it if the run was killed.
 const ManifestFile = "index.manifest"
+
+// RunTempDirPrefix starts the name of an index run's temporary folder in its
+// output folder (".runs-" and a random suffix): the only kind of folder a
+// manifest can name as a run's own.
+const RunTempDirPrefix = ".runs-"
 
 const manifestHeader = "#index-manifest\t"
 
@@ -31,6 +38,11 @@ type Manifest struct {
 	// is that of a run still going or one that failed.
 	Complete bool
 	Files    []string // file names relative to the folder, sorted
+	// TempDir is the name, in the folder, of the temporary folder the run
+	// made for itself (IsRunTempDirName), named only while the manifest is
+	// incomplete: a run killed before it could remove the folder leaves
+	// it, and the next run into the folder removes it. "": none.
+	TempDir string
 }
 
 // Lists reports whether the manifest lists the file name.
@@ -58,10 +70,16 @@ func ReadManifest(ctx context.Context, dir string) (*Manifest, error) {
 		line := sc.Text()
 		if n == 1 {
 			state, ok := strings.CutPrefix(line, manifestHeader)
+			state, tempDir, named := strings.Cut(state, "\t")
 			if !ok || (state != "complete" && state != "incomplete") {
 				return nil, fmt.Errorf("index manifest %s:1: %q is not %q followed by complete or incomplete", p, truncateLine(line), manifestHeader)
 			}
 			m.Complete = state == "complete"
+			if named && (m.Complete || !IsRunTempDirName(tempDir)) {
+				return nil, fmt.Errorf("index manifest %s:1: %q is not the name of an incomplete run's temporary folder (%s and letters or digits)",
+					p, truncateLine(tempDir), RunTempDirPrefix)
+			}
+			m.TempDir = tempDir
 			continue
 		}
 		if line == "" {
@@ -90,6 +108,22 @@ func IsManifestName(name string) bool {
 		!strings.HasPrefix(name, ".") && path.Base(name) == name
 }
 
+// IsRunTempDirName reports whether name can be a run's temporary folder in a
+// manifest: RunTempDirPrefix followed by ASCII letters and digits only, so
+// no path, no "..", nothing but a folder of the output folder itself.
+func IsRunTempDirName(name string) bool {
+	suffix, ok := strings.CutPrefix(name, RunTempDirPrefix)
+	if !ok || suffix == "" || len(suffix) > 64 {
+		return false
+	}
+	for _, r := range suffix {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // WriteManifest writes dir's ManifestFile, atomically (storage.WriteFile).
 func WriteManifest(ctx context.Context, dir string, m Manifest) error {
 	files := slices.Clone(m.Files)
@@ -97,9 +131,14 @@ func WriteManifest(ctx context.Context, dir string, m Manifest) error {
 	files = slices.Compact(files)
 	var b strings.Builder
 	b.WriteString(manifestHeader)
-	if m.Complete {
+	switch {
+	case m.TempDir != "" && (m.Complete || !IsRunTempDirName(m.TempDir)):
+		return fmt.Errorf("index manifest: %q is not the name of an incomplete run's temporary folder in %s", m.TempDir, dir)
+	case m.Complete:
 		b.WriteString("complete\n")
-	} else {
+	case m.TempDir != "":
+		b.WriteString("incomplete\t" + m.TempDir + "\n")
+	default:
 		b.WriteString("incomplete\n")
 	}
 	for _, f := range files {

@@ -52,3 +52,40 @@ func TestManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestTempDir: an incomplete manifest names the run's temporary
+// folder and reads it back; a name that is not ".runs-" and letters or
+// digits (a path, "..", a user's ".runs", any other folder), or one in a
+// complete manifest, is refused on reading and writing.
+func TestManifestTempDir(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	want := Manifest{Files: []string{"cdx-00000.gz"}, TempDir: ".runs-0123456789abcdef"}
+	if err := WriteManifest(ctx, dir, want); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if first, _, _ := strings.Cut(string(data), "\n"); first != "#index-manifest\tincomplete\t.runs-0123456789abcdef" {
+		t.Errorf("first line %q", first)
+	}
+	m, err := ReadManifest(ctx, dir)
+	if err != nil || m.Complete || m.TempDir != want.TempDir || !slices.Equal(m.Files, want.Files) {
+		t.Fatalf("ReadManifest: %+v, %v; want %+v", m, err, want)
+	}
+	for _, bad := range []string{".runs-../../etc", ".runs-a/b", ".runs-a\\b", "../.runs-abc", "/tmp/.runs-abc", ".runs-..", "..", ".", ".runs", ".runs-", "data", ".parts-abc", ".runs-ab c"} {
+		os.WriteFile(filepath.Join(dir, ManifestFile), []byte("#index-manifest\tincomplete\t"+bad+"\n"), 0o644)
+		if m, err := ReadManifest(ctx, dir); err == nil {
+			t.Errorf("manifest naming the temporary folder %q was read: %+v", bad, m)
+		}
+		if err := WriteManifest(ctx, dir, Manifest{TempDir: bad}); err == nil {
+			t.Errorf("manifest naming the temporary folder %q was written", bad)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ManifestFile), []byte("#index-manifest\tcomplete\t.runs-abc\n"), 0o644)
+	if m, err := ReadManifest(ctx, dir); err == nil {
+		t.Errorf("a complete manifest naming a temporary folder was read: %+v", m)
+	}
+	if err := WriteManifest(ctx, dir, Manifest{Complete: true, TempDir: ".runs-abc"}); err == nil {
+		t.Error("a complete manifest naming a temporary folder was written")
+	}
+}

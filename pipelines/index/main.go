@@ -132,21 +132,28 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	cfg.Runner = rc
 	if cfg.OutputDir != "" && !rc.DryRun {
-		if err := claimOutput(ctx, cfg.OutputDir); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.OutputDir != "" && cfg.TempDir == "" && !rc.DryRun {
-		tmp, err := makeTempDir(cfg.OutputDir)
-		if err != nil {
-			return nil, err
-		}
-		cfg.TempDir = tmp
-		defer func() { // the writers removed it, unless the run failed
-			if err := storage.RemoveAll(context.WithoutCancel(ctx), tmp); err != nil {
-				slog.Warn("the run's temporary folder could not be removed", "dir", tmp, "err", err)
+		tempName := "" // the run's own temporary folder, named in its manifest
+		if cfg.TempDir == "" {
+			var err error
+			if tempName, err = newTempDirName(ctx, cfg.OutputDir); err != nil {
+				return nil, err
 			}
-		}()
+		}
+		if err := claimOutput(ctx, cfg.OutputDir, tempName); err != nil {
+			return nil, err
+		}
+		if tempName != "" {
+			tmp, err := makeTempDir(ctx, cfg.OutputDir, tempName)
+			if err != nil {
+				return nil, err
+			}
+			cfg.TempDir = tmp
+			defer func() { // the writers removed it, unless the run failed
+				if err := storage.RemoveAll(context.WithoutCancel(ctx), tmp); err != nil {
+					slog.Warn("the run's temporary folder could not be removed", "dir", tmp, "err", err)
+				}
+			}()
+		}
 	}
 	if cfg.Bigtable != "" {
 		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
@@ -181,17 +188,28 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 }
 
 // claimOutput makes dir the output of this run: its manifest says
-// incomplete until the run ends (readers then use none of its files), and
-// the files the earlier run into dir listed in its manifest are removed;
-// files no index run listed are left alone. A manifest that cannot be read
-// removes nothing.
-func claimOutput(ctx context.Context, dir string) error {
+// incomplete until the run ends (readers then use none of its files) and
+// names tempName, the run's temporary folder in dir ("" for none), and the
+// files the earlier run into dir listed in its manifest are removed, and
+// so is the temporary folder an incomplete manifest names (that of a run
+// killed before it could remove it); files and folders no index run named
+// are left alone. A manifest that cannot be read removes nothing.
+func claimOutput(ctx context.Context, dir, tempName string) error {
 	old, err := lookup.ReadManifest(ctx, dir)
 	if err != nil {
 		slog.Warn("the earlier index run's manifest cannot be read: its files are not removed", "dir", dir, "err", err)
 		old = nil
 	}
-	if err := lookup.WriteManifest(ctx, dir, lookup.Manifest{}); err != nil {
+	// The earlier run's temporary folder goes first: once this run's
+	// manifest replaces the earlier one, nothing names it any more.
+	if old != nil && !old.Complete && old.TempDir != "" && old.TempDir != tempName {
+		tmp := storage.Join(dir, old.TempDir)
+		if err := storage.RemoveAll(ctx, tmp); err != nil {
+			return fmt.Errorf("--output: the temporary folder of the earlier index run: %w", err)
+		}
+		slog.Info("removed the temporary folder of an earlier index run that did not finish", "dir", tmp)
+	}
+	if err := lookup.WriteManifest(ctx, dir, lookup.Manifest{TempDir: tempName}); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
 	if old == nil {

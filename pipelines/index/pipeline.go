@@ -25,20 +25,27 @@
 // ends, and first removes the files the earlier run's manifest lists (not
 // others). The extraction reads only the df-<lang>.tsv files the manifest
 // lists. Sorted runs and part files go to a folder of the run's own,
-// INDEX_DIR/.runs-<random>, removed at the end.
+// INDEX_DIR/.runs-<random>, removed at the end; the incomplete manifest
+// names it, so the next run removes it if this one is killed.
 //
 // Beam's own flags pass through; the default runner is prism, in process.
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
@@ -67,8 +74,10 @@ type Config struct {
 	DefaultLanguage  string  // analyzer of documents in other languages
 	// TempDir is the run's own folder for its sorted runs and part files,
 	// removed at the end; "": Build names one, OutputDir/.runs-<random>.
-	// Run makes it (locally with os.MkdirTemp), so a folder that was in
-	// OutputDir before is never written into or removed.
+	// Run makes it (locally with os.Mkdir, under a name nothing in
+	// OutputDir has), so a folder that was in OutputDir before is never
+	// written into or removed, and names it in the incomplete manifest,
+	// so the next run removes it if this one is killed.
 	TempDir string
 	// Runner runs the pipeline; nil: the runner of the command-line flags.
 	// Build reads it too: on prism in process (no --endpoint) the ranges
@@ -159,17 +168,34 @@ func randomSuffix() string {
 	return fmt.Sprintf("%016x", rand.Uint64())
 }
 
-// makeTempDir makes the run's own folder in dir: with os.MkdirTemp for a
-// local dir, a random name under a gs:// prefix (objects need no folder).
-func makeTempDir(dir string) (string, error) {
+// newTempDirName names the run's own temporary folder in dir:
+// index.TempDirPrefix and 64 random bits in hex, a name nothing in dir has.
+func newTempDirName(ctx context.Context, dir string) (string, error) {
+	for range 10 {
+		name := index.TempDirPrefix + randomSuffix()
+		if storage.IsGCS(dir) {
+			return name, nil // objects, each run under a prefix of its own
+		}
+		if _, err := os.Lstat(filepath.Join(dir, name)); errors.Is(err, fs.ErrNotExist) {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("--output %s: no free name for the run's temporary folder", dir)
+}
+
+// makeTempDir makes the run's own folder name in dir, which must not
+// exist (os.Mkdir), and returns its path; under a gs:// prefix it only
+// returns the path (objects need no folder).
+func makeTempDir(ctx context.Context, dir, name string) (string, error) {
+	tmp := storage.Join(dir, name)
 	if storage.IsGCS(dir) {
-		return storage.Join(dir, index.TempDirPrefix+randomSuffix()), nil
+		return tmp, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("--output: %w", err)
-	}
-	tmp, err := os.MkdirTemp(dir, index.TempDirPrefix+"*")
-	if err != nil {
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		// The manifest must not name a folder this run did not make.
+		if werr := lookup.WriteManifest(ctx, dir, lookup.Manifest{}); werr != nil {
+			slog.Warn("the manifest names a temporary folder the run did not make", "dir", tmp, "err", werr)
+		}
 		return "", fmt.Errorf("--output: %w", err)
 	}
 	return tmp, nil

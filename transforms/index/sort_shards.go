@@ -7,6 +7,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/shardsample"
 )
 
@@ -18,7 +19,7 @@ const SamplesPerShard = 200
 // sorted runs and part files while the run lasts (".runs-" and a random
 // suffix, so a run never writes into, or removes, a folder it did not
 // make); the writers remove it at the end.
-const TempDirPrefix = ".runs-"
+const TempDirPrefix = lookup.RunTempDirPrefix
 
 // ShardSpec is one key-range shard of the index: its lines l, Lo <= l < Hi
 // ("" unbounded), are in Runs.
