@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/recrawl/recrawl/internal/arc"
 	"github.com/recrawl/recrawl/internal/records/stream"
 	"github.com/recrawl/recrawl/internal/slab"
 )
@@ -346,7 +345,7 @@ func isHeaderLine(line []byte) bool {
 	if warcVersion(line) {
 		return true
 	}
-	_, err := arc.ParseHeader(line)
+	_, err := ParseARCHeader(line)
 	return err == nil
 }
 
@@ -361,7 +360,7 @@ func (it *Iterator) parse(line []byte, off int64) (*Record, error) {
 	case warcVersion(line):
 		n = it.parseWARC(rec, line)
 	default:
-		h, err := arc.ParseHeader(line)
+		h, err := ParseARCHeader(line)
 		if err != nil {
 			return nil, fmt.Errorf("%s offset %d: not the start of a WARC or ARC record: %q", it.name, it.s.Base+rec.Offset, clip(line))
 		}
@@ -443,7 +442,7 @@ func (it *Iterator) parseWARC(rec *Record, first []byte) int64 {
 	}
 }
 
-func (it *Iterator) parseARC(rec *Record, h arc.Header) int64 {
+func (it *Iterator) parseARC(rec *Record, h ARCHeader) int64 {
 	rec.Format = ARC
 	rec.Version = "ARC/1"
 	rec.Header = Header{{"uri", h.URL}, {"ip-address", h.IP}, {"archive-date", h.Date}, {"content-type", h.ContentType}, {"length", h.LengthField}}

@@ -1,8 +1,8 @@
-// Package arc reads ARC files, the Internet Archive's format before WARC
-// (ARC v1, and the header lines of ARC v2).
-//
-// An ARC file is a sequence of records, each a single header line followed
-// by Archive-length bytes:
+package records
+
+// ARC files are the Internet Archive's format before WARC (ARC v1, and the
+// header lines of ARC v2). An ARC file is a sequence of records, each a
+// single header line followed by Archive-length bytes:
 //
 //	filedesc://IAH-20080430204825-00000-blackbook.arc 0.0.0.0 20080430204825 text/plain 76
 //	1 0 InternetArchive
@@ -16,15 +16,10 @@
 // field-name line and optional metadata. The others hold an HTTP response as
 // captured, status line and headers included. Files are plain or gzip, with
 // one gzip member per record (the usual layout) or one for the whole file.
-//
-// Reader yields every record with its offset and length in the file as pywb
-// counts them: for per-record gzip, the compressed member; otherwise the
-// header line plus Archive-length bytes, without the blank line after it.
-// Real ARC files are often damaged, so the reader is tolerant: an invalid
-// Archive-length is read as 0 (as pywb does), lines between records that are
-// not record headers are skipped and counted, and a damaged gzip member is
-// skipped by looking for the next gzip header.
-package arc
+// The Iterator reads them as it reads WARC files, and counts offsets and
+// lengths as pywb does: for per-record gzip, the compressed member;
+// otherwise the header line plus Archive-length bytes, without the blank
+// line after it.
 
 import (
 	"bytes"
@@ -33,8 +28,8 @@ import (
 	"strings"
 )
 
-// Header is the header line of an ARC record.
-type Header struct {
+// ARCHeader is the header line of an ARC record.
+type ARCHeader struct {
 	URL         string
 	IP          string
 	Date        string // Archive-date as written: 14 digits, sometimes more
@@ -49,35 +44,35 @@ type Header struct {
 }
 
 // IsFiledesc reports whether the header is the file's description record.
-func (h Header) IsFiledesc() bool { return strings.HasPrefix(h.URL, "filedesc://") }
+func (h ARCHeader) IsFiledesc() bool { return strings.HasPrefix(h.URL, "filedesc://") }
 
 // Timestamp returns the first 14 characters of the archive date, the
 // capture time as pywb indexes it.
-func (h Header) Timestamp() string {
+func (h ARCHeader) Timestamp() string {
 	if len(h.Date) > 14 {
 		return h.Date[:14]
 	}
 	return h.Date
 }
 
-// ParseHeader parses an ARC header line (with or without its line ending).
-// ARC v1 lines have 5 space-separated fields and v2 lines 10; a URL with
-// spaces in it (invalid, but found in real files) is rejoined, since the
-// other fields never contain spaces. The date must be all digits, at least
-// 12 of them, which is what tells a header line from other text.
-func ParseHeader(line []byte) (Header, error) {
+// ParseARCHeader parses an ARC header line (with or without its line
+// ending). ARC v1 lines have 5 space-separated fields and v2 lines 10; a
+// URL with spaces in it (invalid, but found in real files) is rejoined,
+// since the other fields never contain spaces. The date must be all digits,
+// at least 12 of them, which is what tells a header line from other text.
+func ParseARCHeader(line []byte) (ARCHeader, error) {
 	line = bytes.TrimRight(line, "\r\n")
 	fields := strings.Split(string(line), " ")
 	if len(fields) < 5 {
-		return Header{}, fmt.Errorf("ARC header %q: %d fields, want 5 (URL IP-address Archive-date Content-type Archive-length)", clip(line), len(fields))
+		return ARCHeader{}, fmt.Errorf("ARC header %q: %d fields, want 5 (URL IP-address Archive-date Content-type Archive-length)", clipARCLine(line), len(fields))
 	}
 	// v1: URL IP date type length; v2: URL IP date type code checksum location offset filename length
 	n := 5
-	if !isDate(fields[len(fields)-3]) && len(fields) >= 10 && isDate(fields[len(fields)-8]) {
+	if !isARCDate(fields[len(fields)-3]) && len(fields) >= 10 && isARCDate(fields[len(fields)-8]) {
 		n = 10
 	}
 	urlEnd := len(fields) - n + 1
-	h := Header{
+	h := ARCHeader{
 		URL:         strings.Join(fields[:urlEnd], " "),
 		IP:          fields[urlEnd],
 		Date:        fields[urlEnd+1],
@@ -89,10 +84,10 @@ func ParseHeader(line []byte) (Header, error) {
 		h.Extra = fields[urlEnd+3 : len(fields)-1]
 	}
 	if h.URL == "" {
-		return Header{}, fmt.Errorf("ARC header %q: empty URL", clip(line))
+		return ARCHeader{}, fmt.Errorf("ARC header %q: empty URL", clipARCLine(line))
 	}
-	if !isDate(h.Date) {
-		return Header{}, fmt.Errorf("ARC header %q: archive date %q is not a timestamp", clip(line), h.Date)
+	if !isARCDate(h.Date) {
+		return ARCHeader{}, fmt.Errorf("ARC header %q: archive date %q is not a timestamp", clipARCLine(line), h.Date)
 	}
 	if v, err := strconv.ParseInt(h.LengthField, 10, 64); err == nil && v >= 0 {
 		h.Length = v
@@ -100,7 +95,8 @@ func ParseHeader(line []byte) (Header, error) {
 	return h, nil
 }
 
-func isDate(s string) bool { return len(s) >= 12 && isDigits(s) }
+// isARCDate reports whether s can be an ARC archive date: 12 digits or more.
+func isARCDate(s string) bool { return len(s) >= 12 && isDigits(s) }
 
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -111,7 +107,9 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-func clip(b []byte) string {
+// clipARCLine is an ARC header line as its errors quote it: at most 120
+// bytes.
+func clipARCLine(b []byte) string {
 	if len(b) > 120 {
 		return string(b[:120]) + "…"
 	}
