@@ -115,3 +115,33 @@ func clipARCLine(b []byte) string {
 	}
 	return string(b)
 }
+
+func (it *Iterator) parseARC(rec *Record, h ARCHeader) int64 {
+	rec.Format = ARC
+	rec.Version = "ARC/1"
+	rec.Header = Header{{"uri", h.URL}, {"ip-address", h.IP}, {"archive-date", h.Date}, {"content-type", h.ContentType}, {"length", h.LengthField}}
+	rec.Type = "response"
+	rec.TargetURI = strings.NewReplacer("\r", "%0D", "\n", "%0A", "\x0c", "%0C", "\x00", "%00").Replace(h.URL)
+	rec.Date = h.Date
+	rec.Timestamp = h.Timestamp()
+	rec.ContentType = h.ContentType
+	rec.ContentLength = h.Length
+	n := h.Length
+	if h.IsFiledesc() {
+		rec.Type, rec.filedesc = "filedesc", true
+		for range 2 { // version line and field-name line
+			l, err := it.s.ReadLineLimit(max(n, 1<<20))
+			if err != nil && len(l) == 0 {
+				break
+			}
+			rec.Header = append(rec.Header, Field{"filedesc", strings.TrimRight(latin1(l), "\r\n")})
+			n -= int64(len(l))
+		}
+		return max(n, 0)
+	}
+	if n < 0 {
+		it.skip(Skip{Offset: rec.Offset, Kind: KindBadContentLength, Err: fmt.Errorf("ARC length %q is not a length; read as 0 (as pywb does): the record is indexed with an empty payload", h.LengthField)})
+		return 0
+	}
+	return n
+}
