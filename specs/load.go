@@ -403,7 +403,13 @@ func (s *Spec) resolvePaths(allowDirs []string) error {
 		rd.Data = data
 	}
 	if f := check(&s.Dictionary, "dictionary"); f != nil {
+		data, err := io.ReadAll(f)
 		f.Close()
+		if err != nil {
+			probs = append(probs, Problem{Field: "dictionary", Msg: join("dictionary", fmt.Sprintf("read %s: %v", s.Dictionary, err))})
+		} else {
+			s.DictionaryData = data
+		}
 	}
 	if len(probs) > 0 {
 		return &Error{File: s.Path, Problems: probs}

@@ -96,6 +96,10 @@ type Spec struct {
 	// dictionary: optional path of a term<TAB>idf file; without it the index
 	// pipeline's document frequencies are used.
 	Dictionary string `yaml:"dictionary,omitempty"`
+	// DictionaryData is Dictionary's content as Load read it, from the
+	// very file it checked, so that a file swapped after Load is never
+	// read. nil when not loaded from a file; not part of the format.
+	DictionaryData []byte `json:"-" yaml:"-"`
 
 	// reference_vectors: precomputed reference vectors, language → term →
 	// weight (≥ 0), used instead of computing them from the reference

@@ -12,7 +12,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/recrawl/recrawl/internal/arc"
+	"github.com/recrawl/recrawl/internal/records"
 )
 
 // ErrNotWARCRecord: a record that is neither a WARC record nor an ARC
@@ -206,10 +206,10 @@ func writeARCAsWARC(w io.Writer, open func() (io.Reader, error), from arcOrigin)
 // reader of its Archive-length bytes. An invalid length is read as 0, as
 // pywb reads it. The filedesc record, and bytes that are not an ARC
 // record, are ErrNotWARCRecord.
-func openARCBlock(open func() (io.Reader, error)) (arc.Header, io.Reader, error) {
+func openARCBlock(open func() (io.Reader, error)) (records.ARCHeader, io.Reader, error) {
 	src, err := open()
 	if err != nil {
-		return arc.Header{}, nil, err
+		return records.ARCHeader{}, nil, err
 	}
 	br := bufio.NewReaderSize(src, 64<<10)
 	var line []byte
@@ -217,18 +217,18 @@ func openARCBlock(open func() (io.Reader, error)) (arc.Header, io.Reader, error)
 		l, err := br.ReadSlice('\n')
 		if err != nil && !(err == io.EOF && len(l) > 0) {
 			if err == bufio.ErrBufferFull {
-				return arc.Header{}, nil, fmt.Errorf("%w: a first line over %d bytes", ErrNotWARCRecord, maxARCHeaderLine)
+				return records.ARCHeader{}, nil, fmt.Errorf("%w: a first line over %d bytes", ErrNotWARCRecord, maxARCHeaderLine)
 			}
-			return arc.Header{}, nil, fmt.Errorf("%w: %v", ErrNotWARCRecord, err)
+			return records.ARCHeader{}, nil, fmt.Errorf("%w: %v", ErrNotWARCRecord, err)
 		}
 		line = l
 	}
-	h, err := arc.ParseHeader(line)
+	h, err := records.ParseARCHeader(line)
 	if err != nil {
-		return arc.Header{}, nil, fmt.Errorf("%w: %v", ErrNotWARCRecord, err)
+		return records.ARCHeader{}, nil, fmt.Errorf("%w: %v", ErrNotWARCRecord, err)
 	}
 	if h.IsFiledesc() {
-		return arc.Header{}, nil, fmt.Errorf("%w: the ARC file's filedesc record", ErrNotWARCRecord)
+		return records.ARCHeader{}, nil, fmt.Errorf("%w: the ARC file's filedesc record", ErrNotWARCRecord)
 	}
 	if h.Length < 0 {
 		h.Length = 0

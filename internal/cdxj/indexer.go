@@ -85,60 +85,17 @@ const maxHeld = 100_000
 // wraps records.ErrNoRecords).
 func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Capture) error) (IndexStats, error) {
 	var st IndexStats
-	var it *records.Iterator
-	// The captures of a whole-file gzip are held back until its one CRC-32
-	// is checked at the stream's end (up to maxHeld of them): a stream that
-	// fails it may have any record wrong, so all of them are left out.
-	var held []Capture
-	holding, failed := true, false
-	var prev *entry
-	onSkip := func(s records.Skip) {
-		st.Skips++
-		if it != nil && it.WholeFileGzip() && !failed && (s.Kind == records.KindBadGzip || s.Kind == records.KindTruncatedGzip) {
-			n := len(held)
-			if prev != nil {
-				n++
-			}
-			failed = true
-			if s.Kind == records.KindBadGzip && holding {
-				st.Damaged += n
-				st.Captures -= len(held)
-				s.Err = fmt.Errorf("%w; the file is one gzip stream with one checksum, so its %d records are left out", s.Err, n)
-				held, prev = nil, nil
-			} else if s.Kind == records.KindBadGzip {
-				s.Err = fmt.Errorf("%w; the file is one gzip stream with one checksum, and its first %d records were indexed before its end (more than %d are not held back)", s.Err, st.Captures, maxHeld)
-			}
-		}
-		if opts.OnSkip != nil {
-			opts.OnSkip(s)
-		}
-	}
-	out := emit
-	emit = func(c Capture) error {
-		if !holding || !it.WholeFileGzip() {
-			return out(c)
-		}
-		held = append(held, c)
-		if len(held) < maxHeld {
-			return nil
-		}
-		holding = false
-		for _, h := range held {
-			if err := out(h); err != nil {
-				return err
-			}
-		}
-		held = nil
-		return nil
-	}
-	it, err := records.NewIteratorSize(r, filename, onSkip, opts.ReadBuffer)
+	x := &indexer{opts: opts, filename: filename, st: &st}
+	hold := &wholeGzipHold{x: x, out: emit, holding: true}
+	x.emit, x.onSkip = hold.emit, hold.onSkip
+	it, err := records.NewIteratorSize(r, filename, x.onSkip, opts.ReadBuffer)
 	if err != nil {
 		return st, err
 	}
+	hold.it = it
 	it.SetFileOffset(opts.FileOffset)
 	it.ReuseRecords() // an entry keeps a record's strings, never the record
 	it.IndexFieldsOnly()
-	x := indexer{opts: opts, filename: filename, emit: emit, onSkip: onSkip, st: &st}
 	for {
 		rec, err := it.Next()
 		if err == io.EOF {
@@ -148,7 +105,7 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 			return st, err
 		}
 		st.Records++
-		e := x.entry(rec, prev)
+		e := x.entry(rec, x.prev)
 		if e == nil {
 			continue
 		}
@@ -165,46 +122,123 @@ func IndexFile(r io.Reader, filename string, opts IndexOptions, emit func(Captur
 			continue
 		}
 		e.c.Offset, e.c.Length = rec.Offset, rec.Length
-		if opts.NoPostAppend {
-			if err := x.out(e); err != nil {
-				return st, err
-			}
-			continue
-		}
-		// pywb's join_request_records: pair neighbours.
-		if prev == nil {
-			prev = e
-			continue
-		}
-		if e.c.URL == prev.c.URL && e.concurrentTo == prev.recordID && (x.merge(e, prev) || x.merge(prev, e)) {
-			if err := x.out(prev); err != nil {
-				return st, err
-			}
-			if err := x.out(e); err != nil {
-				return st, err
-			}
-			prev = nil
-			continue
-		}
-		if err := x.out(prev); err != nil {
-			return st, err
-		}
-		prev = e
-	}
-	if prev != nil {
-		if err := x.out(prev); err != nil {
+		if err := x.joinRequests(e); err != nil {
 			return st, err
 		}
 	}
-	for _, h := range held {
-		if err := out(h); err != nil {
+	if x.prev != nil {
+		if err := x.out(x.prev); err != nil {
 			return st, err
 		}
+	}
+	if err := hold.release(); err != nil {
+		return st, err
 	}
 	if st.Records == 0 && st.Skips > 0 {
 		return st, fmt.Errorf("%s: %w", filename, records.ErrNoRecords)
 	}
 	return st, nil
+}
+
+// joinRequests is pywb's join_request_records: it pairs neighbours. A
+// request next to its response (same URL, WARC-Concurrent-To naming the
+// other) adds its method and POST body to both keys (merge). e is the
+// entry of the record just read; x.prev, the one held back to be paired
+// with it, is emitted with it or before it. With NoPostAppend every entry
+// is emitted as it comes.
+func (x *indexer) joinRequests(e *entry) error {
+	if x.opts.NoPostAppend {
+		return x.out(e)
+	}
+	prev := x.prev
+	if prev == nil {
+		x.prev = e
+		return nil
+	}
+	if e.c.URL == prev.c.URL && e.concurrentTo == prev.recordID && (x.merge(e, prev) || x.merge(prev, e)) {
+		if err := x.out(prev); err != nil {
+			return err
+		}
+		if err := x.out(e); err != nil {
+			return err
+		}
+		x.prev = nil
+		return nil
+	}
+	if err := x.out(prev); err != nil {
+		return err
+	}
+	x.prev = e
+	return nil
+}
+
+// wholeGzipHold holds back the captures of a whole-file gzip until its one
+// CRC-32 is checked at the stream's end (up to maxHeld of them): a stream
+// that fails it may have any record wrong, so all of them are left out.
+type wholeGzipHold struct {
+	x       *indexer
+	it      *records.Iterator   // nil until the iterator is made
+	out     func(Capture) error // IndexFile's emit
+	held    []Capture
+	holding bool // captures are still held back (fewer than maxHeld so far)
+	failed  bool // the stream failed its checksum or broke off
+}
+
+// onSkip counts and reports a problem. When a whole-file gzip fails its
+// checksum, the captures held back and the entry held for pairing are left
+// out, and the Skip says so.
+func (h *wholeGzipHold) onSkip(s records.Skip) {
+	st := h.x.st
+	st.Skips++
+	if h.it != nil && h.it.WholeFileGzip() && !h.failed && (s.Kind == records.KindBadGzip || s.Kind == records.KindTruncatedGzip) {
+		n := len(h.held)
+		if h.x.prev != nil {
+			n++
+		}
+		h.failed = true
+		if s.Kind == records.KindBadGzip && h.holding {
+			st.Damaged += n
+			st.Captures -= len(h.held)
+			s.Err = fmt.Errorf("%w; the file is one gzip stream with one checksum, so its %d records are left out", s.Err, n)
+			h.held, h.x.prev = nil, nil
+		} else if s.Kind == records.KindBadGzip {
+			s.Err = fmt.Errorf("%w; the file is one gzip stream with one checksum, and its first %d records were indexed before its end (more than %d are not held back)", s.Err, st.Captures, maxHeld)
+		}
+	}
+	if h.x.opts.OnSkip != nil {
+		h.x.opts.OnSkip(s)
+	}
+}
+
+// emit passes a capture on, or holds it back when the file is a whole-file
+// gzip; at maxHeld captures it lets them all through and holds no more.
+func (h *wholeGzipHold) emit(c Capture) error {
+	if !h.holding || !h.it.WholeFileGzip() {
+		return h.out(c)
+	}
+	h.held = append(h.held, c)
+	if len(h.held) < maxHeld {
+		return nil
+	}
+	h.holding = false
+	for _, c := range h.held {
+		if err := h.out(c); err != nil {
+			return err
+		}
+	}
+	h.held = nil
+	return nil
+}
+
+// release emits the captures still held back, once the stream's end has
+// been read.
+func (h *wholeGzipHold) release() error {
+	for _, c := range h.held {
+		if err := h.out(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type indexer struct {
@@ -219,6 +253,8 @@ type indexer struct {
 	// ents are the entries entry fills, in turn: at most two are alive
 	// (the one held for request pairing and the new one).
 	ents [2]entry
+	// prev is the entry held back for request pairing (joinRequests).
+	prev *entry
 }
 
 type entry struct {

@@ -37,7 +37,12 @@ type Job struct {
 	// named archives' indexes, summed into one dictionary
 	// (LoadDictionaries). A language in Dictionaries ignores them.
 	SummedDictionaries map[string][]string `json:"summed_dictionaries,omitempty"`
-	JoinMode           string              `json:"join_mode"` // lookup or cogroup
+	// DictionaryData: language → the content of its file in Dictionaries
+	// as the specification's Load read it (specs.Spec.DictionaryData, see
+	// UseSpecDictionary); such a file is never read again, so a file
+	// swapped after the specification was checked is not read.
+	DictionaryData map[string][]byte `json:"dictionary_data,omitempty"`
+	JoinMode       string            `json:"join_mode"` // lookup or cogroup
 	// OnMissingFile is what a capture whose archive file is in no location
 	// does: OnMissingFileStop (also "") or OnMissingFileCount.
 	OnMissingFile string `json:"on_missing_archive_file,omitempty"`
@@ -203,7 +208,12 @@ func (j *Job) ScorerConfig(ctx context.Context) (scoring.Config, error) {
 		if f, ok := j.Dictionaries[lang]; ok {
 			files = []string{f}
 		}
-		d, err := LoadDictionaries(ctx, files)
+		var d *scoring.Dictionary
+		if data, ok := j.DictionaryData[lang]; ok {
+			d, err = parseDictionary(data, files[0])
+		} else {
+			d, err = LoadDictionaries(ctx, files)
+		}
 		if err != nil {
 			return scoring.Config{}, err
 		}
@@ -249,11 +259,18 @@ func (j *Job) NewProcessor(ctx context.Context) (*Processor, error) {
 // frequency file of the index pipeline (first line "#docs<TAB>N"), local or
 // gs://.
 func LoadDictionary(ctx context.Context, p string) (*scoring.Dictionary, error) {
-	data, isDocFreq, err := readDictionaryFile(ctx, p)
+	data, _, err := readDictionaryFile(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	if !isDocFreq {
+	return parseDictionary(data, p)
+}
+
+// parseDictionary reads the content of a dictionary file named p, as
+// LoadDictionary reads the file: an idf dictionary or a document-frequency
+// file.
+func parseDictionary(data []byte, p string) (*scoring.Dictionary, error) {
+	if !isDocFreqData(data) {
 		return scoring.ReadDictionary(bytes.NewReader(data), p)
 	}
 	df, err := scoring.ReadDocFreq(bytes.NewReader(data), p)
@@ -261,6 +278,18 @@ func LoadDictionary(ctx context.Context, p string) (*scoring.Dictionary, error) 
 		return nil, err
 	}
 	return df.Dictionary(), nil
+}
+
+// UseSpecDictionary makes the specification's dictionary: file the
+// dictionary of its default language, read from the bytes Load read from
+// the file it checked (specs.Spec.DictionaryData) when there are some.
+func (j *Job) UseSpecDictionary() {
+	lang := j.Spec.DefaultLanguage
+	j.Dictionaries = map[string]string{lang: j.Spec.Dictionary}
+	j.DictionaryData = nil
+	if j.Spec.DictionaryData != nil {
+		j.DictionaryData = map[string][]byte{lang: j.Spec.DictionaryData}
+	}
 }
 
 // LoadDocFreq reads a document-frequency file of the index pipeline
@@ -287,8 +316,12 @@ func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq b
 	if err != nil {
 		return nil, false, fmt.Errorf("dictionary: %w", err)
 	}
-	return data, bytes.HasPrefix(data, []byte("#docs\t")), nil
+	return data, isDocFreqData(data), nil
 }
+
+// isDocFreqData reports whether a dictionary file's content holds document
+// frequencies (first line "#docs<TAB>N").
+func isDocFreqData(data []byte) bool { return bytes.HasPrefix(data, []byte("#docs\t")) }
 
 // FindDictionaries returns the document-frequency files the index pipeline
 // wrote next to an index (df-LANG.tsv), by language; for a Bigtable index,

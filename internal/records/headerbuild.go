@@ -233,19 +233,3 @@ func setWARCFields(rec *Record, h Header) (contentLength string, hasLength bool)
 	}
 	return contentLength, seen&(1<<fieldContentLength) != 0
 }
-
-// warcVersionLines are the version strings warcVersion accepts;
-// versionString returns them without a new string.
-var warcVersionLines = [...]string{"WARC/1.0", "WARC/1.1", "WARC/0.17", "WARC/0.18"}
-
-// versionString is strings.TrimSpace(latin1(first)), without a new string
-// for the usual version lines.
-func versionString(first []byte) string {
-	t := bytes.TrimSpace(first)
-	for _, v := range warcVersionLines {
-		if string(t) == v {
-			return v
-		}
-	}
-	return strings.TrimSpace(latin1(first))
-}

@@ -322,9 +322,12 @@ func fuzzIterate(t *testing.T, data []byte) {
 	if err != nil && !errors.Is(err, ErrNoRecords) {
 		t.Fatalf("error %v", err)
 	}
-	for _, s := range spans {
+	for i, s := range spans {
 		if s.offset < 0 || s.length < 0 {
 			t.Fatalf("negative span %+v", s)
+		}
+		if i > 0 && s.offset < spans[i-1].offset {
+			t.Fatalf("record %d at %d before record %d at %d", i, s.offset, i-1, spans[i-1].offset)
 		}
 		// Reading a record back at its offset must not panic.
 		ReadRecordAt(bytes.NewReader(data), s.offset, s.length, "fuzz")
@@ -339,6 +342,7 @@ func FuzzWARC(f *testing.F) {
 
 func FuzzARC(f *testing.F) {
 	fuzzSeeds(f, "example.arc", "bad.arc", "example.arc.gz")
+	f.Add([]byte("filedesc://x 0 20080101000000 text/plain 0\n\nhttp://a/ 1 20080101000000 text/html 3\nabc\n"))
 	f.Fuzz(fuzzIterate)
 }
 

@@ -144,7 +144,7 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 		}
 		job.Dictionaries = d
 	case job.Spec.Dictionary != "":
-		job.Dictionaries = map[string]string{job.Spec.DefaultLanguage: job.Spec.Dictionary}
+		job.UseSpecDictionary()
 	case !job.Named() && job.HasIndex():
 		index := job.Sources[0].Index
 		d, err := extract.FindDictionaries(ctx, index)
