@@ -1,4 +1,4 @@
-package main
+package extract
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func init() {
 }
 
 // options are the settings of one extraction run: the command-line flags,
-// or what `extract eval` asks for when it re-runs an extraction.
+// or what `recrawl eval` asks for when it re-runs an extraction.
 type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (sourcesFromFlags)
@@ -160,7 +160,7 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 		job.SummedDictionaries = d
 	}
 	if len(job.Dictionaries) == 0 && len(job.SummedDictionaries) == 0 {
-		slog.Warn("no IDF dictionary: every term has idf 1 (build one with pipelines/index --dictionary)")
+		slog.Warn("no IDF dictionary: every term has idf 1 (build one with recrawl index --dictionary)")
 	}
 	return nil
 }
@@ -198,7 +198,7 @@ func run(ctx context.Context) error {
 func extractRun(ctx context.Context, o options) error {
 	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
 		if v == "" {
-			return fmt.Errorf("%s is required (see extract help)", name)
+			return fmt.Errorf("%s is required (see recrawl extract --help)", name)
 		}
 	}
 	if err := checkOptions(o); err != nil {

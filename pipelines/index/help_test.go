@@ -1,4 +1,4 @@
-package main
+package index
 
 import (
 	"os/exec"
@@ -6,14 +6,17 @@ import (
 	"testing"
 )
 
-// TestHelp: `index --help` prints the usage, then the index command's own
-// flags, then Beam's, none of them in the other group.
+// TestHelp: `recrawl index --help` exits 0 and prints the usage, then the
+// index's own flags, then Beam's, none of them in the other group.
 func TestHelp(t *testing.T) {
-	out, _ := exec.Command(indexCommand(t), "--help").CombinedOutput()
+	out, err := exec.Command(indexCommand(t), "index", "--help").CombinedOutput()
+	if err != nil {
+		t.Errorf("recrawl index --help: %v", err)
+	}
 	help := string(out)
 	own, beams, found := strings.Cut(help, "Beam's flags")
-	if !found || !strings.HasPrefix(help, "usage: index --input FILES --output DIR") {
-		t.Fatalf("index --help: want the usage, the index flags, then Beam's flags:\n%s", help)
+	if !found || !strings.HasPrefix(help, "usage: recrawl index --input FILES --output DIR") {
+		t.Fatalf("recrawl index --help: want the usage, the index flags, then Beam's flags:\n%s", help)
 	}
 	for _, name := range []string{"-input ", "-output ", "-format ", "-shards ", "-dictionary\n", "-range_bytes "} {
 		if !strings.Contains(own, "\n  "+name) || strings.Contains(beams, "\n  "+name) {

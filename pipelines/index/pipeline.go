@@ -1,13 +1,14 @@
-// Command index turns WARC and ARC files into the snapshot index the
-// extraction resolves URLs through: a pywb-compatible CDXJ file, a ZipNum
-// index (gzip blocks of sorted CDXJ lines in key-range shards plus
-// cluster.idx, the layout Common Crawl and the Internet Archive use for
-// billions of captures), and/or a Bigtable table.
+// Package index is the index pipeline, run as `recrawl index` (Main): it
+// turns WARC and ARC files into the snapshot index the extraction resolves
+// URLs through: a pywb-compatible CDXJ file, a ZipNum index (gzip blocks
+// of sorted CDXJ lines in key-range shards plus cluster.idx, the layout
+// Common Crawl and the Internet Archive use for billions of captures),
+// and/or a Bigtable table.
 //
-//	go run ./pipelines/index --input='ARCHIVE/*.warc.gz' --output=INDEX_DIR
-//	go run ./pipelines/index --input=... --output=INDEX_DIR --format=zipnum --shards=8
-//	go run ./pipelines/index --input=... --bigtable=PROJECT/INSTANCE/TABLE
-//	go run ./pipelines/index --input=... --output=INDEX_DIR --dictionary [--dictionary_sample=0.1]
+//	recrawl index --input='ARCHIVE/*.warc.gz' --output=INDEX_DIR
+//	recrawl index --input=... --output=INDEX_DIR --format=zipnum --shards=8
+//	recrawl index --input=... --bigtable=PROJECT/INSTANCE/TABLE
+//	recrawl index --input=... --output=INDEX_DIR --dictionary [--dictionary_sample=0.1]
 //
 // The pipeline, step by step (composites in package transforms/index):
 //
@@ -43,7 +44,7 @@
 //
 // Beam's own flags pass through (--runner, --endpoint, …); the default runner
 // is prism, in process.
-package main
+package index
 
 import (
 	"fmt"
