@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -75,6 +78,58 @@ func run(t *testing.T, name string, args ...string) result {
 	return r
 }
 
+// beamVersion is the Beam SDK version this module builds with (the test
+// binary links it through the pipelines).
+func beamVersion(t *testing.T) string {
+	t.Helper()
+	bi, ok := debug.ReadBuildInfo()
+	if ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/apache/beam/sdks/v2" {
+				return d.Version
+			}
+		}
+	}
+	t.Fatal("the test binary does not link the Beam SDK")
+	return ""
+}
+
+// TestVersion: `recrawl version` and `recrawl --version` print the module
+// version, the VCS revision (a commit, -dirty with changes, or unknown for
+// a build without VCS information), the commit time, Go's and Beam's
+// versions.
+func TestVersion(t *testing.T) {
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^recrawl (\(devel\)|v\S+)$`),
+		regexp.MustCompile(`^module: github\.com/recrawl/recrawl$`),
+		regexp.MustCompile(`^revision: ([0-9a-f]{40}(-dirty)?|unknown)$`),
+		regexp.MustCompile(`^committed: (\d{4}-\d\d-\d\dT\S+|unknown)$`),
+		regexp.MustCompile(`^go: ` + regexp.QuoteMeta(runtime.Version()) + `$`),
+		regexp.MustCompile(`^beam: ` + regexp.QuoteMeta(beamVersion(t)) + `$`),
+	}
+	var first string
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := run(t, "recrawl", args...)
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("recrawl %s: %v", args[0], r)
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if len(lines) != len(want) {
+			t.Fatalf("recrawl %s printed %d lines, want %d:\n%s", args[0], len(lines), len(want), r.stdout)
+		}
+		for i, re := range want {
+			if !re.MatchString(lines[i]) {
+				t.Errorf("recrawl %s line %d %q does not match %s", args[0], i+1, lines[i], re)
+			}
+		}
+		if first == "" {
+			first = r.stdout
+		} else if r.stdout != first {
+			t.Errorf("recrawl --version differs from recrawl version:\n%s\n%s", r.stdout, first)
+		}
+	}
+}
+
 // TestHelp: the short usage lists every subcommand, and each subcommand's
 // --help prints its usage and flags; all exit 0.
 func TestHelp(t *testing.T) {
@@ -83,7 +138,7 @@ func TestHelp(t *testing.T) {
 		if r.code != 0 || !strings.HasPrefix(r.stdout, "usage: recrawl COMMAND") {
 			t.Errorf("recrawl %s: %v", args[0], r)
 		}
-		for _, sub := range []string{"index", "extract", "explain", "eval", "serve"} {
+		for _, sub := range []string{"index", "extract", "explain", "eval", "serve", "version"} {
 			if !strings.Contains(r.stdout, "\n  "+sub+" ") {
 				t.Errorf("recrawl %s does not list %s:\n%s", args[0], sub, r.stdout)
 			}
@@ -99,6 +154,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"explain", "--help"}, []string{"usage: recrawl explain", "Flags:", "-html"}},
 		{[]string{"eval", "--help"}, []string{"usage: recrawl eval", "Flags:", "-runs"}},
 		{[]string{"serve", "--help"}, []string{"usage: recrawl serve --report DIR", "Flags:", "-addr", "-report", "-viewer"}},
+		{[]string{"version", "--help"}, []string{"usage: recrawl version"}},
 	} {
 		r := run(t, "recrawl", tc.args...)
 		name := strings.Join(tc.args, " ")
@@ -126,8 +182,9 @@ func TestWrongCommandLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"indx", "--input=a.warc.gz"}, `recrawl: unknown command "indx": want one of index, extract, explain, eval, serve`},
+		{[]string{"indx", "--input=a.warc.gz"}, `recrawl: unknown command "indx": want one of index, extract, explain, eval, serve, version`},
 		{[]string{"--input=a.warc.gz"}, "recrawl: --input=a.warc.gz before a command"},
+		{[]string{"version", "extra"}, `recrawl version: unexpected argument "extra"`},
 	} {
 		r := run(t, "recrawl", tc.args...)
 		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/buildinfo"
 	"github.com/recrawl/recrawl/internal/cliflags"
 	"github.com/recrawl/recrawl/pipelines/extract"
 	"github.com/recrawl/recrawl/pipelines/index"
@@ -32,6 +33,7 @@ var subcommands = []subcommand{
 	{"explain", "explain why one HTML page gets its score (JSON)", extract.ExplainMain},
 	{"eval", "evaluate finished runs as the paper does (report.html)", extract.EvalMain},
 	{"serve", "serve eval's report, its documents replayed in ReplayWeb.page", extract.ServeMain},
+	{"version", "print the module version, VCS revision, Go and Beam SDK versions", versionMain},
 }
 
 // usage is what `recrawl --help` prints.
@@ -68,6 +70,8 @@ func Run(ctx context.Context, args []string) int {
 			return 0
 		}
 		name, rest = rest[0], []string{"--help"}
+	case "-version", "--version":
+		name = "version"
 	}
 	for _, c := range subcommands {
 		if c.name == name {
@@ -131,4 +135,21 @@ func worker(args []string) int {
 	beam.Init()
 	fmt.Fprintln(os.Stderr, "recrawl: --worker=false: want a command (recrawl --help)")
 	return 2
+}
+
+// versionMain runs `recrawl version`: the build, one "name: value" line
+// each (internal/buildinfo), as run.json records it.
+func versionMain(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("recrawl version", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: recrawl version\n(prints the module version, VCS revision, commit time, Go and Beam SDK versions)")
+	}
+	if err := cliflags.Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "recrawl version: unexpected argument %q\n", fs.Arg(0))
+		return cliflags.ErrUsage
+	}
+	return buildinfo.Read().Write(os.Stdout)
 }

@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/buildinfo"
 	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/flagcheck"
@@ -347,23 +346,15 @@ func indexPath(text string) string {
 	return spec.Path()
 }
 
-// runInfo builds run.json: the resolved spec, the flags given, versions and totals.
+// runInfo builds run.json: the resolved spec, the flags given, the build
+// (internal/buildinfo: what `recrawl version` prints) and totals.
 func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (extract.RunInfo, error) {
 	specJSON, err := json.Marshal(job.Spec)
 	if err != nil {
 		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
 	}
 	flags := o.flags
-	versions := map[string]string{"go": runtime.Version()}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		versions["recrawl"] = bi.Main.Version
-		for _, d := range bi.Deps {
-			switch d.Path {
-			case "github.com/apache/beam/sdks/v2", "github.com/nlnwa/gowarc", "cloud.google.com/go/bigtable":
-				versions[d.Path] = d.Version
-			}
-		}
-	}
+	versions := buildinfo.Read().Versions()
 	archives, err := job.ArchiveUses(st.Results())
 	if err != nil {
 		return extract.RunInfo{}, err
