@@ -1,6 +1,6 @@
 package runners
 
-// The cluster tests run recrawl's two pipelines, as the programs users run,
+// The cluster tests run recrawl's two pipelines, as the command users run,
 // on real standalone Flink and Spark clusters on loopback, through Beam's
 // Flink and Spark job servers, all started by the project's scripts
 // (scripts/flink-cluster.sh, spark-cluster.sh, beam-jobserver.sh; the
@@ -66,16 +66,16 @@ var clusterExtractFlags = []string{"--batch_size=10", "--max_rounds=3"}
 const clusterJobTimeout = 15 * time.Minute
 
 // clusterFixture is what every cluster run reads, built once per test
-// process: the two programs, the index's input archives (real WARC and ARC
+// process: the recrawl command, the index's input archives (real WARC and ARC
 // files of ../shared) and a generated archive with its index for the
 // extraction, and the reference outputs of in-process prism.
 type clusterFixture struct {
-	index, extract string // the programs
-	warcs          []string
-	archive        *extracttest.Archive
-	refCDXJ        string // index.cdxj of prism
-	refZipNum      string // the ZipNum directory of prism
-	refExtract     string // the extraction's output directory of prism
+	recrawl    string // the command (cmd/recrawl), which runs both pipelines
+	warcs      []string
+	archive    *extracttest.Archive
+	refCDXJ    string // index.cdxj of prism
+	refZipNum  string // the ZipNum directory of prism
+	refExtract string // the extraction's output directory of prism
 }
 
 var (
@@ -109,11 +109,7 @@ func clusterSetup(t *testing.T) *clusterFixture {
 		}
 		clusterRoot = root
 		f := &clusterFixture{warcs: warcs}
-		if f.index, err = extracttest.BuildBinary(root, "./pipelines/index"); err != nil {
-			clusterErr = err
-			return
-		}
-		if f.extract, err = extracttest.BuildBinary(root, "./pipelines/extract"); err != nil {
+		if f.recrawl, err = extracttest.BuildBinary(root, "./cmd/recrawl"); err != nil {
 			clusterErr = err
 			return
 		}
@@ -128,14 +124,14 @@ func clusterSetup(t *testing.T) *clusterFixture {
 		f.refZipNum = filepath.Join(root, "prism-zipnum")
 		f.refExtract = filepath.Join(root, "prism-extract")
 		for _, run := range []struct {
-			bin  string
+			sub  string
 			args []string
 		}{
-			{f.index, f.indexArgs(f.refCDXJ, "cdxj")},
-			{f.index, f.indexArgs(f.refZipNum, "zipnum")},
-			{f.extract, f.extractArgs(f.refExtract)},
+			{"index", f.indexArgs(f.refCDXJ, "cdxj")},
+			{"index", f.indexArgs(f.refZipNum, "zipnum")},
+			{"extract", f.extractArgs(f.refExtract)},
 		} {
-			if out, err := runProgram(run.bin, nil, run.args...); err != nil {
+			if out, err := runProgram(f.recrawl, nil, append([]string{run.sub}, run.args...)...); err != nil {
 				clusterErr = fmt.Errorf("prism reference %s: %v\n%s", strings.Join(run.args, " "), err, out)
 				return
 			}
@@ -175,17 +171,17 @@ func runProgram(bin string, env []string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// runOn runs a program against a job server and returns the wall time.
-func runOn(t *testing.T, bin, runner, endpoint, job string, args ...string) time.Duration {
+// runOn runs `recrawl SUB` against a job server and returns the wall time.
+func runOn(t *testing.T, bin, sub, runner, endpoint, job string, args ...string) time.Duration {
 	t.Helper()
 	start := time.Now()
-	out, err := runProgram(bin, nil, append([]string{"--runner=" + runner, "--endpoint=" + endpoint,
+	out, err := runProgram(bin, nil, append([]string{sub, "--runner=" + runner, "--endpoint=" + endpoint,
 		"--environment_type=LOOPBACK", "--job_name=" + job}, args...)...)
 	if err != nil {
-		t.Fatalf("%s on %s: %v\n%s", filepath.Base(bin), runner, err, tail(out, 6000))
+		t.Fatalf("%s %s on %s: %v\n%s", filepath.Base(bin), sub, runner, err, tail(out, 6000))
 	}
 	d := time.Since(start)
-	t.Logf("%s %s on %s: %.1fs", filepath.Base(bin), job, runner, d.Seconds())
+	t.Logf("%s %s %s on %s: %.1fs", filepath.Base(bin), sub, job, runner, d.Seconds())
 	return d
 }
 
@@ -409,15 +405,15 @@ func testCluster(t *testing.T, f *clusterFixture, c clusterUnderTest) {
 	dir := t.TempDir()
 	name := func(what string) string { return "recrawl-" + c.runner + "-" + what }
 
-	runOn(t, f.index, c.runner, endpoint, name("cdxj"), f.indexArgs(filepath.Join(dir, "cdxj"), "cdxj")...)
+	runOn(t, f.recrawl, "index", c.runner, endpoint, name("cdxj"), f.indexArgs(filepath.Join(dir, "cdxj"), "cdxj")...)
 	sameFiles(t, f.refCDXJ, filepath.Join(dir, "cdxj"))
 
 	// PROCESS workers: the TaskManager or executor runs the Go SDK's boot
-	// program, which runs the index program as the worker.
+	// program, which runs recrawl (started with --worker) as the worker.
 	procStart := time.Now()
 	out := runScript(t, "run-"+c.runner+".sh", c.masterEnv+"="+master, "JOB_PORT=0", "ARTIFACT_PORT=0",
 		"ARTIFACTS_DIR="+t.TempDir(), "TMPDIR="+t.TempDir(), "RECRAWL_BIN="+filepath.Join(clusterRoot, "bin"),
-		"ENVIRONMENT_TYPE=PROCESS", "LOCAL_FILES=1", "JOB_NAME="+name("zipnum"), "WORKER_BINARY="+f.index,
+		"ENVIRONMENT_TYPE=PROCESS", "LOCAL_FILES=1", "JOB_NAME="+name("zipnum"), "WORKER_BINARY="+f.recrawl,
 		"INPUT="+strings.Join(f.warcs, ","), "OUTPUT="+filepath.Join(dir, "zipnum"), "FORMAT=zipnum", "SHARDS=2",
 		"--lines_per_block=20")
 	t.Logf("index %s on %s, PROCESS workers, through run-%s.sh with its own job server: %.1fs",
@@ -431,7 +427,7 @@ func testCluster(t *testing.T, f *clusterFixture, c clusterUnderTest) {
 	}
 	sameFiles(t, f.refZipNum, filepath.Join(dir, "zipnum"))
 
-	runOn(t, f.extract, c.runner, endpoint, name("extract"),
+	runOn(t, f.recrawl, "extract", c.runner, endpoint, name("extract"),
 		append(f.extractArgs(filepath.Join(dir, "extract")), c.extractFlags...)...)
 	sameFiles(t, f.refExtract, filepath.Join(dir, "extract"))
 	logRounds(t, c.runner, filepath.Join(dir, "extract"))

@@ -170,12 +170,15 @@ func bootBuild(cmds [][]string) []string {
 	return nil
 }
 
-// flagValues maps the --name=value arguments of a command to their values
-// (a bare --name is "true").
+// flagValues maps the --name=value arguments of a pipeline command,
+// `recrawl index|extract FLAGS`, to their values (a bare --name is "true").
 func flagValues(t *testing.T, cmd []string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
-	for _, a := range cmd[1:] {
+	if len(cmd) < 2 || (cmd[1] != "index" && cmd[1] != "extract") {
+		t.Fatalf("%q: want recrawl index|extract FLAGS", cmd)
+	}
+	for _, a := range cmd[2:] {
 		if !strings.HasPrefix(a, "--") {
 			t.Errorf("argument %q of %s is not a --flag", a, cmd[0])
 			continue
@@ -216,7 +219,7 @@ func checkBeamFlags(t *testing.T, flags map[string]string) {
 func TestRunFlinkScriptStartsJobServer(t *testing.T) {
 	cmds, log, err := printScript(t, "run-flink.sh", map[string]string{
 		"FLINK_MASTER": "flink-jobmanager:8081", "INPUT": "gs://crawl/warc/*.warc.gz", "OUTPUT": "gs://crawl/index",
-		"WORKER_BINARY": "/opt/recrawl/index-linux-amd64", "JOB_NAME": "recrawl-index-test", "PARALLELISM": "8",
+		"WORKER_BINARY": "/opt/recrawl/recrawl-linux-amd64", "JOB_NAME": "recrawl-index-test", "PARALLELISM": "8",
 	})
 	if err != nil {
 		t.Fatalf("run-flink.sh --print: %v\n%s", err, log)
@@ -241,11 +244,11 @@ func TestRunFlinkScriptStartsJobServer(t *testing.T) {
 	wantFlags(t, flags, map[string]string{
 		"runner": "flink", "endpoint": "localhost:8099", "environment_type": "PROCESS",
 		"environment_config": `{"command": "` + bootPath + `"}`,
-		"worker_binary":      "/opt/recrawl/index-linux-amd64", "job_name": "recrawl-index-test", "parallelism": "8",
+		"worker_binary":      "/opt/recrawl/recrawl-linux-amd64", "job_name": "recrawl-index-test", "parallelism": "8",
 		"input": "gs://crawl/warc/*.warc.gz", "output": "gs://crawl/index", "format": "zipnum", "shards": "16",
 	})
 	checkBeamFlags(t, flags)
-	if runtime.GOOS+"/"+runtime.GOARCH == "linux/amd64" && p[0] != "/opt/recrawl/index-linux-amd64" {
+	if runtime.GOOS+"/"+runtime.GOARCH == "linux/amd64" && p[0] != "/opt/recrawl/recrawl-linux-amd64" {
 		t.Errorf("on linux/amd64 the worker binary is the driver too; the script runs %s", p[0])
 	}
 
@@ -289,7 +292,7 @@ func TestRunSparkScript(t *testing.T) {
 		"SPARK_MASTER_URL": "spark://spark-master:7077", "ARTIFACTS_DIR": "/shared/beam-artifacts",
 		"PIPELINE": "extract", "SPEC": "specs/examples/election.yaml", "INDEX": "zipnum:gs://crawl/index",
 		"ARCHIVE": "gs://crawl/warc,gs://special/warc", "OUTPUT": "gs://crawl/out", "WORK": "gs://crawl/work",
-		"WORKER_BINARY": "/opt/recrawl/extract-linux-amd64", "JOB_NAME": "recrawl-extract-test",
+		"WORKER_BINARY": "/opt/recrawl/recrawl-linux-amd64", "JOB_NAME": "recrawl-extract-test",
 		"BOOT_BINARY": "/opt/beam/boot",
 	}, "--max_rounds=3")
 	if err != nil {
@@ -301,11 +304,14 @@ func TestRunSparkScript(t *testing.T) {
 		t.Errorf("job server %q, want %q\n%s", js, want, log)
 	}
 	p := pipelineCommand(t, cmds)
+	if p[1] != "extract" {
+		t.Errorf("PIPELINE=extract runs %q, want recrawl extract", p[:2])
+	}
 	flags := flagValues(t, p)
 	wantFlags(t, flags, map[string]string{
 		"runner": "spark", "endpoint": "localhost:8099", "environment_type": "PROCESS",
 		"environment_config": `{"command": "/opt/beam/boot"}`,
-		"worker_binary":      "/opt/recrawl/extract-linux-amd64", "job_name": "recrawl-extract-test",
+		"worker_binary":      "/opt/recrawl/recrawl-linux-amd64", "job_name": "recrawl-extract-test",
 		"spec": "specs/examples/election.yaml", "index": "zipnum:gs://crawl/index",
 		"archive": "gs://crawl/warc,gs://special/warc", "output": "gs://crawl/out", "work": "gs://crawl/work",
 		"max_rounds": "3",
@@ -382,13 +388,16 @@ func TestRunFlinkScriptBuildsWorker(t *testing.T) {
 	}
 	var build []string
 	for _, c := range cmds {
-		if c[0] == "env" && slices.Contains(c, "GOOS=linux") && slices.Contains(c, "./pipelines/index") {
+		if c[0] == "env" && slices.Contains(c, "GOOS=linux") && slices.Contains(c, "./cmd/recrawl") {
 			build = c
 		}
 	}
 	if build == nil || !slices.Contains(build, "GOARCH=amd64") || !slices.Contains(build, "CGO_ENABLED=0") ||
-		!slices.Contains(build, "./pipelines/index") {
-		t.Fatalf("no static linux/amd64 build of ./pipelines/index: %q", cmds)
+		!slices.Contains(build, "./cmd/recrawl") {
+		t.Fatalf("no static linux/amd64 build of ./cmd/recrawl: %q", cmds)
+	}
+	if p := pipelineCommand(t, cmds); p[1] != "index" {
+		t.Errorf("the script runs %q, want recrawl index", p[:2])
 	}
 	out := build[slices.Index(build, "-o")+1]
 	if flags := flagValues(t, pipelineCommand(t, cmds)); flags["worker_binary"] != out {

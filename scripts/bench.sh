@@ -51,7 +51,7 @@
 #                        captures per GB, where the cost per record weighs six times more) or a directory;
 #                        its files are also concatenated once into BENCH_DIR/one-file-NAME/all.warc.gz (1 file)
 #   BENCH_WORKERS        worker counts for `machine` (default "1 2": GOMAXPROCS of the pipeline and ceiling)
-#   BENCH_BASE           `machine`: a git revision (e.g. main) whose pipelines/index is built (from
+#   BENCH_BASE           `machine`: a git revision (e.g. main) whose index pipeline is built (from
 #                        `git archive`, into BENCH_DIR/base-src) and run as the baseline in every round:
 #                        rows base-go-*, and RESULT lines of this build's speed-up over it per cell, by wall
 #                        and by CPU time (median of the rounds, min-max)
@@ -147,7 +147,7 @@ bench_index() {
   ensure_archive
   go test -c -o "$bin/cdxj.test" ./internal/cdxj
   go test -c -o "$bin/lookup.test" ./internal/lookup
-  go build -o "$bin/index" ./pipelines/index
+  go build -o "$bin/recrawl" ./cmd/recrawl
 
   echo
   echo "== indexer vs. ceiling, one core (GOMAXPROCS=1), same files, interleaved, $reps rounds"
@@ -174,7 +174,7 @@ bench_index() {
   echo
   echo "== the whole index pipeline on prism (zipnum, 4 shards; all cores), wall time and peak RSS"
   rm -rf "$dir/index-zipnum-$bytes.tmp"
-  read -r wall rss cpu < <(timed "$dir/index-pipeline.log" "$bin/index" --input="$archive/*.warc.gz" \
+  read -r wall rss cpu < <(timed "$dir/index-pipeline.log" "$bin/recrawl" index --input="$archive/*.warc.gz" \
     --output="$dir/index-zipnum-$bytes.tmp" --format=zipnum --shards=4)
   awk -v s="$size" -v w="$wall" -v m="$rss" -v c="$cpu" -v n="$(nproc)" 'BEGIN {
     printf "RESULT index pipeline: %.1f s wall for %.0f MB compressed on %d cores: %.1f MB/s; %.1f CPU-s: %.1f MB/cpu-s; peak RSS %s MB\n", w, s/1e6, n, s/1e6/w, c, s/1e6/c, m }'
@@ -210,21 +210,29 @@ bench_machine() {
   local deps; deps="$(scripts/install-bench-deps.sh)"
   # Two builds: the default (pure-Go inflate) and -tags isal (ISA-L through cgo; internal/inflate).
   go test -c -o "$bin/cdxj.test" ./internal/cdxj
-  go build -o "$bin/index" ./pipelines/index
+  go build -o "$bin/recrawl" ./cmd/recrawl
   local engines=go peers="${BENCH_PEERS:-1}"
   if [ "${BENCH_ISAL:-1}" != 0 ]; then
     engines="go isal"
     go test -c -tags isal -o "$bin/cdxj-isal.test" ./internal/cdxj
-    go build -tags isal -o "$bin/index-isal" ./pipelines/index
+    go build -tags isal -o "$bin/recrawl-isal" ./cmd/recrawl
   fi
   local base="${BENCH_BASE:-}"
+  local base_cmd=()
   if [ -n "$base" ]; then
     # The baseline's pipeline, built from its revision's tree with this module cache.
     local rev; rev=$(git rev-parse --short "$base")
     rm -rf "$dir/base-src"; mkdir -p "$dir/base-src"
     git archive "$rev" | tar -x -C "$dir/base-src"
-    (cd "$dir/base-src" && go build -o "$bin/index-base" ./pipelines/index)
-    echo "baseline: $base ($rev), $bin/index-base"
+    # A revision with cmd/recrawl runs the index as `recrawl index`; an older one has pipelines/index.
+    if [ -d "$dir/base-src/cmd/recrawl" ]; then
+      (cd "$dir/base-src" && go build -o "$bin/recrawl-base" ./cmd/recrawl)
+      base_cmd=("$bin/recrawl-base" index)
+    else
+      (cd "$dir/base-src" && go build -o "$bin/index-base" ./pipelines/index)
+      base_cmd=("$bin/index-base")
+    fi
+    echo "baseline: $base ($rev), ${base_cmd[*]}"
   fi
   local four_mb one_mb
   four_mb=$(du -cb "$corpus"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
@@ -263,11 +271,11 @@ bench_machine() {
               if [ $((r % 2)) = 1 ]; then order="recrawl base"; else order="base recrawl"; fi
             fi
             for who in $order; do
-              local what="recrawl-$engine-$format" prog="$bin/index$suffix"
-              [ "$who" = base ] && what="base-go-$format" prog="$bin/index-base"
+              local what="recrawl-$engine-$format" prog=("$bin/recrawl$suffix" index)
+              [ "$who" = base ] && what="base-go-$format" prog=("${base_cmd[@]}")
               rm -rf "$dir/machine-index.tmp"
               row "$what" "$name" "$workers" "$r" "$mb" "$(GOMAXPROCS="$workers" stimed "$dir/machine-index.log" \
-                "$prog" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
+                "${prog[@]}" --input="$cdir/*.warc.gz" --output="$dir/machine-index.tmp" --format="$format" --shards=4)"
               if [ "$format" = cdxj ] && [ "$name" = four-files ]; then
                 # Every build (and the baseline), worker count and round gives the same index.
                 if [ -f "$dir/recrawl.cdxj" ]; then
@@ -313,7 +321,7 @@ machine_side_by_side() {
         ( RECRAWL_BENCH_ARCHIVE="$cdir" GOMAXPROCS=1 stimed "$dir/side-ceiling.log" taskset -c $((r % 2)) \
           "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x >"$cout" ) &
         pout=$(GOMAXPROCS=1 stimed "$dir/side-index.log" taskset -c $(((r + 1) % 2)) \
-          "$bin/index" --input="$cdir/*.warc.gz" --output="$dir/side-index.tmp" --format="$format" --shards=4)
+          "$bin/recrawl" index --input="$cdir/*.warc.gz" --output="$dir/side-index.tmp" --format="$format" --shards=4)
         wait $!
         row ceiling-go "$name" 1-side "$r${format:0:1}" "$mb" "$(cat "$cout")"
         row "recrawl-go-$format" "$name" 1-side "$r${format:0:1}" "$mb" "$pout"
@@ -332,7 +340,7 @@ machine_peers() {
   for engine in $engines; do
     local suffix=""; [ "$engine" = isal ] && suffix="-isal"
     row "recrawl-$engine-cdxj" one-of-four 1 1 "$pmb" "$(GOMAXPROCS=1 stimed "$dir/peer-recrawl.log" \
-      "$bin/index$suffix" --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
+      "$bin/recrawl$suffix" index --input="$pf" --output="$dir/peer-recrawl.tmp" --format=cdxj)"
     cp "$dir/peer-recrawl.tmp/index.cdxj" "$dir/peer-recrawl-$engine.cdxj"; rm -rf "$dir/peer-recrawl.tmp"
   done
   if [ "$engines" != go ]; then
@@ -460,7 +468,7 @@ extract_index() {
   if [ ! -f "$index/.complete" ]; then
     echo "== indexing $archive for extraction (zipnum + document frequencies, once)"
     rm -rf "$index"
-    "$bin/index" --input="$archive/*.warc.gz" --output="$index" --format=zipnum --shards=4 --dictionary --dictionary_sample=0.25 >"$dir/index-extract.log" 2>&1 ||
+    "$bin/recrawl" index --input="$archive/*.warc.gz" --output="$index" --format=zipnum --shards=4 --dictionary --dictionary_sample=0.25 >"$dir/index-extract.log" 2>&1 ||
       { tail -20 "$dir/index-extract.log"; exit 1; }
     touch "$index/.complete"
   fi
@@ -473,8 +481,8 @@ extract_index() {
 # With extract_timeout set (seconds), a run that takes longer is stopped and
 # extract_run fails.
 extract_run() {
-  local out="$dir/extract-$4" cmd=("$bin/extract")
-  [ -z "${extract_timeout:-}" ] || cmd=(timeout --signal=TERM "$extract_timeout" "$bin/extract")
+  local out="$dir/extract-$4" cmd=("$bin/recrawl" extract)
+  [ -z "${extract_timeout:-}" ] || cmd=(timeout --signal=TERM "$extract_timeout" "$bin/recrawl" extract)
   rm -rf "$out"
   read -r wall rss cpu < <(timed "$out.log" "${cmd[@]}" --spec "$spec" --index "zipnum:$index" --archive "$archive" \
     --output "$out" --engine "$1" --batch_size "$2" --target_size "$3" --max_rounds 0 --strategy ctf --quiet "${@:5}") || return 1
@@ -494,8 +502,7 @@ bench_extract() {
   k="${BENCH_EXTRACT_K:-1000}"
   event="${BENCH_EXTRACT_SPEC:-federal-election-2009}"
   spec="$archive/specs/$event.yaml"
-  go build -o "$bin/index" ./pipelines/index
-  go build -o "$bin/extract" ./pipelines/extract
+  go build -o "$bin/recrawl" ./cmd/recrawl
   extract_index
 
   report() { # NAME LINE
@@ -554,8 +561,7 @@ bench_extract_jobs() {
   local event="${BENCH_EXTRACT_SPEC:-federal-election-2009}"
   local spec="$archive/specs/$event.yaml" index results="$dir/extract-jobs-${runners// /-}.txt"
   ensure_archive
-  go build -o "$bin/index" ./pipelines/index
-  go build -o "$bin/extract" ./pipelines/extract
+  go build -o "$bin/recrawl" ./cmd/recrawl
   extract_index
   local me=bench
   # shellcheck source=lib.sh

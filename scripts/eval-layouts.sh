@@ -37,7 +37,7 @@ mkdir -p "$bin"
 step() { printf '== %s (%s)\n' "$*" "$(date +%T)" >&2; }
 
 step "building"
-go build -o "$bin/" ./cmd/genarchive ./cmd/evalsummary ./pipelines/index ./pipelines/extract
+go build -o "$bin/" ./cmd/genarchive ./cmd/evalsummary ./cmd/recrawl
 
 args=()
 for family in $families; do
@@ -51,18 +51,18 @@ for family in $families; do
   rm -rf "$dir"
   mkdir -p "$dir"
   "$bin/genarchive" --out "$dir/archive" --pages "$pages" --seed 1 --quiet "${gen[@]}" > "$dir/genarchive.log"
-  "$bin/index" --input="$dir/archive/*.warc.gz" --output="$dir/index" --format=zipnum --shards=2 --dictionary 2> "$dir/index.log"
+  "$bin/recrawl" index --input="$dir/archive/*.warc.gz" --output="$dir/index" --format=zipnum --shards=2 --dictionary 2> "$dir/index.log"
   files=()
   for spec in "$dir"/archive/specs/*.yaml; do
     event=$(basename "$spec" .yaml)
     if [[ -n "${EVAL_EVENTS:-}" && " $EVAL_EVENTS " != *" $event "* ]]; then
       continue
     fi
-    step "$family: $event: extract eval --options $options"
+    step "$family: $event: recrawl eval --options $options"
     # A failed extraction keeps its work directory and the same command
     # resumes it: one more attempt rides over a runner's transient failure.
     for attempt in 1 2; do
-      if "$bin/extract" eval --labels "$dir/archive/labels.tsv" --event "$event" --report "$dir/$event" \
+      if "$bin/recrawl" eval --labels "$dir/archive/labels.tsv" --event "$event" --report "$dir/$event" \
         --options "$options" --spec "$spec" --index "zipnum:$dir/index" --archive "$dir/archive" \
         --target_size "$target" --batch_size "$k" 2>> "$dir/eval.log" >> "$dir/eval.out"; then
         break

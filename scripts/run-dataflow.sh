@@ -97,17 +97,17 @@ bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
 [ "${PRINT_ONLY:-}" = 1 ] || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ -z "$worker" ] && [ "${DRY_RUN:-}" != 1 ]; then
-  worker="$bindir/$pipeline-linux-amd64"
-  build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$worker" "./pipelines/$pipeline"
+  worker="$bindir/recrawl-linux-amd64"
+  build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$worker" ./cmd/recrawl
 fi
 if [ -n "$worker" ] && [ "$(go env GOOS)/$(go env GOARCH)" = linux/amd64 ]; then
   driver="$worker"
 else
-  driver="$bindir/$pipeline"
-  build go build -o "$driver" "./pipelines/$pipeline"
+  driver="$bindir/recrawl"
+  build go build -o "$driver" ./cmd/recrawl
 fi
 
-cmd=("$driver" --runner=dataflow --project="$PROJECT" --region="$REGION"
+cmd=("$driver" "$pipeline" --runner=dataflow --project="$PROJECT" --region="$REGION"
   --staging_location="$STAGING_LOCATION" --temp_location="$TEMP_LOCATION"
   --job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}")
 [ -z "$worker" ] || cmd+=(--worker_binary="$worker")

@@ -174,8 +174,8 @@ bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
 print_only || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ "$env_type" != LOOPBACK ] && [ -z "$worker" ]; then
-  worker="$bindir/$pipeline-linux-amd64"
-  build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$worker" "./pipelines/$pipeline"
+  worker="$bindir/recrawl-linux-amd64"
+  build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$worker" ./cmd/recrawl
 fi
 env_config="${ENVIRONMENT_CONFIG:-}"
 if [ "$env_type" = PROCESS ] && [ -z "$env_config" ]; then
@@ -189,8 +189,8 @@ fi
 if [ -n "$worker" ] && [ "$(go env GOOS)/$(go env GOARCH)" = linux/amd64 ]; then
   driver="$worker"
 else
-  driver="$bindir/$pipeline"
-  build go build -o "$driver" "./pipelines/$pipeline"
+  driver="$bindir/recrawl"
+  build go build -o "$driver" ./cmd/recrawl
 fi
 
 if [ ${#job_server[@]} -gt 0 ]; then
@@ -203,7 +203,7 @@ if [ ${#job_server[@]} -gt 0 ]; then
     endpoint="$(announced JOB_ENDPOINT "$js_log")" # JOB_PORT=0: a free port
   fi
 fi
-cmd=("$driver" --runner="$runner" --endpoint="$endpoint" --environment_type="$env_type"
+cmd=("$driver" "$pipeline" --runner="$runner" --endpoint="$endpoint" --environment_type="$env_type"
   --job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}")
 [ -z "$env_config" ] || cmd+=(--environment_config="$env_config")
 [ "$env_type" = LOOPBACK ] || cmd+=(--worker_binary="$worker")

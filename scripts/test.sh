@@ -16,6 +16,9 @@ fi
 echo "== go vet"
 go vet ./...
 
+echo "== licences"
+scripts/check-licenses.sh
+
 echo "== go test"
 go test -count=1 -timeout 25m "$@" ./...
 

@@ -1,7 +1,10 @@
-// Package cliflags holds what the commands' flag sets share: old flag
-// names kept as hidden aliases (so scripts written for them still run), and
-// a help text that lists a command's own flags first and the flags of the
-// libraries it links (Beam's runner and pipeline options) after them.
+// Package cliflags holds what the subcommands of recrawl share on their
+// command lines: old flag names kept as hidden aliases (so scripts written
+// for them still run), a help text that lists a subcommand's own flags first
+// and the flags of the libraries it links (Beam's runner and pipeline
+// options) after them, parsing that tells a request for help and a wrong
+// command line apart (exit status 0 and 2), and the log level that
+// --verbose sets.
 package cliflags
 
 import (

@@ -253,7 +253,7 @@ func RepoRoot() (string, error) {
 	}
 }
 
-// BuildBinary builds a main package of the module (e.g. "./pipelines/extract")
+// BuildBinary builds a main package of the module (e.g. "./cmd/recrawl")
 // into dir and returns the binary's path.
 func BuildBinary(dir, pkg string) (string, error) {
 	root, err := RepoRoot()

@@ -135,22 +135,21 @@ func TestHostileSuite(t *testing.T) {
 	}
 }
 
-// setup is the binaries and a small generated archive.
+// setup is the recrawl command and a small generated archive.
 type setup struct {
-	root, extract, index string
-	a                    *extracttest.Archive
-	spec                 string // an event's spec in the archive
+	root, recrawl string
+	// extract and index are the subcommands of recrawl that exec runs.
+	extract, index string
+	a              *extracttest.Archive
+	spec           string // an event's spec in the archive
 }
 
 func newSetup(t *testing.T) *setup {
 	t.Helper()
 	root := t.TempDir()
-	s := &setup{root: root}
+	s := &setup{root: root, extract: "extract", index: "index"}
 	var err error
-	if s.extract, err = extracttest.BuildBinary(root, "./pipelines/extract"); err != nil {
-		t.Fatal(err)
-	}
-	if s.index, err = extracttest.BuildBinary(root, "./pipelines/index"); err != nil {
+	if s.recrawl, err = extracttest.BuildBinary(root, "./cmd/recrawl"); err != nil {
 		t.Fatal(err)
 	}
 	s.a, err = extracttest.Build(context.Background(), filepath.Join(root, "fixture"), archivegen.Config{
@@ -185,9 +184,9 @@ func (r run) crashed() bool {
 	return strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") && strings.Contains(r.stderr, "[running]")
 }
 
-// exec runs bin with args; killAfter > 0 sends SIGKILL after that long.
-func (s *setup) exec(tl *tally, bin string, killAfter time.Duration, args ...string) run {
-	cmd := exec.Command(bin, args...)
+// exec runs `recrawl SUB ARGS`; killAfter > 0 sends SIGKILL after that long.
+func (s *setup) exec(tl *tally, sub string, killAfter time.Duration, args ...string) run {
+	cmd := exec.Command(s.recrawl, append([]string{sub}, args...)...)
 	tmp := filepath.Join(s.root, "tmp")
 	os.MkdirAll(tmp, 0o755)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
@@ -216,7 +215,7 @@ func (s *setup) exec(tl *tally, bin string, killAfter time.Duration, args ...str
 	tl.peakRSS = max(tl.peakRSS, r.rss)
 	tl.inputs++
 	if r.crashed() {
-		tl.problem(&tl.crashes, "%s %s crashed: %v\n%s", filepath.Base(bin), strings.Join(args, " "), r.err, tail(r.stderr))
+		tl.problem(&tl.crashes, "recrawl %s %s crashed: %v\n%s", sub, strings.Join(args, " "), r.err, tail(r.stderr))
 	}
 	return r
 }
@@ -532,7 +531,7 @@ func escapes(t *testing.T, tl *tally, s *setup) {
 	// takes one URL per round, so it runs for minutes: long after the
 	// second has started and given up.
 	busy := filepath.Join(root, "busy")
-	first1 := exec.Command(s.extract, "--spec", s.spec, "--index", s.a.IndexSpec(), "--archive", s.a.WARCDir, "--output", busy, "--quiet",
+	first1 := exec.Command(s.recrawl, s.extract, "--spec", s.spec, "--index", s.a.IndexSpec(), "--archive", s.a.WARCDir, "--output", busy, "--quiet",
 		"--batch_size=1", "--target_size=1000")
 	first1.Env = append(os.Environ(), "TMPDIR="+filepath.Join(s.root, "tmp"))
 	if err := first1.Start(); err != nil {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/recrawl/recrawl/internal/cliflags"
 )
 
 // ViewerEnv names the environment variable that gives the folder of
@@ -85,22 +87,23 @@ func ReportCollections(reportDir string) (map[string]string, error) {
 
 // Command implements
 //
-//	serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]
+//	recrawl serve --report DIR [--addr 127.0.0.1:8090] [--viewer DIR]
 //
 // It serves the report folder written by eval and every run's
 // collection.wacz named in its evaluation.json, prints the report's
 // address, and serves until ctx ends (Ctrl-C).
 func Command(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	report := fs.String("report", "", "the report folder written by eval (report.html, evaluation.json)")
 	addr := fs.String("addr", "127.0.0.1:8090", "loopback address to serve on (port 0: any free port)")
 	viewer := fs.String("viewer", DefaultViewerDir(), "folder with ReplayWeb.page's ui.js and sw.js (default $"+ViewerEnv+", else the one scripts/install-replay-deps.sh installed)")
-	if err := fs.Parse(args); err != nil {
-		var usage strings.Builder
-		fs.SetOutput(&usage)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: recrawl serve --report DIR [flags]\n(serves eval's report; its documents open in ReplayWeb.page)\n\nFlags:")
 		fs.PrintDefaults()
-		return fmt.Errorf("serve: %w\nusage: serve --report DIR [flags]\n%s", err, usage.String())
+	}
+	fs.SetOutput(os.Stderr)
+	if err := cliflags.Parse(fs, args); err != nil {
+		return err // the flag package printed the error and the usage
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))

@@ -1,8 +1,7 @@
-package main
+package extract
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,7 +11,7 @@ import (
 	"github.com/recrawl/recrawl/specs"
 )
 
-// evalCommand runs `extract eval`: the paper's evaluation of finished runs
+// evalCommand runs `recrawl eval`: the paper's evaluation of finished runs
 // (internal/evaluate). For Table 3 and --options it re-runs extractions.
 // One flag set holds the evaluation's flags and, after them, those that say
 // how to extract (--index, --archive, --engine, --target_size, …, and
@@ -27,15 +26,13 @@ func evalCommand(ctx context.Context, args []string) error {
 	cliflags.Own(fs, flag.CommandLine)
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
-		cliflags.Print(os.Stderr, "usage: extract "+evaluate.Usage, own, fs,
+		cliflags.Print(os.Stderr, "usage: recrawl "+evaluate.Usage, own, fs,
 			"Flags of the extractions it runs (--table3, --options), then Beam's:")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return fmt.Errorf("eval: %w", err)
+	if err := cliflags.Parse(fs, args); err != nil {
+		return err
 	}
+	cliflags.SetLogLevel(fs, *verbose)
 	if fs.NArg() > 0 {
 		return fmt.Errorf("eval: unexpected argument %q", fs.Arg(0))
 	}

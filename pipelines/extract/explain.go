@@ -1,9 +1,8 @@
-package main
+package extract
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,7 +19,7 @@ import (
 	"github.com/recrawl/recrawl/specs"
 )
 
-// Explanation is what `extract explain` prints: why a page got its score.
+// Explanation is what `recrawl explain` prints: why a page got its score.
 type Explanation struct {
 	URL              string                     `json:"url"`
 	Language         string                     `json:"language"`
@@ -62,12 +61,9 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	cliflags.Alias(fs, "capture-time", "capture_time")
 	cliflags.Alias(fs, "content-type", "content_type")
 	fs.Usage = func() {
-		cliflags.Print(fs.Output(), "usage: extract explain --spec SPEC --html FILE --url URL --capture_time TIME [flags]\n(prints why the page gets its score, as JSON)", fs, nil, "")
+		cliflags.Print(fs.Output(), "usage: recrawl explain --spec SPEC --html FILE --url URL --capture_time TIME [flags]\n(prints why the page gets its score, as JSON)", fs, nil, "")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if err := cliflags.Parse(fs, args); err != nil {
 		return err
 	}
 	for _, d := range cliflags.Deprecated(fs) {

@@ -1,4 +1,4 @@
-package main
+package extract
 
 import (
 	"fmt"
@@ -107,7 +107,7 @@ func checkDictionaries(job *extract.Job, flagValue string) error {
 	return nil
 }
 
-// checkExplainFlags checks the flags of extract explain that can be checked
+// checkExplainFlags checks the flags of recrawl explain that can be checked
 // before the spec is read.
 func checkExplainFlags(args []string, spec, html, dictionary string, terms int, specRoots []string) error {
 	checks := []error{

@@ -1,4 +1,4 @@
-package main
+package extract
 
 import (
 	"os"
@@ -10,14 +10,13 @@ import (
 	"github.com/recrawl/recrawl/internal/roundstate"
 )
 
-// TestBadFlagValues runs the extract and index binaries with one wrong flag
+// TestBadFlagValues runs recrawl extract, explain, eval and index with one wrong flag
 // value each (a negative size, an unknown name, a missing or unreadable
 // path, an output that is a file, flags that exclude each other, a stray
 // argument): each fails before anything runs, with exactly one line on
 // stderr that names the flag, nothing on stdout, and no round started.
 func TestBadFlagValues(t *testing.T) {
 	a := fixture(t)
-	indexCmd := indexBinary(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a-file")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
@@ -44,7 +43,7 @@ func TestBadFlagValues(t *testing.T) {
 		return append([]string{"--input", a.WARCs[0], "--output", filepath.Join(dir, "index-out")}, extra...)
 	}
 	cases := []struct {
-		index bool // the index binary
+		index bool // recrawl index
 		args  []string
 		want  string // in the one line
 	}{
@@ -98,7 +97,7 @@ func TestBadFlagValues(t *testing.T) {
 	for _, c := range cases {
 		cmd := command(t, nil, c.args...)
 		if c.index {
-			cmd.Path, cmd.Args[0] = indexCmd, indexCmd
+			cmd = indexCommand(t, nil, c.args...)
 		}
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -1,4 +1,4 @@
-package main
+package extract
 
 // Hostile input end to end: compressed bombs must not drive the
 // memory of either pipeline, and two runs cannot share an output directory.
@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,25 +30,6 @@ const bombBytes = 2 << 30
 // the same run without them.
 const maxBombRSS = 300 << 20
 
-var indexBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// indexBinary builds the index command next to the extract binary, once.
-func indexBinary(t *testing.T) string {
-	t.Helper()
-	fixture(t)
-	indexBin.once.Do(func() {
-		indexBin.path, indexBin.err = extracttest.BuildBinary(testRoot, "./pipelines/index")
-	})
-	if indexBin.err != nil {
-		t.Fatal(indexBin.err)
-	}
-	return indexBin.path
-}
-
 // TestBombsBoundedMemory runs index --dictionary and the extraction over the
 // fixture archive with and without a file of two bombs (a WARC record whose
 // block inflates to 2 GiB, and one whose gzip Content-Encoding body does),
@@ -58,7 +38,6 @@ func indexBinary(t *testing.T) string {
 // the bombs are collected, cut at max_document_bytes and flagged.
 func TestBombsBoundedMemory(t *testing.T) {
 	a := fixture(t)
-	indexCmd := indexBinary(t)
 	dir := filepath.Join(testRoot, "bombs")
 	s, err := specs.Load(a.Spec(testEvent))
 	if err != nil {
@@ -92,8 +71,7 @@ func TestBombsBoundedMemory(t *testing.T) {
 	// The index pipeline with --dictionary (which reads every HTML record).
 	var indexOut string // the output of the last run
 	index := func(name string, inputs []string) int64 {
-		cmd := command(t, nil, "--input", strings.Join(inputs, ","), "--output", filepath.Join(dir, name), "--dictionary")
-		cmd.Path, cmd.Args[0] = indexCmd, indexCmd
+		cmd := indexCommand(t, nil, "--input", strings.Join(inputs, ","), "--output", filepath.Join(dir, name), "--dictionary")
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()

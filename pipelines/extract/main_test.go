@@ -1,4 +1,4 @@
-package main
+package extract
 
 // End-to-end tests of the extract command. They build the binary once and
 // run it as a subprocess (flags, exit codes and SIGKILL as a user sees them),
@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,7 +43,7 @@ var (
 	fixtureOnce sync.Once
 	fixtureErr  error
 	testRoot    string // removed by TestMain
-	extractBin  string
+	recrawlBin  string // the recrawl command (cmd/recrawl)
 	testArchive *extracttest.Archive
 )
 
@@ -66,14 +67,14 @@ func fixture(t *testing.T) *extracttest.Archive {
 		if testRoot, fixtureErr = os.MkdirTemp("", "extract-e2e-"); fixtureErr != nil {
 			return
 		}
-		if extractBin, fixtureErr = extracttest.BuildBinary(testRoot, "./pipelines/extract"); fixtureErr != nil {
+		if recrawlBin, fixtureErr = extracttest.BuildBinary(testRoot, "./cmd/recrawl"); fixtureErr != nil {
 			return
 		}
 		built := time.Since(start)
 		testArchive, fixtureErr = extracttest.Build(context.Background(), filepath.Join(testRoot, "fixture"),
 			archivegen.Config{Seed: archiveSeed, Pages: archivePages, MaxFileSize: archiveFile})
 		if fixtureErr == nil {
-			fmt.Fprintf(os.Stderr, "fixture: extract built in %v; archive of %d pages (%d WARC files, %d index lines) in %v\n",
+			fmt.Fprintf(os.Stderr, "fixture: recrawl built in %v; archive of %d pages (%d WARC files, %d index lines) in %v\n",
 				built.Round(time.Millisecond), archivePages, len(testArchive.WARCs), len(testArchive.Lines),
 				(time.Since(start) - built).Round(time.Millisecond))
 		}
@@ -101,11 +102,29 @@ func tail(s string, n int) string {
 	return "…" + s[len(s)-n:]
 }
 
-// command prepares the binary with args and extra environment; its TMPDIR
-// is a directory of the test (a Beam loopback job leaves files there).
+// command prepares `recrawl extract ARGS` with extra environment, or
+// `recrawl explain|eval|serve …` when args start with that subcommand; its
+// TMPDIR is a directory of the test (a Beam loopback job leaves files there).
 func command(t *testing.T, env []string, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(extractBin, args...)
+	if len(args) == 0 || !slices.Contains([]string{"explain", "eval", "serve"}, args[0]) {
+		args = append([]string{"extract"}, args...)
+	}
+	return recrawlCommand(t, env, args...)
+}
+
+// indexCommand prepares `recrawl index ARGS` as command does.
+func indexCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	return recrawlCommand(t, env, append([]string{"index"}, args...)...)
+}
+
+// recrawlCommand prepares `recrawl ARGS` with extra environment and a
+// TMPDIR of the test.
+func recrawlCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	fixture(t) // builds the binary
+	cmd := exec.Command(recrawlBin, args...)
 	tmp := filepath.Join(testRoot, "tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		t.Fatal(err)

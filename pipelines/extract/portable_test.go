@@ -1,4 +1,4 @@
-package main
+package extract
 
 // The extraction on the code paths of a cluster, as the index pipeline's
 // portable_test.go and dataflow_test.go test it: its rounds submitted to a

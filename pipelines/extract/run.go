@@ -1,4 +1,4 @@
-package main
+package extract
 
 import (
 	"context"
@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/buildinfo"
 	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/flagcheck"
@@ -57,7 +56,7 @@ func init() {
 }
 
 // options are the settings of one extraction run: the command-line flags,
-// or what `extract eval` asks for when it re-runs an extraction.
+// or what `recrawl eval` asks for when it re-runs an extraction.
 type options struct {
 	spec, output, work                 string
 	indexes, archives                  []string // --index and --archive values (sourcesFromFlags)
@@ -160,7 +159,7 @@ func attachDictionaries(ctx context.Context, job *extract.Job, flagValue string)
 		job.SummedDictionaries = d
 	}
 	if len(job.Dictionaries) == 0 && len(job.SummedDictionaries) == 0 {
-		slog.Warn("no IDF dictionary: every term has idf 1 (build one with pipelines/index --dictionary)")
+		slog.Warn("no IDF dictionary: every term has idf 1 (build one with recrawl index --dictionary)")
 	}
 	return nil
 }
@@ -198,7 +197,7 @@ func run(ctx context.Context) error {
 func extractRun(ctx context.Context, o options) error {
 	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
 		if v == "" {
-			return fmt.Errorf("%s is required (see extract help)", name)
+			return fmt.Errorf("%s is required (see recrawl extract --help)", name)
 		}
 	}
 	if err := checkOptions(o); err != nil {
@@ -347,23 +346,15 @@ func indexPath(text string) string {
 	return spec.Path()
 }
 
-// runInfo builds run.json: the resolved spec, the flags given, versions and totals.
+// runInfo builds run.json: the resolved spec, the flags given, the build
+// (internal/buildinfo: what `recrawl version` prints) and totals.
 func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (extract.RunInfo, error) {
 	specJSON, err := json.Marshal(job.Spec)
 	if err != nil {
 		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
 	}
 	flags := o.flags
-	versions := map[string]string{"go": runtime.Version()}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		versions["recrawl"] = bi.Main.Version
-		for _, d := range bi.Deps {
-			switch d.Path {
-			case "github.com/apache/beam/sdks/v2", "github.com/nlnwa/gowarc", "cloud.google.com/go/bigtable":
-				versions[d.Path] = d.Version
-			}
-		}
-	}
+	versions := buildinfo.Read().Versions()
 	archives, err := job.ArchiveUses(st.Results())
 	if err != nil {
 		return extract.RunInfo{}, err

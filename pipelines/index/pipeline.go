@@ -1,7 +1,8 @@
-// Command index turns WARC and ARC files into the snapshot index the
-// extraction resolves URLs through: a pywb-compatible CDXJ file, a ZipNum
-// index, and/or a Bigtable table, and optionally the per-language document
-// frequencies for IDF (--dictionary). It is `recrawl index`.
+// Package index is the index pipeline, run as `recrawl index` (Main): it
+// turns WARC and ARC files into the snapshot index the extraction resolves
+// URLs through: a pywb-compatible CDXJ file, a ZipNum index, and/or a
+// Bigtable table, and optionally the per-language document frequencies for
+// IDF (--dictionary).
 //
 //	recrawl index --input='ARCHIVE/*.warc.gz' --output=INDEX_DIR --format=zipnum --shards=8 --dictionary
 //
@@ -29,7 +30,7 @@
 // names it, so the next run removes it if this one is killed.
 //
 // Beam's own flags pass through; the default runner is prism, in process.
-package main
+package index
 
 import (
 	"context"

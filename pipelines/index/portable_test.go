@@ -1,4 +1,4 @@
-package main
+package index
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 	"github.com/recrawl/recrawl/internal/testservers"
 )
 
-// These tests run the index command the way users do, as a separate program
+// These tests run `recrawl index` the way users do, as a separate program
 // with flags, on the code paths of a cluster: submitted to a standalone Beam
 // job server (prism, the same job API as Flink's and Spark's job servers),
 // translated for Dataflow, and with input and output on gs:// (a GCS
@@ -36,9 +36,10 @@ var portableBin struct {
 	err  error
 }
 
-// indexCommand builds this package's program once per test process into
-// .cache/test/ of the repository (ignored by git; replaced, never
-// accumulated) and returns its path.
+// indexCommand builds the recrawl command, which runs this package as
+// `recrawl index`, once per test process into .cache/test/ of the
+// repository (ignored by git; replaced, never accumulated) and returns its
+// path.
 func indexCommand(t *testing.T) string {
 	t.Helper()
 	portableBin.once.Do(func() {
@@ -51,22 +52,24 @@ func indexCommand(t *testing.T) string {
 			portableBin.err = err
 			return
 		}
-		tmp, err := os.CreateTemp(dir, ".index-*")
+		tmp, err := os.CreateTemp(dir, ".recrawl-*")
 		if err != nil {
 			portableBin.err = err
 			return
 		}
 		tmp.Close()
 		start := time.Now()
-		out, err := exec.Command("go", "build", "-o", tmp.Name(), ".").CombinedOutput()
+		build := exec.Command("go", "build", "-o", tmp.Name(), "./cmd/recrawl")
+		build.Dir = filepath.Dir(filepath.Dir(dir)) // the repository
+		out, err := build.CombinedOutput()
 		if err != nil {
 			os.Remove(tmp.Name())
-			portableBin.err = fmt.Errorf("go build: %v\n%s", err, out)
+			portableBin.err = fmt.Errorf("go build ./cmd/recrawl: %v\n%s", err, out)
 			return
 		}
-		portableBin.path = filepath.Join(dir, "index")
+		portableBin.path = filepath.Join(dir, "recrawl")
 		portableBin.err = os.Rename(tmp.Name(), portableBin.path) // atomic against concurrent test processes
-		t.Logf("built the index command in %.1fs", time.Since(start).Seconds())
+		t.Logf("built the recrawl command in %.1fs", time.Since(start).Seconds())
 	})
 	if portableBin.err != nil {
 		t.Fatal(portableBin.err)
@@ -74,21 +77,21 @@ func indexCommand(t *testing.T) string {
 	return portableBin.path
 }
 
-// runIndexCommand runs the index command with args and extra environment
+// runIndexCommand runs `recrawl index ARGS` with extra environment
 // variables and returns its combined output; it fails the test if the
 // command fails or takes longer than two minutes.
 func runIndexCommand(t *testing.T, env []string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, indexCommand(t), args...)
+	cmd := exec.CommandContext(ctx, indexCommand(t), append([]string{"index"}, args...)...)
 	// Its own TMPDIR: Beam leaves a beamloopbackworker-* file per LOOPBACK
 	// job in the temporary directory.
 	cmd.Env = append(append(os.Environ(), "TMPDIR="+t.TempDir()), env...)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("index %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("recrawl index %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	t.Logf("index %s: %.1fs", strings.Join(args, " "), time.Since(start).Seconds())
 	return string(out)

@@ -1,4 +1,4 @@
-package main
+package index
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func TestKilledRunTempDir(t *testing.T) {
 	files := conformanceFiles(t)
 	bin := indexCommand(t)
 	out := filepath.Join(t.TempDir(), "out")
-	cmd := exec.Command(bin, "--input="+strings.Join(files, ","), "--output="+out, "--shards=2")
+	cmd := exec.Command(bin, "index", "--input="+strings.Join(files, ","), "--output="+out, "--shards=2")
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	var log strings.Builder
 	cmd.Stdout, cmd.Stderr = &log, &log

@@ -1,4 +1,4 @@
-package main
+package index
 
 import (
 	"context"
@@ -27,12 +27,12 @@ import (
 	"github.com/recrawl/recrawl/transforms/index"
 )
 
-// indexFlags are the index command's own flags; main joins them to Beam's
-// on the command line, and --help lists them first.
+// indexFlags are the index subcommand's own flags; Main joins them to
+// Beam's on flag.CommandLine, and --help lists them first.
 var indexFlags = flag.NewFlagSet("index", flag.ContinueOnError)
 
-// usage is the synopsis that `index --help` prints above the flags.
-const usage = `usage: index --input FILES --output DIR [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
+// Usage is the synopsis that `recrawl index --help` prints above the flags.
+const Usage = `usage: recrawl index --input FILES --output DIR [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
        indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies`
 
 var (
@@ -49,23 +49,34 @@ var (
 	dictionarySample = indexFlags.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
 	dictionaryMinDF  = indexFlags.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
 	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
+
+	verbose = indexFlags.Bool("verbose", false, cliflags.VerboseUsage)
 )
 
-func main() {
+// Flags returns the index subcommand's own flags (not Beam's).
+func Flags() *flag.FlagSet { return indexFlags }
+
+// printHelp prints the usage, the index's flags, then Beam's.
+func printHelp() {
+	cliflags.Print(flag.CommandLine.Output(), Usage, indexFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+}
+
+// Main runs `recrawl index ARGS`: it defines the index's flags on
+// flag.CommandLine beside Beam's, parses args there, initializes Beam,
+// indexes and prints the summary. It returns flag.ErrHelp after printing the
+// help, and an error wrapping cliflags.ErrUsage for a wrong command line.
+// Call it once per process: Beam's flags and beam.Init are global.
+func Main(ctx context.Context, args []string) error {
 	cliflags.Own(flag.CommandLine, indexFlags)
-	flag.CommandLine.Usage = func() {
-		cliflags.Print(flag.CommandLine.Output(), usage, indexFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+	flag.CommandLine.Usage = printHelp
+	if err := cliflags.Parse(flag.CommandLine, args); err != nil {
+		return err
 	}
-	flag.Parse()
 	beam.Init()
-	ctx := context.Background()
+	cliflags.SetLogLevel(flag.CommandLine, *verbose)
 	stop := profiling.Start()
-	err := run(ctx)
-	stop()
-	if err != nil {
-		slog.Error("index failed", "err", err)
-		os.Exit(1)
-	}
+	defer stop()
+	return run(ctx)
 }
 
 func run(ctx context.Context) error {
@@ -160,7 +171,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			return nil, err
 		}
 	}
-	slog.Info("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
+	fmt.Fprintf(os.Stderr, "indexing %d files into %s\n", len(cfg.Files), describeOutputs(cfg))
+	slog.Debug("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
 	p, s := beam.NewPipelineWithRoot()
 	Build(s, cfg)
 	res, err := rc.Run(ctx, p)
@@ -224,6 +236,26 @@ func claimOutput(ctx context.Context, dir, tempName string) error {
 	return nil
 }
 
+// describeOutputs names what a run writes, for its progress line: "a cdxj
+// index in DIR (2 shards), document frequencies, bigtable P/I/T".
+func describeOutputs(cfg Config) string {
+	var parts []string
+	if cfg.OutputDir != "" {
+		p := fmt.Sprintf("a %s index in %s", cfg.Format, cfg.OutputDir)
+		if cfg.Shards > 1 {
+			p += fmt.Sprintf(" (%d shards)", cfg.Shards)
+		}
+		parts = append(parts, p)
+	}
+	if cfg.Dictionary {
+		parts = append(parts, "document frequencies")
+	}
+	if cfg.Bigtable != "" {
+		parts = append(parts, "bigtable "+cfg.Bigtable)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // storeDictionaries copies the df-LANG.tsv files the pipeline wrote to dir
 // into the Bigtable index (internal/btindex, "Document frequencies"), so
 // that the extraction finds them with the index.
@@ -247,7 +279,7 @@ func storeDictionaries(ctx context.Context, spec, dir string) error {
 			return fmt.Errorf("%s: %w", f, err)
 		}
 	}
-	slog.Info("document frequencies stored in the bigtable index", "table", spec, "languages", len(files))
+	fmt.Fprintf(os.Stderr, "stored the document frequencies of %d languages in bigtable %s\n", len(files), spec)
 	return nil
 }
 
