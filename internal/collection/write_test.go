@@ -28,8 +28,8 @@ func TestWriterFiles(t *testing.T) {
 	must(t, w.Close())
 	want := map[string]string{
 		collection.DocumentsFile: `{"url":"http://a.example/","surt":"","timestamp":"20100101000000","filename":"","offset":0,"length":0,"revisit":true,"title":"","doc_time":"","doc_date":"","doc_time_source":"","language":"","topic_r":0,"temp_r":0,"ttr":0,"relevance":0,"priority":0,"round":0,"rank":0,"depth":0,"path":"","outlinks":0}` + "\n",
-		collection.MissingFile: `{"url":"http://b.example/","surt":"","path":"","depth":0,"priority":0,"round":0,"reason_code":"not-in-index","reason":""}` + "\n",
-		collection.LinksFile:   "source\ttarget\tanchor\tin_collection\nhttp://a.example/\thttp://b.example/\tB and C\tfalse\n",
+		collection.MissingFile:   `{"url":"http://b.example/","surt":"","path":"","depth":0,"priority":0,"round":0,"reason_code":"not-in-index","reason":""}` + "\n",
+		collection.LinksFile:     "source\ttarget\tanchor\tin_collection\nhttp://a.example/\thttp://b.example/\tB and C\tfalse\n",
 	}
 	for name, text := range want {
 		got, err := os.ReadFile(filepath.Join(out, name))
