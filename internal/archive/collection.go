@@ -8,13 +8,15 @@ import (
 	"log/slog"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
-// The files of a collection in an output directory.
+// The files of a collection in an output directory (package collection
+// names them).
 const (
-	CollectionWARC = "collection.warc.gz"
-	CollectionCDXJ = "collection.cdxj"
+	CollectionWARC = collection.WARCFile
+	CollectionCDXJ = collection.CDXJFile
 )
 
 // Record is where one record of a collection lies in its archive: the file

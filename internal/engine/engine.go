@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/roundstate"
@@ -59,7 +60,7 @@ func (e *Sequential) Extract(ctx context.Context, job *extract.Job, seeds []extr
 	}
 	defer proc.Fetcher.Close()
 	n := 0
-	st, err := runSequential(ctx, job, seeds, e.Index, proc, func(rs extract.RoundStats) {
+	st, err := runSequential(ctx, job, seeds, e.Index, proc, func(rs collection.Round) {
 		if n++; !e.Quiet && (n%100 == 0) {
 			progressLine(rs)
 		}
@@ -106,10 +107,10 @@ type Run struct{ st *runState }
 func (r *Run) Results() extract.ResultSource { return r.st.source() }
 
 // Rounds are the statistics of every round (rounds.jsonl).
-func (r *Run) Rounds() []extract.RoundStats { return r.st.rounds }
+func (r *Run) Rounds() []collection.Round { return r.st.rounds }
 
 // Totals are the run's totals (run.json).
-func (r *Run) Totals() extract.Totals { return r.st.totals(len(r.st.rounds)) }
+func (r *Run) Totals() collection.Totals { return r.st.totals(len(r.st.rounds)) }
 
 // Summary is the run's last line on standard output.
 func (r *Run) Summary(output string) string {
@@ -119,7 +120,7 @@ func (r *Run) Summary(output string) string {
 }
 
 // progressLine prints one round's progress on standard error.
-func progressLine(rs extract.RoundStats) {
+func progressLine(rs collection.Round) {
 	fmt.Fprintf(os.Stderr, "round %d: frontier %d, selected %d, collected %d, missing %d, accumulated relevance %.3f (%.2fs)\n",
 		rs.Round, rs.FrontierSize, rs.Selected, rs.Collected, rs.Missing, rs.AccumulatedRelevance, rs.Seconds)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
 )
@@ -15,7 +16,7 @@ import (
 // one URL at a time, every step through the same functions the Beam rounds
 // call (internal/extract). Each URL taken from the frontier is one round of
 // batch size 1, so its output is what the Beam engine must produce with K = 1.
-func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry, idx lookup.Index, proc *extract.Processor, progress func(extract.RoundStats)) (*runState, error) {
+func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry, idx lookup.Index, proc *extract.Processor, progress func(collection.Round)) (*runState, error) {
 	strategy, err := job.Strategy()
 	if err != nil {
 		return nil, err

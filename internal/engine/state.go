@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/specs"
 )
@@ -12,7 +13,7 @@ import (
 // fill it the same way.
 type runState struct {
 	results    []extract.Result
-	rounds     []extract.RoundStats
+	rounds     []collection.Round
 	collected  int
 	listings   int // listing pages followed but not counted
 	missing    int
@@ -69,8 +70,8 @@ func (s *runState) add(r extract.Result) {
 }
 
 // endRound closes a round's statistics.
-func (s *runState) endRound(round, frontierSize, selected, considered int, took time.Duration) extract.RoundStats {
-	rs := extract.RoundStats{
+func (s *runState) endRound(round, frontierSize, selected, considered int, took time.Duration) collection.Round {
+	rs := collection.Round{
 		Round: round, FrontierSize: frontierSize, Selected: selected,
 		Collected: s.round.collected, Missing: s.round.missing, Redirects: s.round.redirects, Listings: s.round.listings,
 		AccumulatedRelevance: s.relevance, URLsConsidered: considered, Links: s.links.EndRound(), Seconds: took.Seconds(),
@@ -114,8 +115,8 @@ func (s *runState) source() extract.ResultSource {
 	}
 }
 
-func (s *runState) totals(rounds int) extract.Totals {
-	t := extract.Totals{
+func (s *runState) totals(rounds int) collection.Totals {
+	t := collection.Totals{
 		Collected: s.collected, Listings: s.listings, Missing: s.missing, Redirects: s.redirects, Frontier: s.frontier,
 		URLsConsidered: s.considered, Rounds: rounds, Relevance: s.relevance,
 		MissingReasons: s.reasons, StopReason: s.stop,

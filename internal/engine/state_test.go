@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -14,11 +14,11 @@ func TestStopAfterEmptyRounds(t *testing.T) {
 	spec := specs.Defaults()
 	spec.StopAfterEmptyRounds = 3
 	st := newRunState()
-	st.rounds = []extract.RoundStats{{Collected: 2}, {Collected: 0}, {Collected: 0}}
+	st.rounds = []collection.Round{{Collected: 2}, {Collected: 0}, {Collected: 0}}
 	if r := st.stopReason(&spec, 3, 10); r != "" {
 		t.Errorf("after 2 empty rounds: %q", r)
 	}
-	st.rounds = append(st.rounds, extract.RoundStats{Collected: 0})
+	st.rounds = append(st.rounds, collection.Round{Collected: 0})
 	if r := st.stopReason(&spec, 4, 10); !strings.Contains(r, "no document collected in the last 3 rounds (stop_after_empty_rounds)") {
 		t.Errorf("after 3 empty rounds: %q", r)
 	}

@@ -326,9 +326,7 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 			if viewLinks {
 				replayURL = replay.ViewLink(replay.WACZName(m.Name), doc.Timestamp, doc.URL)
 			}
-			row := report.Document{URL: doc.URL, Title: doc.Title, DocTime: doc.DocTime, DocTimeSource: doc.DocTimeSource,
-				Timestamp: doc.Timestamp, TopicR: doc.TopicR, TempR: doc.TempR, TTR: doc.TTR, Depth: doc.Depth,
-				Path: doc.Path, Round: doc.Round, ReplayURL: replayURL}
+			row := report.TopDocument{Document: doc, ReplayURL: replayURL}
 			if ev.Labels != nil {
 				row.Grade = "–"
 				if idx, g := ev.Labels.Lookup(&doc); idx >= 0 {
@@ -337,10 +335,7 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 			}
 			d.Top = append(d.Top, row)
 		}
-		for _, ms := range TopMissing(r.Missing, o.TopMissing) {
-			d.Missing = append(d.Missing, report.Missing{URL: ms.URL, Path: ms.Path, Priority: ms.Priority,
-				Round: ms.Round, ReasonCode: ms.ReasonCode, Reason: ms.Reason})
-		}
+		d.Missing = TopMissing(r.Missing, o.TopMissing)
 		for _, rc := range m.MissingByReason {
 			d.Reasons = append(d.Reasons, report.ReasonCount{Code: rc.Code, Count: rc.Count})
 		}

@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
 )
 
 func TestCurve(t *testing.T) {
-	docs := []evaluate.Document{{TopicR: 0.5}, {TopicR: 0.25}, {TopicR: 1}}
+	docs := []collection.Document{{TopicR: 0.5}, {TopicR: 0.25}, {TopicR: 1}}
 	c := evaluate.AccumulatedRelevance(docs)
 	want := evaluate.Curve{0.5, 0.75, 1.75}
 	for i := range want {
@@ -39,7 +40,7 @@ func TestCurve(t *testing.T) {
 func TestReadRunErrors(t *testing.T) {
 	dir := t.TempDir()
 	evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 5, URLsConsidered: 20})
-	path := filepath.Join(dir, evaluate.DocumentsFile)
+	path := filepath.Join(dir, collection.DocumentsFile)
 	orig, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(string(orig), "\n")
 	for _, tc := range []struct {
@@ -60,11 +61,11 @@ func TestReadRunErrors(t *testing.T) {
 		})
 	}
 	os.WriteFile(path, orig, 0o644)
-	os.WriteFile(filepath.Join(dir, evaluate.RunFile), []byte(`{"strategy": 3}`), 0o644)
+	os.WriteFile(filepath.Join(dir, collection.RunFile), []byte(`{"strategy": 3}`), 0o644)
 	if _, err := evaluate.ReadRun(dir); err == nil || !strings.Contains(err.Error(), "run.json: field strategy") {
 		t.Errorf("run.json error %v", err)
 	}
-	os.Remove(filepath.Join(dir, evaluate.RunFile))
+	os.Remove(filepath.Join(dir, collection.RunFile))
 	if _, err := evaluate.ReadRun(dir); err == nil || !strings.Contains(err.Error(), "run.json") {
 		t.Errorf("missing run.json error %v", err)
 	}
@@ -83,8 +84,8 @@ func TestReadRunOptionalFiles(t *testing.T) {
 	if r.Spec.Name != "test-event" || r.Spec.LeadTime != "P7D" || len(r.Spec.Seeds) != 3 {
 		t.Errorf("spec summary %+v", r.Spec)
 	}
-	os.Remove(filepath.Join(dir, evaluate.MissingFile))
-	os.Remove(filepath.Join(dir, evaluate.RoundsFile))
+	os.Remove(filepath.Join(dir, collection.MissingFile))
+	os.Remove(filepath.Join(dir, collection.RoundsFile))
 	r, err = evaluate.ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestScoreLabelsByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := []evaluate.Document{
+	docs := []collection.Document{
 		{URL: "https://a.example/1"},   // relevant (scheme variant)
 		{URL: "http://a.example/4"},    // judged not relevant
 		{URL: "http://a.example/old2"}, // relevant through the alias
@@ -233,7 +234,7 @@ func TestReadLabelsFormats(t *testing.T) {
 	if l.Relevant() != r || len(l.Items) != 401 {
 		t.Errorf("R %d (want %d), %d items", l.Relevant(), r, len(l.Items))
 	}
-	if i, _ := l.Lookup(&evaluate.Document{URL: "http://www.example.org/old/0"}); i != 0 {
+	if i, _ := l.Lookup(&collection.Document{URL: "http://www.example.org/old/0"}); i != 0 {
 		t.Errorf("alias lookup %d", i)
 	}
 	all, _ := evaluate.ReadLabels(p, "")
@@ -277,8 +278,8 @@ func TestChartSVGDeterministic(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	with := &evaluate.Run{Info: evaluate.RunInfo{Strategy: "ctf"}, Documents: []evaluate.Document{{TopicR: 1}, {TopicR: 1}, {TopicR: 1}}}
-	without := &evaluate.Run{Documents: []evaluate.Document{{TopicR: 0.5}, {TopicR: 0.5}}}
+	with := &evaluate.Run{Info: collection.RunInfo{Strategy: "ctf"}, Documents: []collection.Document{{TopicR: 1}, {TopicR: 1}, {TopicR: 1}}}
+	without := &evaluate.Run{Documents: []collection.Document{{TopicR: 0.5}, {TopicR: 0.5}}}
 	c := evaluate.Compare("time", with, without)
 	if c.Ratio != 3 || c.RatioCommon != 2 || c.CommonN != 2 || c.Strategy != "ctf" {
 		t.Errorf("%+v", c)

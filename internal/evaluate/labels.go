@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/surt"
 )
 
@@ -190,7 +191,7 @@ func (l *Labels) Relevant() int {
 
 // Lookup returns the index of the label of a document (by its SURT field,
 // else the SURT key of its URL) and its grade; -1 and 0 when unlabelled.
-func (l *Labels) Lookup(d *Document) (int, float64) {
+func (l *Labels) Lookup(d *collection.Document) (int, float64) {
 	keys := []string{d.SURT}
 	if k, err := surt.Key(d.URL); err == nil && k != d.SURT {
 		keys = append(keys, k)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // Curve is a value after each extracted document: c[i] is the value after
@@ -50,7 +52,7 @@ func (c Curve) Area() float64 { return c.AreaAt(len(c)) }
 // relevance, is summed so that runs of every strategy are measured on one
 // scale (§7.1: "The relevance of the extracted documents is computed with
 // the C-F relevance function").
-func AccumulatedRelevance(docs []Document) Curve {
+func AccumulatedRelevance(docs []collection.Document) Curve {
 	c := make(Curve, len(docs))
 	sum := 0.0
 	for i := range docs {
@@ -99,7 +101,7 @@ type LabelMetrics struct {
 // ScoreLabels computes precision, recall and nDCG at the Cutoffs and at R,
 // and the relevant-found curve. A label found twice (its URL and its alias)
 // counts once.
-func ScoreLabels(docs []Document, l *Labels) LabelMetrics {
+func ScoreLabels(docs []collection.Document, l *Labels) LabelMetrics {
 	m := LabelMetrics{R: l.Relevant(), Found: make(Curve, len(docs)), Gain: make(Curve, len(docs))}
 	seen := map[int]bool{}
 	found, gain := 0, 0.0
@@ -250,7 +252,7 @@ func Evaluate(runs []*Run, labels *Labels) (*Evaluation, error) {
 	return ev, nil
 }
 
-func countReasons(ms []Missing) []ReasonCount {
+func countReasons(ms []collection.Missing) []ReasonCount {
 	counts := map[string]int{}
 	for _, m := range ms {
 		code := m.ReasonCode
@@ -269,13 +271,13 @@ func countReasons(ms []Missing) []ReasonCount {
 
 // TopDocuments returns up to n documents of a run, highest topic_r first
 // (ties: collection order).
-func TopDocuments(docs []Document, n int) []Document {
+func TopDocuments(docs []collection.Document, n int) []collection.Document {
 	idx := make([]int, len(docs))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(docs[b].TopicR, docs[a].TopicR) })
-	out := make([]Document, 0, min(n, len(docs)))
+	out := make([]collection.Document, 0, min(n, len(docs)))
 	for _, i := range idx[:min(n, len(idx))] {
 		out = append(out, docs[i])
 	}
@@ -284,9 +286,9 @@ func TopDocuments(docs []Document, n int) []Document {
 
 // TopMissing returns up to n missing URLs, highest priority first (ties:
 // earlier round, then URL).
-func TopMissing(ms []Missing, n int) []Missing {
+func TopMissing(ms []collection.Missing, n int) []collection.Missing {
 	s := slices.Clone(ms)
-	slices.SortStableFunc(s, func(a, b Missing) int {
+	slices.SortStableFunc(s, func(a, b collection.Missing) int {
 		if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
 			return c
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/surt"
 	"github.com/recrawl/recrawl/specs"
@@ -48,7 +49,7 @@ func oracleGraph(s *specs.Spec) {
 // round up to target documents, in collection order, and the number of
 // listing pages it followed. Its seeds are the graph crawl's depth-0 pages,
 // the seeds every variant resolved.
-func LabelOracle(dir string, labels *Labels, k, target int) ([]Document, int, error) {
+func LabelOracle(dir string, labels *Labels, k, target int) ([]collection.Document, int, error) {
 	graph, err := ReadRun(dir)
 	if err != nil {
 		return nil, 0, fmt.Errorf("oracle: %w", err)
@@ -57,11 +58,11 @@ func LabelOracle(dir string, labels *Labels, k, target int) ([]Document, int, er
 }
 
 // labelOracleRun is LabelOracle on the graph crawl's run, already read.
-func labelOracleRun(graph *Run, labels *Labels, k, target int) ([]Document, int, error) {
+func labelOracleRun(graph *Run, labels *Labels, k, target int) ([]collection.Document, int, error) {
 	if k <= 0 || target <= 0 {
 		return nil, 0, fmt.Errorf("oracle: batch size %d and target size %d must be positive", k, target)
 	}
-	links, err := ReadLinks(filepath.Join(graph.Dir, LinksFile))
+	links, err := collection.ReadLinks(filepath.Join(graph.Dir, collection.LinksFile))
 	if err != nil {
 		return nil, 0, fmt.Errorf("oracle: %w", err)
 	}
@@ -71,7 +72,7 @@ func labelOracleRun(graph *Run, labels *Labels, k, target int) ([]Document, int,
 
 // oracleNode is one fetched page of the graph crawl.
 type oracleNode struct {
-	doc      *Document
+	doc      *collection.Document
 	listing  bool
 	priority float64 // 1 + grade for relevant pages, 0.5 for listing pages, 0
 	out      []string
@@ -81,7 +82,7 @@ type oracleNode struct {
 // (the nodes, by SURT key; listing pages marked) and links (the edges). A page the graph crawl
 // reached through a redirect is also reached through the redirecting URL
 // (its parent), and so is a canonical URL through its copy. Ties keep discovery order, so the result is deterministic.
-func labelOracle(docs []Document, links []Link, labels *Labels, k, target int) ([]Document, int) {
+func labelOracle(docs []collection.Document, links []collection.Link, labels *Labels, k, target int) ([]collection.Document, int) {
 	nodes := map[string]*oracleNode{}
 	alias := map[string]string{}
 	var seeds []string
@@ -150,7 +151,7 @@ func labelOracle(docs []Document, links []Link, labels *Labels, k, target int) (
 	for _, s := range seeds {
 		enqueue(s)
 	}
-	var out []Document
+	var out []collection.Document
 	followed := 0
 	for len(frontier) > 0 && len(out) < target {
 		slices.SortStableFunc(frontier, func(a, b entry) int {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // TestLabelOracleByHand: the oracle takes relevant pages first, follows
@@ -18,18 +20,18 @@ import (
 //	A                 → E
 func TestLabelOracleByHand(t *testing.T) {
 	u := func(p string) string { return "http://x.org/" + p }
-	doc := func(p, path string, depth int, parent string) Document {
-		return Document{URL: u(p), Timestamp: "20100101000000", Path: path, Depth: depth, Parent: parent}
+	doc := func(p, path string, depth int, parent string) collection.Document {
+		return collection.Document{URL: u(p), Timestamp: "20100101000000", Path: path, Depth: depth, Parent: parent}
 	}
-	listing := func(d Document) Document { d.Listing = true; return d }
-	docs := []Document{
+	listing := func(d collection.Document) collection.Document { d.Listing = true; return d }
+	docs := []collection.Document{
 		listing(doc("", "S", 0, "")), doc("a", "SL", 1, ""), listing(doc("l", "SL", 1, "")), doc("b", "SL", 1, ""),
 		doc("c", "SLL", 2, ""), doc("d", "SLL", 2, ""), doc("e", "SLL", 2, ""), doc("f", "SLR", 1, u("go/1")),
 	}
-	var links []Link
+	var links []collection.Link
 	link := func(from string, to ...string) {
 		for _, t := range to {
-			links = append(links, Link{Source: u(from), Target: u(t)})
+			links = append(links, collection.Link{Source: u(from), Target: u(t)})
 		}
 	}
 	link("", "a", "l", "b", "go/1", "nowhere")
@@ -39,7 +41,7 @@ func TestLabelOracleByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := func(ds []Document) string {
+	names := func(ds []collection.Document) string {
 		var s []string
 		for _, d := range ds {
 			s = append(s, strings.TrimPrefix(d.URL, u("")))
@@ -73,17 +75,17 @@ func TestLabelOracleFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(RunFile, `{"strategy":"unfocused"}`)
-	write(DocumentsFile, `{"url":"http://x.org/a","timestamp":"20100101000000","depth":0,"path":"S"}`+"\n"+
+	write(collection.RunFile, `{"strategy":"unfocused"}`)
+	write(collection.DocumentsFile, `{"url":"http://x.org/a","timestamp":"20100101000000","depth":0,"path":"S"}`+"\n"+
 		`{"url":"http://x.org/b","timestamp":"20100101000000","depth":1,"path":"SL"}`+"\n")
 	labels, err := NewLabels([]Label{{URL: "http://x.org/b", Grade: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LabelOracle(dir, labels, 10, 10); err == nil || !strings.Contains(err.Error(), LinksFile) {
-		t.Fatalf("without %s: %v", LinksFile, err)
+	if _, _, err := LabelOracle(dir, labels, 10, 10); err == nil || !strings.Contains(err.Error(), collection.LinksFile) {
+		t.Fatalf("without %s: %v", collection.LinksFile, err)
 	}
-	write(LinksFile, "source\ttarget\tanchor\tin_collection\nhttp://x.org/a\thttp://x.org/b\tB\ttrue\n")
+	write(collection.LinksFile, "source\ttarget\tanchor\tin_collection\nhttp://x.org/a\thttp://x.org/b\tB\ttrue\n")
 	docs, _, err := LabelOracle(dir, labels, 10, 10)
 	if err != nil || len(docs) != 2 || docs[1].URL != "http://x.org/b" {
 		t.Fatalf("oracle: %v %v", docs, err)

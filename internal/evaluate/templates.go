@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // TemplateScore is one run's precision and recall on the hosts of one site
@@ -47,7 +49,7 @@ func hostKey(rawURL string) string {
 // ScoreTemplates breaks a run's precision at R and recall at n down by the
 // site template of the hosts (Label.Template). Documents on hosts without a
 // labelled article count for no template.
-func ScoreTemplates(docs []Document, l *Labels, n int) []TemplateScore {
+func ScoreTemplates(docs []collection.Document, l *Labels, n int) []TemplateScore {
 	templates := l.Templates()
 	if len(templates) == 0 {
 		return nil
@@ -72,7 +74,7 @@ func ScoreTemplates(docs []Document, l *Labels, n int) []TemplateScore {
 			out = append(out, ts)
 			continue
 		}
-		var own []Document // the run's documents on the template's hosts
+		var own []collection.Document // the run's documents on the template's hosts
 		for i := range docs {
 			if hostTemplate[hostKey(docs[i].URL)] == t {
 				own = append(own, docs[i])

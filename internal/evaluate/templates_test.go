@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -23,7 +24,7 @@ func TestScoreTemplates(t *testing.T) {
 	if got := l.Templates(); len(got) != 2 || got[0] != "aside" || got[1] != "classic" {
 		t.Fatalf("templates %v", got)
 	}
-	docs := []Document{
+	docs := []collection.Document{
 		{URL: "http://b.example/2"}, {URL: "http://a.example/1"}, {URL: "http://other.example/"},
 		{URL: "http://b.example/1"}, {URL: "http://www.a.example/9"},
 	}

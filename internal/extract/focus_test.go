@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/specs"
 )
@@ -322,7 +323,7 @@ func TestTemplateLinks(t *testing.T) {
 		Host: "news.example", HostLinks: TemplateLinkPages}
 	cpt := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
 	links := scoring.LinkWeights{Parent: 0.1, Anchor: 0.5, Context: 0.4}
-	hostLinks := func(f Focus) (map[string]int, *Document) {
+	hostLinks := func(f Focus) (map[string]int, *collection.Document) {
 		p := focusProcessor(t, f)
 		p.Settings.AllOutlinks = true
 		res := p.Score(Fetched{Selected: Selected{Entry: e, Round: 2, Choice: Choice{Kind: UseSnapshot, Capture: cpt, Payload: cpt}},

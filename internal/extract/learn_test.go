@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/scoring"
 )
 
@@ -15,10 +16,10 @@ func TestLinkLearner(t *testing.T) {
 	var l LinkLearner
 	doc := func(u string, depth int, p, rel float64) Result {
 		e, _ := NewEntry(u, p, depth, "SL", "", 0)
-		return Result{Entry: e, Outcome: OutcomeCollected, Document: &Document{URL: u, Relevance: rel}}
+		return Result{Entry: e, Outcome: OutcomeCollected, Document: &collection.Document{URL: u, Relevance: rel}}
 	}
 	seed := doc("http://news.example/", 0, 1, 0.2)
-	seed.Links = []Link{{Target: "http://news.example/wahl/1.html", Key: "example,news)/wahl/1.html", Anchor: "Wahlabend", Followed: true}}
+	seed.Links = []Outlink{{Target: "http://news.example/wahl/1.html", Key: "example,news)/wahl/1.html", Anchor: "Wahlabend", Followed: true}}
 	l.Add(seed)
 	if l.Model().N != 0 {
 		t.Error("a seed is an example")
@@ -98,7 +99,7 @@ func TestFeedbackLearner(t *testing.T) {
 	doc := func(u, text string, rel float64, listing bool) Result {
 		e, _ := NewEntry(u, 0.5, 1, "SL", "", 0)
 		dt, _ := p.Scorer.DocumentTerms(text, "en")
-		return Result{Entry: e, Outcome: OutcomeCollected, Document: &Document{URL: u, Relevance: rel, Listing: listing}, FeedbackTerms: &dt}
+		return Result{Entry: e, Outcome: OutcomeCollected, Document: &collection.Document{URL: u, Relevance: rel, Listing: listing}, FeedbackTerms: &dt}
 	}
 	garden := "Compost heaps in spring: the garden needs compost, spring planting and heaps of leaves."
 	l.Add(doc("http://news.example/a", garden, 0.9, false))

@@ -2,12 +2,12 @@ package extract
 
 import (
 	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // Why an outlink of a fetched page did not become a new frontier URL
-// (Link.NotFollowed, and the keys of LinkStats.NotFollowed).
+// (Outlink.NotFollowed, and the keys of collection.LinkStats.NotFollowed).
 const (
 	// LinkNotMain: the link lies outside the page's main content
 	// (navigation, "related stories" boxes, sidebars, footers) and the
@@ -26,20 +26,8 @@ const (
 	LinkNotSeen = "already-seen"
 )
 
-// LinkStats count the outlinks of the fetched pages (collected documents
-// and listing pages) and what became of them.
-type LinkStats struct {
-	// Links are the outlinks of the pages, one per distinct target of a
-	// page.
-	Links int `json:"links"`
-	// New are the links that brought a URL into the frontier for the
-	// first time.
-	New int `json:"new"`
-	// NotFollowed counts the other links by reason (LinkNot*).
-	NotFollowed map[string]int `json:"not_followed,omitempty"`
-}
-
-func (s *LinkStats) not(reason string, n int) {
+// notFollowed counts n links left out for reason.
+func notFollowed(s *collection.LinkStats, reason string, n int) {
 	if n == 0 {
 		return
 	}
@@ -49,40 +37,14 @@ func (s *LinkStats) not(reason string, n int) {
 	s.NotFollowed[reason] += n
 }
 
-// String is "1234 links: 80 new; not followed: 1000 not-main-content, …",
-// reasons by count, largest first.
-func (s LinkStats) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d links: %d new", s.Links, s.New)
-	reasons := make([]string, 0, len(s.NotFollowed))
-	for r := range s.NotFollowed {
-		reasons = append(reasons, r)
-	}
-	slices.SortFunc(reasons, func(a, b string) int {
-		if d := s.NotFollowed[b] - s.NotFollowed[a]; d != 0 {
-			return d
-		}
-		return strings.Compare(a, b)
-	})
-	for i, r := range reasons {
-		if i == 0 {
-			b.WriteString("; not followed: ")
-		} else {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d %s", s.NotFollowed[r], r)
-	}
-	return b.String()
-}
-
 // LinkTally follows a run's results in collection order and counts their
-// links (LinkStats) for the run and for the current round. A link is new
+// links (collection.LinkStats) for the run and for the current round. A link is new
 // when no earlier result's URL or followed link had its target: both
 // engines add the same results in the same order, so the counts are the
 // same for them, and a resumed run that re-adds its finished rounds' results
 // counts as the uninterrupted one.
 type LinkTally struct {
-	Run, Round LinkStats
+	Run, Round collection.LinkStats
 	known      map[string]bool // SURT keys taken or offered so far
 }
 
@@ -98,7 +60,10 @@ func (t *LinkTally) Add(r Result) {
 		}
 	}
 	if r.UnparsableOutlinks > 0 {
-		t.count(func(s *LinkStats) { s.Links += r.UnparsableOutlinks; s.not(LinkNotUnparsable, r.UnparsableOutlinks) })
+		t.count(func(s *collection.LinkStats) {
+			s.Links += r.UnparsableOutlinks
+			notFollowed(s, LinkNotUnparsable, r.UnparsableOutlinks)
+		})
 	}
 	for _, l := range r.Links {
 		reason := l.NotFollowed
@@ -106,26 +71,26 @@ func (t *LinkTally) Add(r Result) {
 			reason = LinkNotSeen
 		}
 		t.known[l.Key] = t.known[l.Key] || l.Followed
-		t.count(func(s *LinkStats) {
+		t.count(func(s *collection.LinkStats) {
 			s.Links++
 			if reason == "" {
 				s.New++
 			} else {
-				s.not(reason, 1)
+				notFollowed(s, reason, 1)
 			}
 		})
 	}
 }
 
-func (t *LinkTally) count(f func(*LinkStats)) {
+func (t *LinkTally) count(f func(*collection.LinkStats)) {
 	f(&t.Run)
 	f(&t.Round)
 }
 
 // EndRound returns the round's counts and starts the next round's.
-func (t *LinkTally) EndRound() LinkStats {
+func (t *LinkTally) EndRound() collection.LinkStats {
 	s := t.Round
-	t.Round = LinkStats{}
+	t.Round = collection.LinkStats{}
 	return s
 }
 
@@ -133,7 +98,7 @@ func (t *LinkTally) EndRound() LinkStats {
 // target size: how many documents it has, how many links their pages had,
 // and why the rest were not followed. It is "" when the run did not starve
 // (stop is not StopFrontierEmpty or the target was reached).
-func Starvation(stop string, collected, target int, links LinkStats) string {
+func Starvation(stop string, collected, target int, links collection.LinkStats) string {
 	if stop != StopFrontierEmpty || target <= 0 || collected >= target {
 		return ""
 	}

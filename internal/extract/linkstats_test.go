@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 func TestLinkTally(t *testing.T) {
@@ -13,7 +15,7 @@ func TestLinkTally(t *testing.T) {
 	var tally LinkTally
 	r := scoreFocus(t, Focus{}, page, 1)
 	tally.Add(r)
-	want := LinkStats{Links: 14, New: 2, NotFollowed: map[string]int{LinkNotMain: 12}}
+	want := collection.LinkStats{Links: 14, New: 2, NotFollowed: map[string]int{LinkNotMain: 12}}
 	if got := tally.EndRound(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("first page: %+v, want %+v", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/recrawl/recrawl/internal/archive"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -16,15 +17,6 @@ type Source struct {
 	Name     string   `json:"name"`
 	Index    string   `json:"index"`    // cdxj:FILE, zipnum:DIR or bigtable:P/I/T
 	Archives []string `json:"archives"` // its archive locations, searched in order
-}
-
-// ArchiveUse is one archive of a run with named archives, as run.json
-// lists it: where it is and how many documents of the collection came from it.
-type ArchiveUse struct {
-	Name      string   `json:"name"`
-	Index     string   `json:"index"`
-	Locations []string `json:"locations"`
-	Documents int      `json:"documents"`
 }
 
 // Named reports whether the job's archives have names: false for a single
@@ -93,7 +85,7 @@ func (j *Job) NewFetcher() *archive.Fetcher {
 
 // ArchiveUses counts the collected documents of each named archive, for
 // run.json; nil for a single unnamed archive.
-func (j *Job) ArchiveUses(results ResultSource) ([]ArchiveUse, error) {
+func (j *Job) ArchiveUses(results ResultSource) ([]collection.ArchiveUse, error) {
 	if !j.Named() {
 		return nil, nil
 	}
@@ -106,9 +98,9 @@ func (j *Job) ArchiveUses(results ResultSource) ([]ArchiveUse, error) {
 	}); err != nil {
 		return nil, err
 	}
-	out := make([]ArchiveUse, 0, len(j.Sources))
+	out := make([]collection.ArchiveUse, 0, len(j.Sources))
 	for _, s := range j.Sources {
-		out = append(out, ArchiveUse{Name: s.Name, Index: s.Index, Locations: s.Archives, Documents: counts[s.Name]})
+		out = append(out, collection.ArchiveUse{Name: s.Name, Index: s.Index, Locations: s.Archives, Documents: counts[s.Name]})
 	}
 	return out, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/surt"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
@@ -132,46 +133,10 @@ type Processor struct {
 	Feedback *scoring.Feedback
 }
 
-// Document is one collected document: a line of documents.jsonl.
-type Document struct {
-	URL           string  `json:"url"`
-	SURT          string  `json:"surt"`
-	Timestamp     string  `json:"timestamp"`
-	Archive       string  `json:"archive,omitempty"` // the named archive it came from ("" for a single unnamed one)
-	Filename      string  `json:"filename"`
-	Offset        int64   `json:"offset"`
-	Length        int64   `json:"length"`
-	Revisit       bool    `json:"revisit,omitempty"`
-	PayloadFile   string  `json:"payload_filename,omitempty"`
-	PayloadOffset int64   `json:"payload_offset,omitempty"`
-	PayloadLength int64   `json:"payload_length,omitempty"`
-	Title         string  `json:"title"`
-	DocTime       string  `json:"doc_time"` // the instant (UTC) TempR is computed from
-	DocDate       string  `json:"doc_date"` // its day as the page shows it (YYYY-MM-DD, the page's time zone)
-	DocTimeSource string  `json:"doc_time_source"`
-	Language      string  `json:"language"`
-	TopicR        float64 `json:"topic_r"`
-	TempR         float64 `json:"temp_r"`
-	TTR           float64 `json:"ttr"`
-	Relevance     float64 `json:"relevance"` // under the run's strategy: what its outlinks inherit
-	Priority      float64 `json:"priority"`  // its frontier priority when selected
-	Round         int     `json:"round"`
-	Rank          int     `json:"rank"` // position in its round
-	Depth         int     `json:"depth"`
-	Path          string  `json:"path"`
-	Parent        string  `json:"parent,omitempty"`
-	ScoreReason   string  `json:"score_reason,omitempty"`
-	Outlinks      int     `json:"outlinks"`
-	Truncated     bool    `json:"truncated,omitempty"`
-	// Listing marks a listing page (home, section, tag page).
-	Listing bool `json:"listing,omitempty"`
-	// NotFollowed says why none of its outlinks entered the frontier when
-	// a focus option stopped them (the follow_threshold gate).
-	NotFollowed string `json:"not_followed,omitempty"`
-}
-
-// Link is one outlink of a collected document (a line of links.tsv).
-type Link struct {
+// Outlink is one outlink of a fetched page as the step found it: its
+// target and what became of it (the collection's links.tsv holds the
+// outlinks of the collected documents, collection.Link).
+type Outlink struct {
 	Target   string `json:"target"`
 	Key      string `json:"surt"`
 	Anchor   string `json:"anchor"`
@@ -184,14 +149,14 @@ type Link struct {
 
 // Result is the outcome of one step.
 type Result struct {
-	Entry      Entry     `json:"entry"`
-	Round      int       `json:"round"`
-	Rank       int       `json:"rank"`
-	Outcome    string    `json:"outcome"`
-	ReasonCode string    `json:"reason_code,omitempty"`
-	Reason     string    `json:"reason,omitempty"`
-	Document   *Document `json:"document,omitempty"`
-	Links      []Link    `json:"links,omitempty"`
+	Entry      Entry                `json:"entry"`
+	Round      int                  `json:"round"`
+	Rank       int                  `json:"rank"`
+	Outcome    string               `json:"outcome"`
+	ReasonCode string               `json:"reason_code,omitempty"`
+	Reason     string               `json:"reason,omitempty"`
+	Document   *collection.Document `json:"document,omitempty"`
+	Links      []Outlink            `json:"links,omitempty"`
 	// FeedbackTerms is a collected document's evidence for relevance
 	// feedback (Focus.Feedback on; not for listing pages), read by
 	// Learner.Add from the committed results.
@@ -369,7 +334,7 @@ func (p *Processor) score(f Fetched) Result {
 	if doc.Reason != "" {
 		reason = doc.Reason
 	}
-	d := &Document{
+	d := &collection.Document{
 		URL: e.URL, SURT: e.Key, Timestamp: choice.Capture.Timestamp, Archive: choice.Capture.Archive,
 		Filename: choice.Capture.Filename, Offset: choice.Capture.Offset, Length: choice.Capture.Length,
 		Revisit: choice.Capture.IsRevisit(),
@@ -432,7 +397,7 @@ func (p *Processor) score(f Fetched) Result {
 			why = LinkNotAllowed
 		}
 		followed := why == ""
-		res.Links = append(res.Links, Link{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed, NotFollowed: why})
+		res.Links = append(res.Links, Outlink{Target: l.URL, Key: key, Anchor: l.Anchor, InMain: l.InMain, Followed: followed, NotFollowed: why})
 		if !followed || seenHere[key] {
 			continue
 		}

@@ -34,23 +34,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/surt"
 )
 
 // FileName is the output file in the run directory.
-const FileName = "links.graphml"
-
-// Link is one line of links.tsv (read by evaluate.ReadLinks).
-type Link = evaluate.Link
-
-// ReadLinks reads links.tsv; see evaluate.ReadLinks.
-func ReadLinks(path string) ([]Link, error) { return evaluate.ReadLinks(path) }
+const FileName = collection.GraphMLFile
 
 type node struct {
 	id  string
 	url string
-	doc *evaluate.Document // nil: not collected
+	doc *collection.Document // nil: not collected
 }
 
 type edge struct {
@@ -69,7 +63,7 @@ func (g *Graph) Nodes() int { return len(g.nodes) }
 func (g *Graph) Edges() int { return len(g.edges) }
 
 // Build makes the graph from documents and links.
-func Build(docs []evaluate.Document, links []Link, includeExternal bool, linksPath string) (*Graph, error) {
+func Build(docs []collection.Document, links []collection.Link, includeExternal bool, linksPath string) (*Graph, error) {
 	g := &Graph{}
 	byKey := map[string]string{} // SURT key → node id
 	keyOf := func(u string) string {
@@ -172,12 +166,12 @@ func (g *Graph) WriteGraphML(buf *bytes.Buffer) {
 // outDir/links.graphml; includeExternal adds the link targets outside the
 // collection as nodes.
 func WriteGraphML(outDir string, includeExternal bool) error {
-	docs, err := evaluate.ReadDocuments(filepath.Join(outDir, evaluate.DocumentsFile))
+	docs, err := collection.ReadDocuments(filepath.Join(outDir, collection.DocumentsFile))
 	if err != nil {
 		return fmt.Errorf("graphml: %w", err)
 	}
-	linksPath := filepath.Join(outDir, evaluate.LinksFile)
-	links, err := ReadLinks(linksPath)
+	linksPath := filepath.Join(outDir, collection.LinksFile)
+	links, err := collection.ReadLinks(linksPath)
 	if err != nil {
 		return fmt.Errorf("graphml: %w", err)
 	}

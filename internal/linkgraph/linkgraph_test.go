@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 )
@@ -75,7 +75,7 @@ func TestWriteGraphML(t *testing.T) {
 	variant := strings.Replace(docs[5].URL, "http://www.", "https://", 1)
 	f.WriteString(docs[0].URL + "\t" + variant + "\ta <b>&\tc\tfalse\n")
 	f.Close()
-	links, err := linkgraph.ReadLinks(filepath.Join(dir, "links.tsv"))
+	links, err := collection.ReadLinks(filepath.Join(dir, collection.LinksFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestWriteGraphML(t *testing.T) {
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: "ctf", Docs: 3, URLsConsidered: 5})
-	links := filepath.Join(dir, evaluate.LinksFile)
+	links := filepath.Join(dir, collection.LinksFile)
 	for _, tc := range []struct{ content, want string }{
 		{"source\ttarget\tanchor\tin_collection\nhttp://a/\thttp://b/\tx\tmaybe\n", "links.tsv:2: field in_collection"},
 		{"http://a/\thttp://b/\n", "links.tsv:1: 2 fields"},

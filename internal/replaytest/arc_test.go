@@ -16,7 +16,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/wacz"
@@ -181,7 +181,7 @@ func TestReplayWebPageARC(t *testing.T) {
 	}
 	defer warc.Close()
 	// The documents: the HTML captures with a title, in collection order.
-	var docs []evaluate.Document
+	var docs []collection.Document
 	var pages []Check
 	for _, src := range caps {
 		c, ok := inColl[src.URL+" "+src.Timestamp]
@@ -191,12 +191,12 @@ func TestReplayWebPageARC(t *testing.T) {
 		if c.Status != "200" || c.Mime != "text/html" {
 			continue
 		}
-		rec, err := records.ReadRecordAt(warc, c.Offset, c.Length, evaluate.WARCFile)
+		rec, err := records.ReadRecordAt(warc, c.Offset, c.Length, collection.WARCFile)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if title, ok := ArchivedTitle(rec); ok {
-			docs = append(docs, evaluate.Document{URL: c.URL, Timestamp: c.Timestamp, Title: title, Rank: len(docs) + 1})
+			docs = append(docs, collection.Document{URL: c.URL, Timestamp: c.Timestamp, Title: title, Rank: len(docs) + 1})
 			pages = append(pages, Check{Kind: "page", Open: c, Want: c})
 		}
 	}

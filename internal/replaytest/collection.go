@@ -17,7 +17,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archivegen"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/wacz"
 	"github.com/recrawl/recrawl/scoring/document"
@@ -29,11 +29,11 @@ import (
 type Collection struct {
 	Dir      string
 	Captures []cdxj.Capture // sorted, as in collection.cdxj
-	Docs     []evaluate.Document
+	Docs     []collection.Document
 }
 
 // WARCPath is the collection's WARC.
-func (c *Collection) WARCPath() string { return filepath.Join(c.Dir, evaluate.WARCFile) }
+func (c *Collection) WARCPath() string { return filepath.Join(c.Dir, collection.WARCFile) }
 
 // WACZPath is the collection's WACZ.
 func (c *Collection) WACZPath() string { return filepath.Join(c.Dir, wacz.FileName) }
@@ -81,7 +81,7 @@ func BuildCollection(dir string, pages int64, seed int64, o wacz.Options) (*Coll
 		return nil, err
 	}
 	defer in.Close()
-	_, err = cdxj.IndexFile(bufio.NewReaderSize(in, 1<<20), evaluate.WARCFile, cdxj.IndexOptions{}, func(cp cdxj.Capture) error {
+	_, err = cdxj.IndexFile(bufio.NewReaderSize(in, 1<<20), collection.WARCFile, cdxj.IndexOptions{}, func(cp cdxj.Capture) error {
 		c.Captures = append(c.Captures, cp)
 		return nil
 	})
@@ -89,7 +89,7 @@ func BuildCollection(dir string, pages int64, seed int64, o wacz.Options) (*Coll
 		return nil, fmt.Errorf("index %s: %w", c.WARCPath(), err)
 	}
 	cdxj.Sort(c.Captures)
-	if err := writeLines(filepath.Join(dir, evaluate.CDXJFile), c.Captures); err != nil {
+	if err := writeLines(filepath.Join(dir, collection.CDXJFile), c.Captures); err != nil {
 		return nil, err
 	}
 
@@ -99,12 +99,12 @@ func BuildCollection(dir string, pages int64, seed int64, o wacz.Options) (*Coll
 		if cp.Status != "200" || cp.Mime != "text/html" {
 			continue
 		}
-		rec, err := records.ReadRecordAt(in, cp.Offset, cp.Length, evaluate.WARCFile)
+		rec, err := records.ReadRecordAt(in, cp.Offset, cp.Length, collection.WARCFile)
 		if err != nil {
 			return nil, err
 		}
 		title, _ := ArchivedTitle(rec)
-		c.Docs = append(c.Docs, evaluate.Document{URL: cp.URL, Timestamp: cp.Timestamp, Title: title, Rank: len(c.Docs) + 1})
+		c.Docs = append(c.Docs, collection.Document{URL: cp.URL, Timestamp: cp.Timestamp, Title: title, Rank: len(c.Docs) + 1})
 	}
 	if err := packageCollection(dir, c.Docs, o); err != nil {
 		return nil, err
@@ -115,8 +115,8 @@ func BuildCollection(dir string, pages int64, seed int64, o wacz.Options) (*Coll
 // packageCollection writes docs as dir/documents.jsonl and packages dir
 // (its collection.warc.gz and collection.cdxj) with wacz.Package, created
 // on 1 June 2013 unless o says otherwise.
-func packageCollection(dir string, docs []evaluate.Document, o wacz.Options) error {
-	path := filepath.Join(dir, evaluate.DocumentsFile)
+func packageCollection(dir string, docs []collection.Document, o wacz.Options) error {
+	path := filepath.Join(dir, collection.DocumentsFile)
 	df, err := os.Create(path)
 	if err != nil {
 		return err
@@ -224,7 +224,7 @@ func (c *Collection) Checks(n int) ([]Check, error) {
 			}
 		}
 		if !redirect && (cp.Status == "301" || cp.Status == "302") {
-			rec, err := records.ReadRecordAt(in, cp.Offset, cp.Length, evaluate.WARCFile)
+			rec, err := records.ReadRecordAt(in, cp.Offset, cp.Length, collection.WARCFile)
 			if err != nil {
 				return nil, err
 			}
@@ -267,7 +267,7 @@ func tsDistance(a, b string) time.Duration {
 // index lines (collection.cdxj) and documents (documents.jsonl).
 func LoadCollection(dir string) (*Collection, error) {
 	c := &Collection{Dir: dir}
-	f, err := os.Open(filepath.Join(dir, evaluate.CDXJFile))
+	f, err := os.Open(filepath.Join(dir, collection.CDXJFile))
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func LoadCollection(dir string) (*Collection, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name(), err)
 	}
-	if c.Docs, err = evaluate.ReadDocuments(filepath.Join(dir, evaluate.DocumentsFile)); err != nil {
+	if c.Docs, err = collection.ReadDocuments(filepath.Join(dir, collection.DocumentsFile)); err != nil {
 		return nil, err
 	}
 	return c, nil

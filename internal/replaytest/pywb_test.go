@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/report"
 	"github.com/recrawl/recrawl/internal/wacz"
@@ -47,10 +47,10 @@ func TestPywbReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Link(c.WARCPath(), filepath.Join(root, "collections", "coll", "archive", evaluate.WARCFile)); err != nil {
+	if err := os.Link(c.WARCPath(), filepath.Join(root, "collections", "coll", "archive", collection.WARCFile)); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(filepath.Join(c.Dir, evaluate.CDXJFile), filepath.Join(root, "collections", "coll", "indexes", "index.cdxj")); err != nil {
+	if err := os.Link(filepath.Join(c.Dir, collection.CDXJFile), filepath.Join(root, "collections", "coll", "indexes", "index.cdxj")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -130,7 +130,7 @@ func TestPywbReplay(t *testing.T) {
 	// capture in pywb's framed replay; the frame (mp_) shows the archived
 	// title.
 	ck := checks[0]
-	rec, err := records.ReadRecordAt(warc, ck.Open.Offset, ck.Open.Length, evaluate.WARCFile)
+	rec, err := records.ReadRecordAt(warc, ck.Open.Offset, ck.Open.Length, collection.WARCFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestPywbReplay(t *testing.T) {
 // statusOf is the HTTP status of a capture's record (a revisit's own head).
 func statusOf(t *testing.T, warc *os.File, c cdxj.Capture) string {
 	t.Helper()
-	rec, err := records.ReadRecordAt(warc, c.Offset, c.Length, evaluate.WARCFile)
+	rec, err := records.ReadRecordAt(warc, c.Offset, c.Length, collection.WARCFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func statusOf(t *testing.T, warc *os.File, c cdxj.Capture) string {
 // rawPayload returns a record's HTTP entity as stored (content and
 // transfer codings left in place): the block after the HTTP head.
 func rawPayload(warc *os.File, offset, length int64) ([]byte, error) {
-	it, err := records.NewIterator(io.NewSectionReader(warc, offset, length), evaluate.WARCFile, nil)
+	it, err := records.NewIterator(io.NewSectionReader(warc, offset, length), collection.WARCFile, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/replay"
 	"github.com/recrawl/recrawl/internal/wacz"
@@ -95,7 +95,7 @@ func (v *viewer) replayCheck(ctx context.Context, waczName string, warc *os.File
 		return 0, "", fmt.Errorf("%s %s %s: %w", ck.Kind, ck.Open.Timestamp, ck.Open.URL, err)
 	}
 	took := time.Since(start)
-	rec, err := records.ReadRecordAt(warc, ck.Want.Offset, ck.Want.Length, evaluate.WARCFile)
+	rec, err := records.ReadRecordAt(warc, ck.Want.Offset, ck.Want.Length, collection.WARCFile)
 	if err != nil {
 		return 0, "", err
 	}
@@ -141,7 +141,7 @@ func (v *viewer) openReplayed(ctx context.Context, waczName string, ck Check) (*
 
 // checkPages opens the viewer on one check and compares the collection's
 // name and its pages list (URL and title, in any order) with docs.
-func (v *viewer) checkPages(coll, waczName string, ck Check, docs []evaluate.Document) error {
+func (v *viewer) checkPages(coll, waczName string, ck Check, docs []collection.Document) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	p, err := v.openReplayed(ctx, waczName, ck)
@@ -174,7 +174,7 @@ func (v *viewer) checkPages(coll, waczName string, ck Check, docs []evaluate.Doc
 // checkTextIndex opens the viewer on one check and compares the URLs of
 // its text index (the viewer's search over extraPages.jsonl, up to its
 // first MiB) with docs.
-func (v *viewer) checkTextIndex(coll, waczName string, ck Check, docs []evaluate.Document) error {
+func (v *viewer) checkTextIndex(coll, waczName string, ck Check, docs []collection.Document) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	p, err := v.openReplayed(ctx, waczName, ck)

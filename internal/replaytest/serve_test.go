@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
 	"github.com/recrawl/recrawl/internal/records"
@@ -32,7 +33,7 @@ func TestReportOpensReplay(t *testing.T) {
 	}
 	base := t.TempDir()
 	var runs []string
-	docs := map[string][]evaluate.Document{}
+	docs := map[string][]collection.Document{}
 	for i, strategy := range []string{"ctf", "cf"} {
 		dir := filepath.Join(base, "out_"+strategy)
 		docs[strategy] = evaltest.WriteRun(t, dir, evaltest.RunSpec{Strategy: strategy, Docs: 30, WARC: true,
@@ -146,9 +147,9 @@ func TestReportOpensReplay(t *testing.T) {
 
 // archivedRecord reads a document's record from its run's collection,
 // looked up in collection.cdxj by URL and timestamp.
-func archivedRecord(t *testing.T, dir string, d evaluate.Document) *records.Record {
+func archivedRecord(t *testing.T, dir string, d collection.Document) *records.Record {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, evaluate.CDXJFile))
+	f, err := os.Open(filepath.Join(dir, collection.CDXJFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,12 +161,12 @@ func archivedRecord(t *testing.T, dir string, d evaluate.Document) *records.Reco
 			t.Fatal(err)
 		}
 		if c.URL == d.URL && c.Timestamp == d.Timestamp {
-			w, err := os.Open(filepath.Join(dir, evaluate.WARCFile))
+			w, err := os.Open(filepath.Join(dir, collection.WARCFile))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer w.Close()
-			rec, err := records.ReadRecordAt(w, c.Offset, c.Length, evaluate.WARCFile)
+			rec, err := records.ReadRecordAt(w, c.Offset, c.Length, collection.WARCFile)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,6 +27,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // Page is everything report.html shows.
@@ -149,22 +151,17 @@ type Table3Cell struct {
 // Detail is the per-run section: top documents and missing URLs.
 type Detail struct {
 	Name         string
-	Top          []Document
-	Missing      []Missing
+	Top          []TopDocument
+	Missing      []collection.Missing
 	MissingTotal int
 	Reasons      []ReasonCount
 }
 
-// Document is one row of a top-documents table.
-type Document struct {
-	URL, Title             string
-	DocTime, DocTimeSource string
-	Timestamp              string
-	TopicR, TempR, TTR     float64
-	Depth                  int
-	Path                   string
-	Round                  int
-	Grade                  string // label grade, "" without labels
+// TopDocument is one row of a top-documents table: a document of the
+// collection with its label grade and replay link.
+type TopDocument struct {
+	collection.Document
+	Grade string // label grade, "" without labels
 	// ReplayURL opens the archived page in a replay service ("": no
 	// link); see WaybackURL.
 	ReplayURL string
@@ -182,14 +179,6 @@ func WaybackURL(base, timestamp, url string) string {
 		base += "/"
 	}
 	return base + timestamp + "/" + url
-}
-
-// Missing is one row of a missing-URLs table.
-type Missing struct {
-	URL, Path          string
-	Priority           float64
-	Round              int
-	ReasonCode, Reason string
 }
 
 // ReasonCount is a count of missing URLs by reason code.

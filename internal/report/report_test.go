@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
 	"github.com/recrawl/recrawl/internal/report"
@@ -77,7 +78,7 @@ func TestReportContents(t *testing.T) {
 	}
 	// Top documents are sorted by topic_r: the first row's value is the
 	// largest of the ctf run.
-	docs, _ := evaluate.ReadDocuments(filepath.Join(filepath.Dir(rep), "OUT_ctf", "documents.jsonl"))
+	docs, _ := collection.ReadDocuments(filepath.Join(filepath.Dir(rep), "OUT_ctf", "documents.jsonl"))
 	best := evaluate.TopDocuments(docs, 1)[0]
 	if i := strings.Index(html, best.URL); i < 0 || i > strings.Index(html, "id=\"run-cf\"") {
 		t.Errorf("best ctf document %s not in the ctf section", best.URL)
@@ -247,10 +248,10 @@ func TestReplayLinks(t *testing.T) {
 			t.Errorf("WaybackURL(%q, %q, %q) = %q, want %q", c.base, c.ts, c.url, got, c.want)
 		}
 	}
-	p := &report.Page{Spec: report.Spec{Name: "n"}, Details: []report.Detail{{Name: "ctf", Top: []report.Document{
-		{URL: "http://example.com/a?b=1&c=2", Timestamp: "20130601120000",
+	p := &report.Page{Spec: report.Spec{Name: "n"}, Details: []report.Detail{{Name: "ctf", Top: []report.TopDocument{
+		{Document: collection.Document{URL: "http://example.com/a?b=1&c=2", Timestamp: "20130601120000"},
 			ReplayURL: report.WaybackURL("http://localhost:8080/coll/", "20130601120000", "http://example.com/a?b=1&c=2")},
-		{URL: "http://example.com/nolink", Timestamp: "20130601120000"},
+		{Document: collection.Document{URL: "http://example.com/nolink", Timestamp: "20130601120000"}},
 	}}}}
 	var buf bytes.Buffer
 	if err := report.Render(&buf, p); err != nil {

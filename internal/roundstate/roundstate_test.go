@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/storage"
 )
@@ -80,7 +81,7 @@ func TestStateRoundTrip(t *testing.T) {
 	if n, _ := LastComplete(ctx, work); n != 0 {
 		t.Errorf("state 1 has no DONE yet, but the last complete state is %d", n)
 	}
-	rs := extract.RoundStats{Round: 0, Selected: 2}
+	rs := collection.Round{Round: 0, Selected: 2}
 	if err := Commit(ctx, dir, rs, results); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/parallel"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -63,22 +64,22 @@ func ReadResults(ctx context.Context, dir string, m Manifest) ([]extract.Result,
 }
 
 // ReadRoundStats reads the statistics of the round that wrote state dir.
-func ReadRoundStats(ctx context.Context, dir string) (extract.RoundStats, error) {
+func ReadRoundStats(ctx context.Context, dir string) (collection.Round, error) {
 	p := storage.Join(dir, RoundFile)
 	data, err := storage.ReadFile(ctx, p)
 	if err != nil {
-		return extract.RoundStats{}, err
+		return collection.Round{}, err
 	}
-	var rs extract.RoundStats
+	var rs collection.Round
 	if err := json.Unmarshal(data, &rs); err != nil {
-		return extract.RoundStats{}, fmt.Errorf("%s: %w", p, err)
+		return collection.Round{}, fmt.Errorf("%s: %w", p, err)
 	}
 	return rs, nil
 }
 
 // Commit completes state dir: the round's statistics and the keys it took
 // (the round's part of the seen set), then DONE.
-func Commit(ctx context.Context, dir string, rs extract.RoundStats, results []extract.Result) error {
+func Commit(ctx context.Context, dir string, rs collection.Round, results []extract.Result) error {
 	b, _ := json.Marshal(rs)
 	if err := storage.WriteFile(ctx, storage.Join(dir, RoundFile), b); err != nil {
 		return err

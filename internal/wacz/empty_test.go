@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/wacz"
 )
 
@@ -14,7 +14,7 @@ import (
 // (empty documents.jsonl, WARC and index) still packages a valid WACZ.
 func TestPackageEmptyCollection(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{evaluate.DocumentsFile, evaluate.WARCFile, evaluate.CDXJFile} {
+	for _, f := range []string{collection.DocumentsFile, collection.WARCFile, collection.CDXJFile} {
 		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}

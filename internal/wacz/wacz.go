@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
@@ -140,16 +140,16 @@ type Page struct {
 // Package writes outDir/collection.wacz from outDir's documents.jsonl,
 // collection.warc.gz and collection.cdxj.
 func Package(outDir string, o Options) error {
-	docs, err := evaluate.ReadDocuments(filepath.Join(outDir, evaluate.DocumentsFile))
+	docs, err := collection.ReadDocuments(filepath.Join(outDir, collection.DocumentsFile))
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
-	warcPath := filepath.Join(outDir, evaluate.WARCFile)
+	warcPath := filepath.Join(outDir, collection.WARCFile)
 	st, err := os.Stat(warcPath)
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
-	index, err := readIndex(filepath.Join(outDir, evaluate.CDXJFile), st.Size())
+	index, err := readIndex(filepath.Join(outDir, collection.CDXJFile), st.Size())
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
 	}
@@ -360,7 +360,7 @@ func readIndex(path string, warcSize int64) ([]string, error) {
 			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
 		if c.Offset < 0 || c.Length <= 0 || c.Offset+c.Length > warcSize {
-			return nil, fmt.Errorf("%s:%d: field offset/length: %d+%d is outside %s (%d bytes)", path, i+1, c.Offset, c.Length, evaluate.WARCFile, warcSize)
+			return nil, fmt.Errorf("%s:%d: field offset/length: %d+%d is outside %s (%d bytes)", path, i+1, c.Offset, c.Length, collection.WARCFile, warcSize)
 		}
 		if base := filepath.Base(c.Filename); c.Filename != "" && base != warcEntryBase {
 			return nil, fmt.Errorf("%s:%d: field filename: %q is not %s", path, i+1, c.Filename, warcEntryBase)
@@ -382,7 +382,7 @@ func readIndex(path string, warcSize int64) ([]string, error) {
 
 // pagesJSONL is a pages file: the header line, then one page per document;
 // first is the line number of docs[0] in documents.jsonl, less one.
-func pagesJSONL(header string, docs []evaluate.Document, first int) ([]byte, error) {
+func pagesJSONL(header string, docs []collection.Document, first int) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header + "\n")
 	enc := json.NewEncoder(&b)
@@ -390,14 +390,14 @@ func pagesJSONL(header string, docs []evaluate.Document, first int) ([]byte, err
 	for i, d := range docs {
 		ts, err := tsRFC3339(d.Timestamp)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: field timestamp: %w", evaluate.DocumentsFile, first+i+1, err)
+			return nil, fmt.Errorf("%s:%d: field timestamp: %w", collection.DocumentsFile, first+i+1, err)
 		}
 		sum := sha256.Sum256([]byte(d.Timestamp + " " + d.URL))
 		p := Page{ID: hex.EncodeToString(sum[:8]), URL: d.URL, TS: ts, Title: d.Title, TopicR: d.TopicR, TempR: d.TempR,
 			TTR: d.TTR, Relevance: d.Relevance, DocTime: d.DocTime, DocTimeSource: d.DocTimeSource, Depth: d.Depth,
 			Path: d.Path, Round: d.Round, Rank: d.Rank}
 		if err := enc.Encode(&p); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", evaluate.DocumentsFile, first+i+1, err)
+			return nil, fmt.Errorf("%s:%d: %w", collection.DocumentsFile, first+i+1, err)
 		}
 	}
 	return b.Bytes(), nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/buildinfo"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/flagcheck"
@@ -269,7 +270,7 @@ func extractRun(ctx context.Context, o options) error {
 			work = storage.Join(o.output, ".work")
 		}
 		// A finished run is not redone as long as its outputs are there.
-		outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, extract.RunFile))
+		outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
 		if err != nil {
 			return err
 		}
@@ -301,7 +302,7 @@ func extractRun(ctx context.Context, o options) error {
 	}
 	fetcher := job.NewFetcher()
 	defer fetcher.Close()
-	if err := writeOutputs(ctx, o.output, st.Results(), st.Rounds(), info, fetcher); err != nil {
+	if err := writeOutputs(ctx, o.output, st.Results(), st.Rounds(), info, !job.Spec.Focus.CountListingPages, fetcher); err != nil {
 		return err
 	}
 	if err := packageCollection(ctx, o.output, spec); err != nil {
@@ -348,20 +349,20 @@ func indexPath(text string) string {
 
 // runInfo builds run.json: the resolved spec, the flags given, the build
 // (internal/buildinfo: what `recrawl version` prints) and totals.
-func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (extract.RunInfo, error) {
+func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (collection.RunInfo, error) {
 	specJSON, err := json.Marshal(job.Spec)
 	if err != nil {
-		return extract.RunInfo{}, fmt.Errorf("encode spec: %w", err)
+		return collection.RunInfo{}, fmt.Errorf("encode spec: %w", err)
 	}
 	flags := o.flags
 	versions := buildinfo.Read().Versions()
 	archives, err := job.ArchiveUses(st.Results())
 	if err != nil {
-		return extract.RunInfo{}, err
+		return collection.RunInfo{}, err
 	}
-	return extract.RunInfo{
+	return collection.RunInfo{
 		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: o.engine, Flags: flags, Versions: versions,
-		Archives: archives, Gate: job.Gate, Listings: !job.Spec.Focus.CountListingPages,
+		Archives: archives, Gate: job.Gate,
 		Totals: st.Totals(), Seconds: took.Seconds(),
 	}, nil
 }

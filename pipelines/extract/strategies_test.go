@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/extracttest"
 )
@@ -46,7 +47,7 @@ func TestStrategiesOrdering(t *testing.T) {
 	runs := strategyRuns(t, a)
 	area := map[string]float64{}
 	for _, s := range strategies {
-		docs, err := evaluate.ReadDocuments(filepath.Join(runs[s], "documents.jsonl"))
+		docs, err := collection.ReadDocuments(filepath.Join(runs[s], "documents.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestEval(t *testing.T) {
 		if r.Name != strategies[i] || r.Strategy != strategies[i] || r.Documents != 150 {
 			t.Errorf("run %d: name %q strategy %q with %d documents; want %s with 150", i, r.Name, r.Strategy, r.Documents, strategies[i])
 		}
-		docs, err := evaluate.ReadDocuments(filepath.Join(runs[strategies[i]], "documents.jsonl"))
+		docs, err := collection.ReadDocuments(filepath.Join(runs[strategies[i]], "documents.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}

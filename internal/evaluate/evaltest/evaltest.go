@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/evaluate"
+	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/surt"
 )
 
@@ -58,7 +58,7 @@ func PoolRelevance(seed uint64, pool int) []float64 {
 }
 
 // WriteRun writes a run directory and returns its documents.
-func WriteRun(t testing.TB, dir string, rs RunSpec) []evaluate.Document {
+func WriteRun(t testing.TB, dir string, rs RunSpec) []collection.Document {
 	t.Helper()
 	if rs.Pool == 0 {
 		rs.Pool = 2 * rs.Docs
@@ -88,7 +88,7 @@ func WriteRun(t testing.TB, dir string, rs RunSpec) []evaluate.Document {
 		return 0
 	})
 	base := time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC)
-	var docs []evaluate.Document
+	var docs []collection.Document
 	for n, i := range order[:rs.Docs] {
 		u := URL(i)
 		key, err := surt.Key(u)
@@ -96,7 +96,7 @@ func WriteRun(t testing.TB, dir string, rs RunSpec) []evaluate.Document {
 			t.Fatal(err)
 		}
 		ts := base.Add(time.Duration(i) * time.Hour)
-		d := evaluate.Document{
+		d := collection.Document{
 			URL: u, SURT: key, Timestamp: ts.Format("20060102150405"), Filename: "source-00001.warc.gz",
 			Title: fmt.Sprintf("Article %d <about> the event & more", i), DocTime: ts.Format(time.RFC3339),
 			DocTimeSource: []string{"meta", "capture", "url"}[i%3], Language: "en",
@@ -114,29 +114,29 @@ func WriteRun(t testing.TB, dir string, rs RunSpec) []evaluate.Document {
 	if rs.WARC {
 		writeWARC(t, dir, docs)
 	}
-	writeJSONL(t, filepath.Join(dir, evaluate.DocumentsFile), docs)
+	writeJSONL(t, filepath.Join(dir, collection.DocumentsFile), docs)
 
-	var missing []evaluate.Missing
+	var missing []collection.Missing
 	codes := []string{"not-in-index", "no-usable-capture", "not-html"}
 	for m := 0; m < rs.Missing; m++ {
 		u := fmt.Sprintf("http://gone.example.net/page-%d.html", m)
 		key, _ := surt.Key(u)
-		missing = append(missing, evaluate.Missing{URL: u, SURT: key, Path: "SL", Priority: float64(m%7) / 7,
+		missing = append(missing, collection.Missing{URL: u, SURT: key, Path: "SL", Priority: float64(m%7) / 7,
 			Round: m%3 + 1, ReasonCode: codes[m%len(codes)], Reason: "synthetic reason " + codes[m%len(codes)]})
 	}
-	writeJSONL(t, filepath.Join(dir, evaluate.MissingFile), missing)
+	writeJSONL(t, filepath.Join(dir, collection.MissingFile), missing)
 
-	var rounds []evaluate.Round
+	var rounds []collection.Round
 	acc := 0.0
 	for r := 0; r*10 < len(docs); r++ {
 		sel := docs[r*10 : min(len(docs), r*10+10)]
 		for _, d := range sel {
 			acc += d.TopicR
 		}
-		rounds = append(rounds, evaluate.Round{Round: r + 1, FrontierSize: 100 - r, Selected: len(sel), Collected: len(sel),
+		rounds = append(rounds, collection.Round{Round: r + 1, FrontierSize: 100 - r, Selected: len(sel), Collected: len(sel),
 			AccumulatedRelevance: acc, URLsConsidered: 10 * (r + 1), Seconds: 0.5})
 	}
-	writeJSONL(t, filepath.Join(dir, evaluate.RoundsFile), rounds)
+	writeJSONL(t, filepath.Join(dir, collection.RoundsFile), rounds)
 
 	// links.tsv: each document links to two pool URLs (one collected, one
 	// not, when possible) and to its parent.
@@ -152,7 +152,7 @@ func WriteRun(t testing.TB, dir string, rs RunSpec) []evaluate.Document {
 			fmt.Fprintf(&lb, "%s\t%s\tanchor %d-%d \"quoted\"\t%v\n", d.URL, tg, n, j, in[tg])
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, evaluate.LinksFile), []byte(lb.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, collection.LinksFile), []byte(lb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -178,7 +178,7 @@ func WriteRun(t testing.TB, dir string, rs RunSpec) []evaluate.Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, evaluate.RunFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, collection.RunFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return docs
@@ -202,7 +202,7 @@ func writeJSONL[T any](t testing.TB, path string, items []T) {
 // record with a small HTML page), indexes the file with internal/cdxj and
 // writes collection.cdxj. The documents' offsets and lengths are not
 // changed: they point into the source archive, as in a real run.
-func writeWARC(t testing.TB, dir string, docs []evaluate.Document) {
+func writeWARC(t testing.TB, dir string, docs []collection.Document) {
 	t.Helper()
 	var file bytes.Buffer
 	for i, d := range docs {
@@ -218,11 +218,11 @@ func writeWARC(t testing.TB, dir string, docs []evaluate.Document) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, evaluate.WARCFile), file.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, collection.WARCFile), file.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var caps []cdxj.Capture
-	if _, err := cdxj.IndexFile(bytes.NewReader(file.Bytes()), evaluate.WARCFile, cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+	if _, err := cdxj.IndexFile(bytes.NewReader(file.Bytes()), collection.WARCFile, cdxj.IndexOptions{}, func(c cdxj.Capture) error {
 		caps = append(caps, c)
 		return nil
 	}); err != nil {
@@ -234,7 +234,7 @@ func writeWARC(t testing.TB, dir string, docs []evaluate.Document) {
 		idx.WriteString(c.Line())
 		idx.WriteByte('\n')
 	}
-	if err := os.WriteFile(filepath.Join(dir, evaluate.CDXJFile), []byte(idx.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, collection.CDXJFile), []byte(idx.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
