@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/recrawl/recrawl/internal/collection"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,10 +43,8 @@ func DefaultViewerDir() string {
 	return filepath.Dir(found[len(found)-1])
 }
 
-// CollectionFile is a run's WACZ (internal/wacz's FileName; this package
-// cannot import it, as wacz imports internal/evaluate, which links to the
-// view pages).
-const CollectionFile = "collection.wacz"
+// CollectionFile is a run's WACZ.
+const CollectionFile = collection.WACZFile
 
 // WACZName is the name a run's collection is served under.
 func WACZName(run string) string { return run + ".wacz" }

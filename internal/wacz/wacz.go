@@ -74,7 +74,7 @@ type Metadata struct {
 
 // Names inside the package and of the output.
 const (
-	FileName      = "collection.wacz"
+	FileName      = collection.WACZFile
 	Version       = "1.1.1"
 	WARCEntry     = "archive/collection.warc.gz"
 	IndexEntry    = "indexes/index.cdxj"
