@@ -28,7 +28,7 @@ package runners
 //
 // The clusters run one after the other, so that at most one cluster's JVMs
 // (about 3 GB) are up at a time. A cluster that cannot start fails the
-// test under CI and skips it elsewhere (internal/testservers).
+// test under CI and skips it elsewhere (internal/testkit/testservers).
 
 import (
 	"bytes"
@@ -47,10 +47,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
-	"github.com/recrawl/recrawl/internal/extracttest"
-	"github.com/recrawl/recrawl/internal/sharedtest"
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // clusterEvent is the event the extraction collects; clusterExtractFlags

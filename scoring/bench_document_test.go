@@ -9,7 +9,7 @@ package scoring_test
 //	GOMAXPROCS=1 go test ./scoring -run '^$' -bench 'BenchmarkDocumentStep$' -count 5
 //
 // The pages are the article pages of a small archive generated in-process by
-// internal/archivegen (all its layouts, English and German, UTF-8 and
+// internal/corpus/archivegen (all its layouts, English and German, UTF-8 and
 // Latin-1), read back through internal/records as the extraction reads them,
 // and brought to real-world sizes of 30-100 KB (archivegen's pages are
 // 10-20 KB) with what makes real news pages heavy: inline scripts and styles
@@ -33,7 +33,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/scoring"

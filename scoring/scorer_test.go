@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // syntheticGerman returns a text of n words: a quarter German stop words,

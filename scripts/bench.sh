@@ -723,14 +723,14 @@ WRAP
 }
 
 bench_replay() {
-  echo "== replay: ReplayWeb.page, time to the first replayed page (internal/replaytest)"
+  echo "== replay: ReplayWeb.page, time to the first replayed page (internal/testkit/replaytest)"
   local pages fail=0
   # The generated collections are kept here and reused (a 19,045-document one takes a minute or more to build).
   mkdir -p "$dir/replay"
   for pages in ${BENCH_REPLAY_PAGES:-80 9200}; do
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
     RECRAWL_REPLAY_BENCH_DIR="$dir/replay" RECRAWL_REPLAY_BENCH_PAGES=$pages \
-      nice -n 10 go test -count=1 -timeout 90m -run 'TestReplayTimeToFirstPage$' -v ./internal/replaytest \
+      nice -n 10 go test -count=1 -timeout 90m -run 'TestReplayTimeToFirstPage$' -v ./internal/testkit/replaytest \
       >"$dir/replay-$pages.log" 2>&1 || { echo "FAILED: replay bench with $pages pages (see $dir/replay-$pages.log)"; tail -20 "$dir/replay-$pages.log"; return 1; }
     grep '^replay-bench' "$dir/replay-$pages.log"
     echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

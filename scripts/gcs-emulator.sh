@@ -7,7 +7,7 @@
 #   curl -X POST -d '{"name":"my-bucket"}' "http://$STORAGE_EMULATOR_HOST/storage/v1/b?project=p"   # a bucket
 # The Go storage client (internal/storage, every pipeline) then talks to it.
 # Usage: scripts/gcs-emulator.sh [--port PORT]   (default 4443)
-# The tests start the same server in process (internal/testservers).
+# The tests start the same server in process (internal/testkit/testservers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -eq 0 ] || [ $# -eq 2 -a "$1" = --port ] || { echo "usage: $0 [--port PORT]" >&2; exit 2; }

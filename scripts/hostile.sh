@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the hostile-input suite (internal/hostile/suite_test.go):
+# Runs the hostile-input suite (internal/testkit/hostile/suite_test.go):
 # cut and byte-flipped copies of every conformance archive, malformed
 # specifications, reads outside the allowed folders (watched with inotify),
 # a second run into a running one's output, compressed bombs (peak RSS), and
@@ -17,7 +17,7 @@ if [ $# -gt 0 ]; then
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if go test -count=1 -timeout 20m -run '^TestHostileSuite$' -v ./internal/hostile/ >"$log" 2>&1; then
+if go test -count=1 -timeout 20m -run '^TestHostileSuite$' -v ./internal/testkit/hostile/ >"$log" 2>&1; then
   grep -E '^(hostile suite|extract:|index:|bombs:)' "$log"
 else
   tail -n 80 "$log"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# install-replay-deps.sh installs the replay viewers that internal/replaytest
+# install-replay-deps.sh installs the replay viewers that internal/testkit/replaytest
 # runs, at the versions pinned in scripts/replay-deps.env, into a cache outside
 # the repository ($RECRAWL_CACHE, default ~/.cache/recrawl):
 #

@@ -3,7 +3,7 @@
 # Chromium, which internal/report's test uses to render report.html headless
 # (under CI=1 that test fails when Chromium is missing instead of skipping),
 # and, through install-replay-deps.sh, the replay viewers that
-# internal/replaytest runs in it (ReplayWeb.page, pywb).
+# internal/testkit/replaytest runs in it (ReplayWeb.page, pywb).
 #
 # Idempotent: does nothing when a Chromium binary is already on the machine.
 # Set CHROMIUM to point the tests at a binary elsewhere.

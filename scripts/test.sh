@@ -2,7 +2,7 @@
 # Runs every test of recrawl: static checks, unit tests, conformance tests
 # against ../shared, and integration tests against real local servers (the
 # Bigtable and GCS emulators in the test process, the prism job server by `go
-# tool prism`, the clusters by the scripts in this folder; internal/testservers).
+# tool prism`, the clusters by the scripts in this folder; internal/testkit/testservers).
 # Usage: scripts/test.sh [go test flags...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // rawOriginal is the original format as plain JSON, to compare against.

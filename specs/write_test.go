@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // roundTrip writes s as YAML and as JSON, parses both and compares them to s.

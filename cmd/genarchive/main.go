@@ -5,7 +5,7 @@
 //	go run ./cmd/genarchive --out DIR --pages 2000 --seed 1 [--max_file_size 1GB] [--events N]
 //	go run ./cmd/genarchive --out DIR --target_bytes 1GB
 //
-// See package internal/archivegen for what the archive contains.
+// See package internal/corpus/archivegen for what the archive contains.
 package main
 
 import (
@@ -18,15 +18,15 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
-	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/cli"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 )
 
 func main() {
 	var (
 		cfg         archivegen.Config
-		maxFileSize = cliflags.ByteSize(archivegen.DefaultMaxFileSize)
-		targetBytes cliflags.ByteSize
+		maxFileSize = cli.ByteSize(archivegen.DefaultMaxFileSize)
+		targetBytes cli.ByteSize
 		quiet       bool
 	)
 	flag.StringVar(&cfg.OutDir, "out", "", "output directory (required)")
@@ -41,14 +41,14 @@ func main() {
 	flag.IntVar(&cfg.Workers, "workers", 0, "parallel renderers (0: all cores); does not change the output")
 	flag.BoolVar(&cfg.Templates, "templates", false, "give the hosts the site templates of real news sites in turn (related stories in asides, teaser grids, footer link farms, print and AMP variants; labels.tsv gets a template column)")
 	flag.BoolVar(&quiet, "quiet", false, "log only errors")
-	cliflags.Alias(flag.CommandLine, "target-bytes", "target_bytes")
-	cliflags.Alias(flag.CommandLine, "max-file-size", "max_file_size")
-	cliflags.Alias(flag.CommandLine, "warc-version", "warc_version")
+	cli.Alias(flag.CommandLine, "target-bytes", "target_bytes")
+	cli.Alias(flag.CommandLine, "max-file-size", "max_file_size")
+	cli.Alias(flag.CommandLine, "warc-version", "warc_version")
 	flag.Usage = func() {
-		cliflags.Print(flag.CommandLine.Output(), "usage: genarchive --out DIR (--pages N | --target_bytes SIZE) [flags]", flag.CommandLine, nil, "")
+		cli.Print(flag.CommandLine.Output(), "usage: genarchive --out DIR (--pages N | --target_bytes SIZE) [flags]", flag.CommandLine, nil, "")
 	}
 	flag.Parse()
-	for _, d := range cliflags.Deprecated(flag.CommandLine) {
+	for _, d := range cli.Deprecated(flag.CommandLine) {
 		fmt.Fprintln(os.Stderr, d)
 	}
 	cfg.MaxFileSize = int64(maxFileSize)

@@ -1,5 +1,5 @@
 // Command genrealcorpus writes a benchmark corpus of gzipped WARC files whose
-// captures are real web pages (see package internal/realcorpus): the index
+// captures are real web pages (see package internal/corpus/realcorpus): the index
 // benchmarks' corpus of record size like a real archive's, beside
 // cmd/genarchive's small generated pages.
 //
@@ -15,14 +15,14 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/cliflags"
-	"github.com/recrawl/recrawl/internal/realcorpus"
+	"github.com/recrawl/recrawl/internal/cli"
+	"github.com/recrawl/recrawl/internal/corpus/realcorpus"
 )
 
 func main() {
 	var (
 		cfg       realcorpus.Config
-		fileBytes = cliflags.ByteSize(250e6)
+		fileBytes = cli.ByteSize(250e6)
 	)
 	flag.StringVar(&cfg.OutDir, "out", "", "output directory (required)")
 	flag.StringVar(&cfg.Pages, "pages", defaultPages(), "directory with labels.tsv (url, file) and the gzipped pages in pages/")
@@ -30,9 +30,9 @@ func main() {
 	flag.Var(&fileBytes, "file_bytes", "size each file is written to (e.g. 250MB, 1GB)")
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "random seed; the same seed, pages and sizes give byte-identical files")
 	flag.StringVar(&cfg.Prefix, "prefix", "REAL", "WARC file name prefix")
-	cliflags.Alias(flag.CommandLine, "file-bytes", "file_bytes")
+	cli.Alias(flag.CommandLine, "file-bytes", "file_bytes")
 	flag.Usage = func() {
-		cliflags.Print(flag.CommandLine.Output(), "usage: genrealcorpus --out DIR [flags]", flag.CommandLine, nil, "")
+		cli.Print(flag.CommandLine.Output(), "usage: genrealcorpus --out DIR [flags]", flag.CommandLine, nil, "")
 	}
 	flag.Parse()
 	if cfg.OutDir == "" || flag.NArg() > 0 {

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 )
 
 // The tests run the programs as users do: recrawl, and the deprecated

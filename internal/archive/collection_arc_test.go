@@ -16,7 +16,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // TestWriteCollectionARC: a collection of every capture of the real ARC

@@ -3,8 +3,6 @@
 // engines and the tests call alike. It knows files, offsets and records,
 // nothing of Algorithm 1 (internal/extract imports it, not the reverse).
 //
-//   - IndexRange (index_file.go): one range of an archive file indexed, for
-//     the index pipeline (transforms/index.IndexArchives).
 //   - Fetcher (fetch.go): the record an index capture names, looked for in
 //     the locations of the capture's archive, with an LRU of open files and
 //     ranged reads of gs:// files. A record that is not where the index

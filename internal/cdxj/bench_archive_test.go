@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/benchcorpus"
+	"github.com/recrawl/recrawl/internal/corpus/benchcorpus"
 	"github.com/recrawl/recrawl/internal/inflate"
 	"github.com/recrawl/recrawl/internal/records"
 )

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/surt"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // damagedInputs are the conformance archives whose damaged copies are

@@ -40,7 +40,6 @@ import (
 	"strings"
 
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/slab"
 	"github.com/recrawl/recrawl/internal/surt"
 )
 
@@ -249,7 +248,7 @@ type indexer struct {
 	st       *IndexStats
 	buf      []byte
 	// keys makes the SURT keys in shared chunks (see key).
-	keys slab.Slab
+	keys records.Slab
 	// ents are the entries entry fills, in turn: at most two are alive
 	// (the one held for request pairing and the new one).
 	ents [2]entry

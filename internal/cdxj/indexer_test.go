@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 func indexBytes(t testing.TB, data []byte, name string) ([]Capture, IndexStats, []records.Skip) {

@@ -15,9 +15,9 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // indexed is what indexing produced: sorted index lines and skips

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/replay"
 	"github.com/recrawl/recrawl/internal/report"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -102,8 +102,8 @@ func DefineFlags(fs *flag.FlagSet) func(extractor Extractor) (Options, error) {
 	replayBase := fs.String("replay_base", "", "link each document in report.html to its capture in this wayback service (pywb URL scheme BASE/TIMESTAMP/URL, e.g. http://localhost:8080/coll/); default: to ReplayWeb.page as \"extract serve --report DIR\" serves each run's collection.wacz")
 	generated := fs.String("generated", "", "generation time to print in the report (default: none, for reproducible output)")
 	options := fs.String("options", "", "run the focusing options comparison on --spec: all, or comma-separated variants ("+variantNames()+")")
-	cliflags.Alias(fs, "fixed-half-life", "fixed_half_life")
-	cliflags.Alias(fs, "top-missing", "top_missing")
+	cli.Alias(fs, "fixed-half-life", "fixed_half_life")
+	cli.Alias(fs, "top-missing", "top_missing")
 	return func(extractor Extractor) (Options, error) {
 		o := Options{Labels: *labels, Event: *event, ReportDir: *reportDir, Table3: *table3,
 			Top: *top, TopMissing: *topMissing, Generated: *generated, ReplayBase: *replayBase}

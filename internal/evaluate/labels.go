@@ -41,7 +41,7 @@ type Labels struct {
 // A first line starting with '#' (or naming "url" as its first column) is a
 // header; when it names its columns, "url", "grade", "event" and "alias" are
 // looked up by name, so the synthetic archive's labels.tsv
-// (internal/archivegen.LabelsHeader: url, event, grade, alias, published, …)
+// (internal/corpus/archivegen.LabelsHeader: url, event, grade, alias, published, …)
 // is read with its redirecting aliases. Lines starting with '#' after the
 // first are comments.
 //

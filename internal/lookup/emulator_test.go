@@ -1,7 +1,7 @@
 package lookup
 
 import (
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 
 	"context"
 	"reflect"

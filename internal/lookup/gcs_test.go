@@ -13,7 +13,7 @@ import (
 
 	gcs "cloud.google.com/go/storage"
 
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 

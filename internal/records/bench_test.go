@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/benchcorpus"
+	"github.com/recrawl/recrawl/internal/corpus/benchcorpus"
 )
 
 // BenchmarkIteratorHeaders reads the records of a real archive, already

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/hostile"
+	"github.com/recrawl/recrawl/internal/testkit/hostile"
 )
 
 // gzipOf compresses the head followed by n zero bytes and the tail.

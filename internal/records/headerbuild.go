@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/recrawl/recrawl/internal/slab"
 )
 
 // headerBuilder gathers the fields of one header (a record's WARC header or
@@ -85,7 +83,7 @@ func (b *headerBuilder) add(l []byte) {
 // appendTo returns the fields gathered (nil if none) in dst's array when it
 // has room, else in a new one of their number. Their strings come from sl
 // (nil: their own allocation).
-func (b *headerBuilder) appendTo(dst Header, sl *slab.Slab) Header {
+func (b *headerBuilder) appendTo(dst Header, sl *Slab) Header {
 	if len(b.spans) == 0 {
 		return nil
 	}

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/recrawl/recrawl/internal/records/stream"
-	"github.com/recrawl/recrawl/internal/slab"
 )
 
 // Iterator reads the records of one archive file in order:
@@ -51,8 +50,8 @@ type Iterator struct {
 	// With reuse (ReuseRecords), every record is rec, its HTTP head http,
 	// and their Headers use the arrays kept in warcHeader and httpHeader.
 	reuse                  bool
-	indexOnly              bool       // IndexFieldsOnly
-	sl                     *slab.Slab // the strings of IndexFieldsOnly; nil: one allocation each
+	indexOnly              bool  // IndexFieldsOnly
+	sl                     *Slab // the strings of IndexFieldsOnly; nil: one allocation each
 	rec                    Record
 	http                   HTTP
 	warcHeader, httpHeader Header
@@ -75,7 +74,7 @@ func (it *Iterator) ReuseRecords() { it.reuse = true }
 // The strings of its records (header fields, status line, timestamp) are
 // copied into shared chunks of 64 KB (no allocation per string): a string
 // kept keeps its chunk alive.
-func (it *Iterator) IndexFieldsOnly() { it.indexOnly, it.sl = true, &slab.Slab{} }
+func (it *Iterator) IndexFieldsOnly() { it.indexOnly, it.sl = true, &Slab{} }
 
 // latin1 is latin1(b), from the slab of IndexFieldsOnly if there is one.
 func (it *Iterator) latin1(b []byte) string {

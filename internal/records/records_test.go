@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 type span struct {

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/recrawl/recrawl/internal/buildinfo"
-	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/pipelines/extract"
 	"github.com/recrawl/recrawl/pipelines/index"
 )
@@ -92,7 +92,7 @@ func status(name string, err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, cliflags.ErrUsage): // printed by the flag package, with the usage
+	case errors.Is(err, cli.ErrUsage): // printed by the flag package, with the usage
 		return 2
 	default:
 		fmt.Fprintf(os.Stderr, "recrawl %s: %v\n", name, err)
@@ -144,12 +144,12 @@ func versionMain(_ context.Context, args []string) error {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: recrawl version\n(prints the module version, VCS revision, commit time, Go and Beam SDK versions)")
 	}
-	if err := cliflags.Parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "recrawl version: unexpected argument %q\n", fs.Arg(0))
-		return cliflags.ErrUsage
+		return cli.ErrUsage
 	}
 	return buildinfo.Read().Write(os.Stdout)
 }

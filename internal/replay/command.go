@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/cli"
 )
 
 // ViewerEnv names the environment variable that gives the folder of
@@ -101,7 +101,7 @@ func Command(ctx context.Context, args []string, stdout io.Writer) error {
 		fs.PrintDefaults()
 	}
 	fs.SetOutput(os.Stderr)
-	if err := cliflags.Parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err // the flag package printed the error and the usage
 	}
 	if fs.NArg() > 0 {

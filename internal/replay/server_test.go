@@ -13,7 +13,7 @@ import (
 )
 
 // viewerDir writes stand-ins for ui.js and sw.js: the server only serves
-// these files (the real viewer runs in internal/replaytest).
+// these files (the real viewer runs in internal/testkit/replaytest).
 func viewerDir(t *testing.T) string {
 	dir := t.TempDir()
 	for _, f := range []string{"ui.js", "sw.js"} {

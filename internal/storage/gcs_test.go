@@ -1,7 +1,7 @@
 package storage
 
 import (
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 
 	"bytes"
 	"context"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // checkFast fails when fastKey accepts url and differs from fullKey; it

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // TestConformanceTSV checks every row of the shared SURT vectors.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
-	"github.com/recrawl/recrawl/internal/replaytest"
+	"github.com/recrawl/recrawl/internal/testkit/replaytest"
 	"github.com/recrawl/recrawl/internal/wacz"
 )
 

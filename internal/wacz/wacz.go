@@ -39,7 +39,7 @@ import (
 
 // DefaultZipNumThreshold is the number of index lines from which the index
 // is written as ZipNum (index.cdx.gz + index.idx) instead of a flat
-// index.cdxj. Measured in ReplayWeb.page 2.5.3 (internal/replaytest,
+// index.cdxj. Measured in ReplayWeb.page 2.5.3 (internal/testkit/replaytest,
 // scripts/bench.sh replay): see docs/benchmarks.md, "Replay".
 const DefaultZipNumThreshold = 3000
 

@@ -17,8 +17,8 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/evaluate/evaltest"
-	"github.com/recrawl/recrawl/internal/replaytest"
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/replaytest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"github.com/recrawl/recrawl/internal/wacz"
 )
 

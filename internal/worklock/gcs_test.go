@@ -11,7 +11,7 @@ import (
 
 	gcs "cloud.google.com/go/storage"
 
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // TestGCSLock runs the gs:// lock against fake-gcs-server: a second run is

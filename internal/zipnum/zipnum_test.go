@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // gzipMembers decompresses a multi-member gzip file member by member and

@@ -17,7 +17,7 @@ import (
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/scoring/document"
 )
 

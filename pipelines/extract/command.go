@@ -12,7 +12,7 @@
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
 // the collection reaches target_size, the frontier is empty or max_rounds is
-// reached. The engines (internal/engine) run the rounds; the steps of a round
+// reached. The engines (internal/extract/engine) run the rounds; the steps of a round
 // and where each lives are in docs/architecture.md. This package reads the
 // flags, prepares the job (run.go), names the archives (archives.go), picks
 // an engine and writes the outputs of its run (outputs.go). A run prints its
@@ -32,12 +32,11 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/recrawl/recrawl/internal/cliflags"
-	"github.com/recrawl/recrawl/internal/profiling"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/replay"
 )
 
-var verbose = productFlags.Bool("verbose", false, cliflags.VerboseUsage)
+var verbose = productFlags.Bool("verbose", false, cli.VerboseUsage)
 
 // Usage is the synopsis of the extraction; `recrawl extract --help` prints
 // it above the flags.
@@ -50,23 +49,23 @@ func Flags() *flag.FlagSet { return productFlags }
 
 // printHelp prints the usage, the extraction's flags, then Beam's.
 func printHelp() {
-	cliflags.Print(flag.CommandLine.Output(), Usage, productFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+	cli.Print(flag.CommandLine.Output(), Usage, productFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
 }
 
 // Main runs `recrawl extract ARGS`: it defines the extraction's flags on
 // flag.CommandLine beside Beam's, parses args there, initializes Beam and
 // runs one extraction. It returns flag.ErrHelp after printing the help, and
-// an error wrapping cliflags.ErrUsage for a wrong command line. Call it once
+// an error wrapping cli.ErrUsage for a wrong command line. Call it once
 // per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
-	cliflags.Own(flag.CommandLine, productFlags)
+	cli.Own(flag.CommandLine, productFlags)
 	flag.CommandLine.Usage = printHelp
-	if err := cliflags.Parse(flag.CommandLine, args); err != nil {
+	if err := cli.Parse(flag.CommandLine, args); err != nil {
 		return err
 	}
 	beam.Init()
-	cliflags.SetLogLevel(flag.CommandLine, *verbose)
-	stop := profiling.Start()
+	cli.SetLogLevel(flag.CommandLine, *verbose)
+	stop := cli.StartProfiling()
 	defer stop()
 	return run(ctx)
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/extracttest"
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // TestBeamK1EqualsSequential: with K = 1 the Beam rounds are exactly the

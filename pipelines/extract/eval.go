@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/specs"
 )
@@ -22,21 +22,21 @@ func evalCommand(ctx context.Context, args []string) error {
 	eval := evaluate.DefineFlags(fs)
 	own := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.VisitAll(func(f *flag.Flag) { own.Var(f.Value, f.Name, f.Usage) })
-	cliflags.Own(fs, productFlags)
-	cliflags.Own(fs, flag.CommandLine)
+	cli.Own(fs, productFlags)
+	cli.Own(fs, flag.CommandLine)
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
-		cliflags.Print(os.Stderr, "usage: recrawl "+evaluate.Usage, own, fs,
+		cli.Print(os.Stderr, "usage: recrawl "+evaluate.Usage, own, fs,
 			"Flags of the extractions it runs (--table3, --options), then Beam's:")
 	}
-	if err := cliflags.Parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	cliflags.SetLogLevel(fs, *verbose)
+	cli.SetLogLevel(fs, *verbose)
 	if fs.NArg() > 0 {
 		return fmt.Errorf("eval: unexpected argument %q", fs.Arg(0))
 	}
-	for _, d := range cliflags.Deprecated(fs) {
+	for _, d := range cli.Deprecated(fs) {
 		fmt.Fprintln(os.Stderr, d)
 	}
 	base := optionsFromFlags()

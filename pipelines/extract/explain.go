@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/cliflags"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -58,15 +58,15 @@ func explainCommand(ctx context.Context, args []string, out io.Writer) error {
 	fs.Var(&archives, "archive", "archive locations, comma-separated, for reference documents given as URLs; repeated as NAME=LOCATIONS for several archives")
 	dictionary := fs.String("dictionary", "", "IDF dictionary or document-frequency file, or a directory of df-LANG.tsv files (default: the spec's, else df-*.tsv next to --index)")
 	terms := fs.Int("terms", 20, "number of top contributing terms to print")
-	cliflags.Alias(fs, "capture-time", "capture_time")
-	cliflags.Alias(fs, "content-type", "content_type")
+	cli.Alias(fs, "capture-time", "capture_time")
+	cli.Alias(fs, "content-type", "content_type")
 	fs.Usage = func() {
-		cliflags.Print(fs.Output(), "usage: recrawl explain --spec SPEC --html FILE --url URL --capture_time TIME [flags]\n(prints why the page gets its score, as JSON)", fs, nil, "")
+		cli.Print(fs.Output(), "usage: recrawl explain --spec SPEC --html FILE --url URL --capture_time TIME [flags]\n(prints why the page gets its score, as JSON)", fs, nil, "")
 	}
-	if err := cliflags.Parse(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	for _, d := range cliflags.Deprecated(fs) {
+	for _, d := range cli.Deprecated(fs) {
 		fmt.Fprintln(os.Stderr, d)
 	}
 	for name, v := range map[string]string{"--spec": *specPath, "--html": *htmlPath, "--url": *pageURL, "--capture_time": *captureTime} {

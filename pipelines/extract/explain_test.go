@@ -11,7 +11,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // TestExplain: `extract explain` on an HTML page of the archive prints the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/flagcheck"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/runners"
 	"github.com/recrawl/recrawl/scoring"
@@ -18,14 +18,14 @@ import (
 // line naming the flag, before a lock, a log line or a pipeline.
 func checkOptions(o options) error {
 	checks := []error{
-		flagcheck.AtLeast("--rounds_per_job", int64(o.roundsPerJob), 1),
-		flagcheck.OneOf("--engine", o.engine, "beam", "sequential"),
-		flagcheck.OneOf("--join", o.join, "lookup", "cogroup"),
-		flagcheck.AtLeast("--target_size", int64(o.targetSize), 0),
-		flagcheck.AtLeast("--batch_size", int64(o.batchSize), 0),
+		cli.CheckAtLeast("--rounds_per_job", int64(o.roundsPerJob), 1),
+		cli.CheckOneOf("--engine", o.engine, "beam", "sequential"),
+		cli.CheckOneOf("--join", o.join, "lookup", "cogroup"),
+		cli.CheckAtLeast("--target_size", int64(o.targetSize), 0),
+		cli.CheckAtLeast("--batch_size", int64(o.batchSize), 0),
 	}
 	if o.onMissingFile != "" {
-		checks = append(checks, flagcheck.OneOf("--on_missing_archive_file", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount))
+		checks = append(checks, cli.CheckOneOf("--on_missing_archive_file", o.onMissingFile, extract.OnMissingFileStop, extract.OnMissingFileCount))
 	}
 	if o.batchSize > extract.MaxBatchSize {
 		checks = append(checks, fmt.Errorf("--batch_size=%d: at most %d", o.batchSize, extract.MaxBatchSize))
@@ -50,15 +50,15 @@ func checkOptions(o options) error {
 		checks = append(checks, fmt.Errorf("--rounds_per_job=%d: only with --engine=beam (the sequential engine runs no jobs)", o.roundsPerJob))
 	}
 	checks = append(checks,
-		flagcheck.File("--spec", o.spec),
-		flagcheck.FileOrDir("--dictionary", o.dictionary),
-		flagcheck.OutputDir("--output", o.output),
-		flagcheck.OutputDir("--work", o.work))
+		cli.CheckFile("--spec", o.spec),
+		cli.CheckFileOrDir("--dictionary", o.dictionary),
+		cli.CheckOutputDir("--output", o.output),
+		cli.CheckOutputDir("--work", o.work))
 	if _, err := runners.FromFlags(); err != nil { // --runner and the Beam flags it reads
 		checks = append(checks, err)
 	}
 	for _, root := range specRootFlag {
-		checks = append(checks, flagcheck.Dir("--spec_root", root))
+		checks = append(checks, cli.CheckDir("--spec_root", root))
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -79,7 +79,7 @@ func checkArchives(job *extract.Job) error {
 			}
 		}
 		for _, loc := range s.Archives {
-			if err := flagcheck.Dir("--archive", loc); err != nil {
+			if err := cli.CheckDir("--archive", loc); err != nil {
 				return err
 			}
 		}
@@ -100,7 +100,7 @@ func checkDictionaries(job *extract.Job, flagValue string) error {
 		if btindex.IsDictionaryPath(p) { // stored in the Bigtable index, found there
 			continue
 		}
-		if err := flagcheck.File(from, p); err != nil {
+		if err := cli.CheckFile(from, p); err != nil {
 			return err
 		}
 	}
@@ -111,16 +111,16 @@ func checkDictionaries(job *extract.Job, flagValue string) error {
 // before the spec is read.
 func checkExplainFlags(args []string, spec, html, dictionary string, terms int, specRoots []string) error {
 	checks := []error{
-		flagcheck.NoArgs(args),
-		flagcheck.File("--spec", spec),
-		flagcheck.FileOrDir("--dictionary", dictionary),
-		flagcheck.AtLeast("--terms", int64(terms), 0),
+		cli.CheckNoArgs(args),
+		cli.CheckFile("--spec", spec),
+		cli.CheckFileOrDir("--dictionary", dictionary),
+		cli.CheckAtLeast("--terms", int64(terms), 0),
 	}
 	if html != "-" {
-		checks = append(checks, flagcheck.File("--html", html))
+		checks = append(checks, cli.CheckFile("--html", html))
 	}
 	for _, root := range specRoots {
-		checks = append(checks, flagcheck.Dir("--spec_root", root))
+		checks = append(checks, cli.CheckDir("--spec_root", root))
 	}
 	for _, err := range checks {
 		if err != nil {

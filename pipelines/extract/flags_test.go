@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/roundstate"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
 )
 
 // TestBadFlagValues runs recrawl extract, explain, eval and index with one wrong flag

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 )
 
 // focusSpec writes the fixture's event spec with focusing options added.

@@ -17,8 +17,8 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/extracttest"
-	"github.com/recrawl/recrawl/internal/hostile"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/hostile"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/specs"
 )

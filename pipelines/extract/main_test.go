@@ -2,7 +2,7 @@ package extract
 
 // End-to-end tests of the extract command. They build the binary once and
 // run it as a subprocess (flags, exit codes and SIGKILL as a user sees them),
-// on one generated archive indexed once (internal/extracttest). The
+// on one generated archive indexed once (internal/testkit/extracttest). The
 // archive, the binary and every run's TMPDIR live in one temporary
 // directory, removed by TestMain.
 
@@ -22,8 +22,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 )
 
 // The test archive: a few thousand article pages (plus home, section and tag

@@ -5,7 +5,7 @@ package extract
 // standalone Beam job server (prism, the job API of Flink's and Spark's job
 // servers too), translated for Dataflow, and with the archive, the index,
 // the outputs and the state on gs:// (a GCS emulator). The servers start
-// through the project's scripts (internal/testservers).
+// through the project's scripts (internal/testkit/testservers).
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ import (
 	gcs "cloud.google.com/go/storage"
 	"google.golang.org/api/iterator"
 
-	"github.com/recrawl/recrawl/internal/extracttest"
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // portableFlags is a short extraction: three Beam rounds of K = 10.

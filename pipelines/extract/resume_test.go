@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/roundstate"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
 )
 
 // killAt starts the command and SIGKILLs it once path exists (plus delay,

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/buildinfo"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/collection"
-	"github.com/recrawl/recrawl/internal/engine"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/flagcheck"
+	"github.com/recrawl/recrawl/internal/extract/engine"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -188,7 +188,7 @@ func resolveReferences(ctx context.Context, job *extract.Job, idx lookup.Index) 
 }
 
 func run(ctx context.Context) error {
-	if err := flagcheck.NoArgs(flag.Args()); err != nil {
+	if err := cli.CheckNoArgs(flag.Args()); err != nil {
 		return err
 	}
 	return extractRun(ctx, optionsFromFlags())

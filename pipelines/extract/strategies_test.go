@@ -10,7 +10,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/evaluate"
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 )
 
 var strategies = []string{"ctf", "cf", "tf", "unfocused"}

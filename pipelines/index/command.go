@@ -14,10 +14,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
 	"github.com/recrawl/recrawl/internal/btindex"
-	"github.com/recrawl/recrawl/internal/cliflags"
-	"github.com/recrawl/recrawl/internal/flagcheck"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/profiling"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
@@ -50,7 +48,7 @@ var (
 	dictionaryMinDF  = indexFlags.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
 	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
 
-	verbose = indexFlags.Bool("verbose", false, cliflags.VerboseUsage)
+	verbose = indexFlags.Bool("verbose", false, cli.VerboseUsage)
 )
 
 // Flags returns the index subcommand's own flags (not Beam's).
@@ -58,23 +56,23 @@ func Flags() *flag.FlagSet { return indexFlags }
 
 // printHelp prints the usage, the index's flags, then Beam's.
 func printHelp() {
-	cliflags.Print(flag.CommandLine.Output(), Usage, indexFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+	cli.Print(flag.CommandLine.Output(), Usage, indexFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
 }
 
 // Main runs `recrawl index ARGS`: it defines the index's flags on
 // flag.CommandLine beside Beam's, parses args there, initializes Beam,
 // indexes and prints the summary. It returns flag.ErrHelp after printing the
-// help, and an error wrapping cliflags.ErrUsage for a wrong command line.
+// help, and an error wrapping cli.ErrUsage for a wrong command line.
 // Call it once per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
-	cliflags.Own(flag.CommandLine, indexFlags)
+	cli.Own(flag.CommandLine, indexFlags)
 	flag.CommandLine.Usage = printHelp
-	if err := cliflags.Parse(flag.CommandLine, args); err != nil {
+	if err := cli.Parse(flag.CommandLine, args); err != nil {
 		return err
 	}
 	beam.Init()
-	cliflags.SetLogLevel(flag.CommandLine, *verbose)
-	stop := profiling.Start()
+	cli.SetLogLevel(flag.CommandLine, *verbose)
+	stop := cli.StartProfiling()
 	defer stop()
 	return run(ctx)
 }
@@ -406,10 +404,10 @@ func (s Summary) Print(w io.Writer) {
 // the flags, an --output that cannot be a directory, and --dictionary_*
 // flags given without --dictionary (they would do nothing).
 func checkFlags() error {
-	if err := flagcheck.NoArgs(flag.Args()); err != nil {
+	if err := cli.CheckNoArgs(flag.Args()); err != nil {
 		return err
 	}
-	if err := flagcheck.OutputDir("--output", *output); err != nil {
+	if err := cli.CheckOutputDir("--output", *output); err != nil {
 		return err
 	}
 	var unused []string

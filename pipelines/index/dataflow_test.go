@@ -1,7 +1,7 @@
 package index
 
 import (
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 
 	"regexp"
 	"slices"

@@ -16,13 +16,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/docfreq"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/hostile"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/testkit/hostile"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
 )
@@ -92,7 +92,7 @@ func dfDirectly(t *testing.T, files []string, sample float64) (map[string]*scori
 			case c.Mime != "text/html" && c.Mime != "application/xhtml+xml":
 				skipped["not-html"]++
 				continue
-			case !docfreq.InSample(c.Key, c.Timestamp, sample):
+			case !index.InDictionarySample(c.Key, c.Timestamp, sample):
 				sampledOut++
 				continue
 			}
@@ -280,9 +280,9 @@ func TestInDictionarySample(t *testing.T) {
 		in, nested := 0, true
 		for i := range n {
 			key, ts := fmt.Sprintf("com,host%d)/page/%d", i%97, i), fmt.Sprintf("2009%010d", i*7919)
-			if docfreq.InSample(key, ts, rate) {
+			if index.InDictionarySample(key, ts, rate) {
 				in++
-				nested = nested && docfreq.InSample(key, ts, 2*rate)
+				nested = nested && index.InDictionarySample(key, ts, 2*rate)
 			}
 		}
 		if got := float64(in) / n; math.Abs(got-rate) > 4*math.Sqrt(rate*(1-rate)/n) {
@@ -292,7 +292,7 @@ func TestInDictionarySample(t *testing.T) {
 			t.Errorf("rate %v: a key in the sample is not in the sample of rate %v", rate, 2*rate)
 		}
 	}
-	if docfreq.InSample("a", "b", 0) || !docfreq.InSample("a", "b", 1) {
+	if index.InDictionarySample("a", "b", 0) || !index.InDictionarySample("a", "b", 1) {
 		t.Error("rates 0 and 1 are not none and all")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // TestHelp: `recrawl index --help` exits 0 and prints the usage, then the

@@ -15,8 +15,8 @@ import (
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/sharedtest"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // The tests run the real pipeline through Run, on prism in process (the

@@ -19,8 +19,8 @@ import (
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/sharedtest"
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 	"github.com/recrawl/recrawl/internal/zipnum"
 	"github.com/recrawl/recrawl/runners"
 )

@@ -20,8 +20,8 @@ import (
 	"google.golang.org/api/iterator"
 
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/sharedtest"
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // These tests run `recrawl index` the way users do, as a separate program

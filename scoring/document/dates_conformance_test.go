@@ -19,7 +19,7 @@ import (
 	"github.com/markusmobius/go-htmldate"
 	"golang.org/x/net/html"
 
-	"github.com/recrawl/recrawl/internal/sharedtest"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
 
 // conformanceCapture is the capture time assumed for the real pages of

@@ -18,7 +18,7 @@ import (
 // boilerplate counts as a main-content link (Link.InMain): the list is the
 // page's content, so the default outlink scope follows it.
 //
-// Measured on the generated archive (internal/archivegen, 3,000 articles and
+// Measured on the generated archive (internal/corpus/archivegen, 3,000 articles and
 // 572 other pages): articles have 299-1,613 words of main text and a link
 // share of 0.02-0.32, so none is a listing page; the home, section and tag
 // pages have 0-290 words and a link share of 0.33-0.91, and those with more

@@ -11,7 +11,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/docfreq"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
 )
@@ -30,7 +30,7 @@ const (
 	// a compressed bomb costs the limit, not its inflated size); they are
 	// counted or skipped like any other, from the bytes kept.
 	CounterDictionaryTruncated = "truncated"
-	// CounterDictionarySkipPrefix + a docfreq.Skip* reason counts skipped captures.
+	// CounterDictionarySkipPrefix + a index.Skip* reason counts skipped captures.
 	CounterDictionarySkipPrefix = "skipped_"
 )
 
@@ -63,7 +63,7 @@ type DocFreqEntry struct {
 // term) by a combiner, so only distinct terms are shuffled.
 //
 // Every capture not counted increments dictionary/skipped_<reason> (see the
-// docfreq.Skip* reasons) or dictionary/sampled_out. The result is one
+// index.Skip* reasons) or dictionary/sampled_out. The result is one
 // DocFreqEntry per (language, term), plus one per language with Term "" and
 // the document count.
 func CountDocumentFrequencies(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string) beam.PCollection {
@@ -99,7 +99,7 @@ type selectDictionaryCapturesFn struct {
 func (f *selectDictionaryCapturesFn) Setup() {
 	f.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
 	f.skipped = map[string]beam.Counter{}
-	for _, r := range []string{docfreq.SkipBadLine, docfreq.SkipRevisit, docfreq.SkipNotOK, docfreq.SkipNotHTML} {
+	for _, r := range []string{index.SkipBadLine, index.SkipRevisit, index.SkipNotOK, index.SkipNotHTML} {
 		f.skipped[r] = dictionarySkipCounter(r)
 	}
 }
@@ -107,15 +107,15 @@ func (f *selectDictionaryCapturesFn) Setup() {
 func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string)) {
 	c, err := cdxj.Parse(line)
 	if err != nil {
-		f.skipped[docfreq.SkipBadLine].Inc(ctx, 1)
+		f.skipped[index.SkipBadLine].Inc(ctx, 1)
 		slog.Warn("dictionary: skipped an index line", "err", err)
 		return
 	}
-	if ok, reason := docfreq.Counted(c); !ok {
+	if ok, reason := index.CountedInDictionary(c); !ok {
 		f.skipped[reason].Inc(ctx, 1)
 		return
 	}
-	if !docfreq.InSample(c.Key, c.Timestamp, f.SampleRate) {
+	if !index.InDictionarySample(c.Key, c.Timestamp, f.SampleRate) {
 		f.sampledOut.Inc(ctx, 1)
 		return
 	}
@@ -160,7 +160,7 @@ func (f *documentTermsFn) Setup() error {
 	f.docs = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryDocs)
 	f.truncated = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryTruncated)
 	f.skipped = map[string]beam.Counter{}
-	for _, r := range []string{docfreq.SkipBadLine, docfreq.SkipNotHTML, docfreq.SkipFetchFailed, docfreq.SkipParseFailed, docfreq.SkipNoText} {
+	for _, r := range []string{index.SkipBadLine, index.SkipNotHTML, index.SkipFetchFailed, index.SkipParseFailed, index.SkipNoText} {
 		f.skipped[r] = dictionarySkipCounter(r)
 	}
 	return nil
@@ -169,7 +169,7 @@ func (f *documentTermsFn) Setup() error {
 func (f *documentTermsFn) ProcessElement(ctx context.Context, line string, emit func(string, int64)) error {
 	c, err := cdxj.Parse(line)
 	if err != nil {
-		f.skipped[docfreq.SkipBadLine].Inc(ctx, 1)
+		f.skipped[index.SkipBadLine].Inc(ctx, 1)
 		return nil
 	}
 	lang, reason, err := f.analyse(ctx, c)
@@ -225,7 +225,7 @@ func (f *documentTermsFn) flush(emit func(string, int64)) {
 func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, reason string, err error) {
 	rec, err := f.fetcher.Read(ctx, c)
 	if err != nil {
-		return "", docfreq.SkipFetchFailed, err
+		return "", index.SkipFetchFailed, err
 	}
 	if rec.BodyTruncated {
 		f.truncated.Inc(ctx, 1)
@@ -242,19 +242,19 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 	doc, err := document.Parse(rec.Body, contentType, c.URL, opts)
 	if err != nil {
 		if errors.Is(err, document.ErrNotHTML) {
-			return "", docfreq.SkipNotHTML, nil
+			return "", index.SkipNotHTML, nil
 		}
-		return "", docfreq.SkipParseFailed, err
+		return "", index.SkipParseFailed, err
 	}
 	if doc.Reason != "" {
-		return "", docfreq.SkipNoText, nil
+		return "", index.SkipNoText, nil
 	}
 	a := f.analyzers.For(doc.Language)
 	f.tokens = a.AppendTokens(f.tokens[:0], doc.Text()) // the text the scorer weighs
 	f.bag.Reset()
 	f.bag.AddTokens(f.tokens)
 	if f.bag.Len() == 0 {
-		return "", docfreq.SkipNoText, nil
+		return "", index.SkipNoText, nil
 	}
 	return a.Language(), "", nil
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/scoring"
 )
 
 // TestCountDocumentFrequencies: on a generated archive, CountDocumentFrequencies
 // (reading the records through archive.Fetcher) and WriteDocumentFrequencies
-// write, byte for byte, the df-LANG.tsv files that internal/extracttest
+// write, byte for byte, the df-LANG.tsv files that internal/testkit/extracttest
 // counts without Beam (every HTTP 200 HTML response once, min_df 2).
 func TestCountDocumentFrequencies(t *testing.T) {
 	a, err := extracttest.Build(context.Background(), t.TempDir(), archivegen.Config{Seed: 3, Pages: 150})

@@ -12,11 +12,9 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/recrawl/recrawl/internal/archive"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/records"
-	"github.com/recrawl/recrawl/internal/shardsample"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -78,7 +76,7 @@ type Indexed struct {
 // The lines do not go through the runner one by one: a line per element
 // cost prism as much CPU as the indexing itself, and about 1.3 KB of memory
 // per line. Instead, each range's lines are sorted and written to
-// opts.RunsDir as runs of at most DefaultRunBytes (internal/linesort), and only a
+// opts.RunsDir as runs of at most DefaultRunBytes (internal/index), and only a
 // small SortedRun per run is emitted; SortIntoShards and the writers merge
 // the runs. For the steps that want the lines themselves (Bigtable, the
 // dictionary), opts.Batches also emits them in batches of about BatchBytes;
@@ -127,8 +125,8 @@ const DefaultRunBytes = 32 << 20
 // SortedRun is a run of sorted lines written by IndexArchives, with the
 // bottom-k sample of its lines (the sample shard boundaries come from).
 type SortedRun struct {
-	Run    linesort.Run
-	Sample shardsample.Sample
+	Run    index.Run
+	Sample index.Sample
 }
 
 // Lines turns batches of lines (IndexArchives) into one line per element,
@@ -327,7 +325,7 @@ func (j *rangeJob) run(ctx context.Context) {
 		chunk   []byte   // where they are stored, 1 MB at a time
 		scratch []byte   // the line being made
 		size    int      // their bytes
-		sample  shardsample.Sample
+		sample  index.Sample
 		runs    int
 		runErr  error
 		runsDir = j.fn.RunsDir
@@ -337,16 +335,16 @@ func (j *rangeJob) run(ctx context.Context) {
 			return
 		}
 		name := fmt.Sprintf("%016x-%d-%d.run", fileHash(j.rng.File), j.rng.Start, runs)
-		run, err := linesort.Write(ctx, storage.Join(runsDir, name), lines)
+		run, err := index.WriteRun(ctx, storage.Join(runsDir, name), lines)
 		if err != nil {
 			runErr = err
 			return
 		}
 		j.send(rangeOutput{run: &SortedRun{Run: run, Sample: sample}})
 		runs++
-		lines, chunk, size, sample = nil, nil, 0, shardsample.Sample{}
+		lines, chunk, size, sample = nil, nil, 0, index.Sample{}
 	}
-	j.captures, j.err = archive.IndexRange(ctx, j.rng, func(c cdxj.Capture) {
+	j.captures, j.err = index.IndexRange(ctx, j.rng, func(c cdxj.Capture) {
 		if runsDir != "" && runErr == nil {
 			scratch = c.AppendLine(scratch[:0])
 			if len(chunk)+len(scratch) > cap(chunk) {

@@ -15,8 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/recrawl/recrawl/internal/linesort"
-	"github.com/recrawl/recrawl/internal/shardsample"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/zipnum"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -60,12 +59,12 @@ func runsOf(t *testing.T, lines []string, n, shards int) []SortedRun {
 	var runs []SortedRun
 	for i := 0; i < n; i++ {
 		var part [][]byte
-		var sample shardsample.Sample
+		var sample index.Sample
 		for _, l := range lines[i*len(lines)/n : (i+1)*len(lines)/n] {
 			part = append(part, []byte(l))
 			sample.Add(l, shards*SamplesPerShard)
 		}
-		run, err := linesort.Write(context.Background(), filepath.Join(dir, fmt.Sprintf("run-%d", i)), part)
+		run, err := index.WriteRun(context.Background(), filepath.Join(dir, fmt.Sprintf("run-%d", i)), part)
 		if err != nil {
 			t.Fatal(err)
 		}

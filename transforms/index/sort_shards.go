@@ -6,9 +6,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/shardsample"
 )
 
 // SamplesPerShard is how many sampled keys back each shard boundary: with
@@ -26,14 +25,14 @@ const TempDirPrefix = lookup.RunTempDirPrefix
 type ShardSpec struct {
 	Shard  int
 	Lo, Hi string
-	Runs   []linesort.Run
+	Runs   []index.Run
 }
 
 // SortIntoShards splits the sorted runs of IndexArchives into n key ranges
 // of similar size, so each shard can be merged on one worker and the shards,
 // concatenated in order, are globally sorted (the TeraSort scheme). It
 // returns a PCollection<ShardSpec>, one per shard, spread over workers; the
-// writers merge each shard's lines from the runs (linesort.Merge), so no
+// writers merge each shard's lines from the runs (index.MergeRuns), so no
 // line passes through the runner.
 //
 // Boundaries come from a deterministic bottom-k sample of the lines (the k
@@ -52,8 +51,8 @@ func SortIntoShards(s beam.Scope, runs beam.PCollection, n int) beam.PCollection
 
 // shardPlan gathers the runs and the merged sample of their lines.
 type shardPlan struct {
-	Runs   []linesort.Run
-	Sample shardsample.Sample
+	Runs   []index.Run
+	Sample index.Sample
 }
 
 // planShardsFn combines the runs into the specs of N shards.
@@ -65,18 +64,18 @@ func (f *planShardsFn) CreateAccumulator() shardPlan { return shardPlan{} }
 
 func (f *planShardsFn) AddInput(acc shardPlan, r SortedRun) shardPlan {
 	acc.Runs = append(acc.Runs, r.Run)
-	acc.Sample = shardsample.Merge(acc.Sample, r.Sample, f.K)
+	acc.Sample = index.MergeSamples(acc.Sample, r.Sample, f.K)
 	return acc
 }
 
 func (f *planShardsFn) MergeAccumulators(a, b shardPlan) shardPlan {
-	return shardPlan{Runs: append(a.Runs, b.Runs...), Sample: shardsample.Merge(a.Sample, b.Sample, f.K)}
+	return shardPlan{Runs: append(a.Runs, b.Runs...), Sample: index.MergeSamples(a.Sample, b.Sample, f.K)}
 }
 
 func (f *planShardsFn) ExtractOutput(acc shardPlan) []ShardSpec {
 	runs := slices.Clone(acc.Runs)
-	slices.SortFunc(runs, func(a, b linesort.Run) int { return strings.Compare(a.Path, b.Path) })
-	bounds := shardsample.Boundaries(acc.Sample.Sorted(), f.N)
+	slices.SortFunc(runs, func(a, b index.Run) int { return strings.Compare(a.Path, b.Path) })
+	bounds := index.Boundaries(acc.Sample.Sorted(), f.N)
 	specs := make([]ShardSpec, 0, len(bounds)+1)
 	for i := 0; i <= len(bounds); i++ {
 		spec := ShardSpec{Shard: i, Runs: runs}

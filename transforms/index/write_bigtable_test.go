@@ -11,7 +11,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cdxj"
-	"github.com/recrawl/recrawl/internal/testservers"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // TestWriteBigtable runs WriteBigtable in process against the Bigtable

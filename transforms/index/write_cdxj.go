@@ -9,7 +9,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -66,7 +66,7 @@ func writeCDXJPart(ctx context.Context, tempDir string, spec ShardSpec) (string,
 		return "", err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	err = linesort.Merge(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
+	err = index.MergeRuns(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
 		bw.Write(l)
 		return bw.WriteByte('\n')
 	})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/recrawl/recrawl/internal/linesort"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
@@ -62,7 +62,7 @@ func writeZipNumShard(ctx context.Context, dir string, linesPerBlock int, spec S
 		bw *bufio.Writer
 		sw *zipnum.ShardWriter
 	)
-	err := linesort.Merge(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
+	err := index.MergeRuns(ctx, spec.Runs, spec.Lo, spec.Hi, func(l []byte) error {
 		if w == nil {
 			var err error
 			if w, err = storage.Create(ctx, p); err != nil {

@@ -1,14 +1,16 @@
 package round
 
 import (
+	"runtime"
+
 	"context"
 	"fmt"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/parallel"
-	"github.com/recrawl/recrawl/internal/roundstate"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -16,7 +18,7 @@ import (
 // and scores it (extract.Processor.Score), one URL after the other on each
 // of the worker's cores, and writes the results of every URL of each chunk,
 // the chunk's earlier ones included, to the results file of its bundle
-// (OutDir/results, internal/roundstate; in no particular order: the driver orders them by rank).
+// (OutDir/results, internal/extract/roundstate; in no particular order: the driver orders them by rank).
 // It returns
 //
 //   - discovered: KV<SURT key, Discovery>, the new entries of the results
@@ -66,17 +68,23 @@ func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, 
 	// Reading records and scoring them are independent per URL, and a
 	// round's chunk arrives as one element: without this, a worker would
 	// use one core for the whole round.
-	parallel.For(len(chunk), func(i int) {
-		fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
-		switch {
-		case err != nil:
-			errs[i] = err
-		case res != nil: // a record problem or a redirect
-			finished[i] = *res
-		default:
-			finished[i] = f.proc.Score(fetched)
-		}
-	})
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range chunk {
+		g.Go(func() error {
+			fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
+			switch {
+			case err != nil:
+				errs[i] = err
+			case res != nil: // a record problem or a redirect
+				finished[i] = *res
+			default:
+				finished[i] = f.proc.Score(fetched)
+			}
+			return nil
+		})
+	}
+	g.Wait() // errors are kept per URL, to report the first in rank order
 	for i, err := range errs {
 		if err != nil {
 			f.pw.Abort()

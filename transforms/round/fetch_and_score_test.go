@@ -12,12 +12,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/recrawl/recrawl/internal/archivegen"
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/extracttest"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
 	"github.com/recrawl/recrawl/internal/lookup"
-	"github.com/recrawl/recrawl/internal/roundstate"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/specs"
 )
 

@@ -7,7 +7,7 @@
 //
 // Extract adds them all; ExtractRounds (job.go) adds several consecutive
 // rounds as one pipeline (--rounds_per_job). The state they read and write is
-// the work directory of internal/roundstate; the steps themselves are the
+// the work directory of internal/extract/roundstate; the steps themselves are the
 // plain Go of internal/extract. Only the batch and the round's new outlinks
 // are shuffled: a result is written once, by the bundle that made it, and
 // the frontier is read twice and written once per round.

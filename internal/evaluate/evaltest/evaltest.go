@@ -240,7 +240,7 @@ func writeWARC(t testing.TB, dir string, docs []collection.Document) {
 }
 
 // WriteLabels writes a labels file in the synthetic archive's layout
-// (internal/archivegen.LabelsHeader) for the pool of seed: URLs with
+// (internal/corpus/archivegen.LabelsHeader) for the pool of seed: URLs with
 // topic_r >= 0.5 get grade 2 for event, >= 0.25 grade 1, the others grade
 // 0 with event "-"; every tenth relevant URL is written as its https
 // variant to test SURT matching, and pool URL 0 gets an alias. It returns R.

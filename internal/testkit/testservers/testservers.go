@@ -1,0 +1,176 @@
+// Package testservers starts the real local servers the integration tests
+// run against, on loopback addresses, and stops them when the test ends:
+//
+//   - the Bigtable emulator and a GCS emulator in the test's own process:
+//     the libraries the emulator commands are built from (bttest,
+//     fake-gcs-server's fakestorage), at the versions pinned in go.mod;
+//     pipelines the test runs as other processes reach them by address;
+//   - a standalone prism job server, `go tool prism` (a tool in go.mod), in
+//     its own process group;
+//   - the Flink and Spark clusters through the project's scripts
+//     (clusters.go), the way a user starts them.
+//
+// A server that cannot start makes the test skip on a developer's machine
+// and fail when the CI environment variable is set: CI must never pass
+// without having exercised the real thing.
+package testservers
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/bigtable/bttest"
+	"github.com/fsouza/fake-gcs-server/fakestorage"
+)
+
+// startTimeout includes a cold build of the server (go tool, a script).
+const startTimeout = 5 * time.Minute
+
+// Log collects a server's standard error for failure messages.
+type Log struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns what was logged so far.
+func (l *Log) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// ScriptPath returns the absolute path of a script in scripts/.
+func ScriptPath(name string) string {
+	_, file, _, _ := runtime.Caller(0) // REPO/internal/testkit/testservers/testservers.go
+	return filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(file))), "scripts", name)
+}
+
+// CannotStart skips the test, or fails it when CI is set.
+func CannotStart(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// Script runs scripts/NAME with args in its own process group, sends its
+// standard output to stdout, and stops the whole group when the test ends.
+// exited receives the script's exit.
+func Script(t testing.TB, stdout io.Writer, name string, args ...string) (exited <-chan error, log *Log) {
+	t.Helper()
+	return Command(t, stdout, "bash", append([]string{ScriptPath(name)}, args...)...)
+}
+
+// Command runs a program in the module's root directory, in its own process
+// group, as Script does.
+func Command(t testing.TB, stdout io.Writer, program string, args ...string) (exited <-chan error, log *Log) {
+	t.Helper()
+	name := program // for messages: "bash flink-cluster.sh", "go tool"
+	if len(args) > 0 {
+		name += " " + filepath.Base(args[0])
+	}
+	cmd := exec.Command(program, args...)
+	cmd.Dir = filepath.Dir(ScriptPath(""))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	log = &Log{}
+	cmd.Stdout, cmd.Stderr = stdout, log
+	if err := cmd.Start(); err != nil {
+		CannotStart(t, "start %s: %v", name, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			t.Errorf("%s did not stop on SIGTERM\n%s", name, log.String())
+		}
+	})
+	return done, log
+}
+
+// Bigtable starts a Bigtable emulator (bttest, the server of the emulator
+// command) in this process and returns its address, the value for
+// BIGTABLE_EMULATOR_HOST.
+func Bigtable(t testing.TB) string {
+	t.Helper()
+	srv, err := bttest.NewServer("127.0.0.1:0")
+	if err != nil {
+		CannotStart(t, "bigtable emulator: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	return srv.Addr
+}
+
+// GCS starts a GCS emulator (fake-gcs-server's fakestorage, in memory) in
+// this process and returns its address, the value for
+// STORAGE_EMULATOR_HOST. Its upload URLs name the address the client used.
+// The Go client reads objects with XML-API paths (GET /BUCKET/OBJECT), which
+// the server serves only for requests to its public host (the port does not
+// count): so that host is the loopback address.
+func GCS(t testing.TB) string {
+	t.Helper()
+	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", PublicHost: "127.0.0.1"})
+	if err != nil {
+		CannotStart(t, "gcs emulator: %v", err)
+	}
+	t.Cleanup(srv.Stop)
+	return strings.TrimPrefix(srv.URL(), "http://")
+}
+
+// FreePort returns a loopback port that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Prism starts a standalone prism job server (`go tool prism`) on free
+// ports and returns its job endpoint once it accepts connections.
+func Prism(t testing.TB) (endpoint string, log *Log) {
+	t.Helper()
+	jobPort, webPort := FreePort(t), FreePort(t)
+	exited, log := Command(t, io.Discard, "go", "tool", "prism",
+		fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
+	endpoint = fmt.Sprintf("localhost:%d", jobPort)
+	deadline := time.Now().Add(startTimeout)
+	for {
+		c, err := net.DialTimeout("tcp", endpoint, time.Second)
+		if err == nil {
+			c.Close()
+			return endpoint, log
+		}
+		select {
+		case err := <-exited:
+			CannotStart(t, "go tool prism exited before it accepted connections: %v\n%s", err, log.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			CannotStart(t, "prism job server accepts no connections on %s after %v\n%s", endpoint, startTimeout, log.String())
+		}
+	}
+}
