@@ -3,6 +3,7 @@ package runners
 import (
 	"bytes"
 	"flag"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,11 +25,7 @@ import (
 // repoRoot is the repository's top directory.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	_, file, _, ok := runtime.Caller(0) // REPO/runners/scripts_test.go
-	if !ok {
-		t.Fatal("no caller information")
-	}
-	return filepath.Dir(filepath.Dir(file))
+	return sharedtest.Repo()
 }
 
 // versionsEnv returns the variables of scripts/versions.env, where the

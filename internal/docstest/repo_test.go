@@ -1,6 +1,7 @@
 package docstest
 
 import (
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,23 +9,10 @@ import (
 	"testing"
 )
 
-// repoRoot is the directory of go.mod above the test's working directory.
+// repoRoot is the repository's root (the folder of go.mod).
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return sharedtest.Repo()
 }
 
 // markdownFiles lists the Markdown files of the repository, relative to

@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -237,20 +238,7 @@ func (a *Archive) LoadBigtable(ctx context.Context, project, instance, table str
 // RepoRoot returns the root of the module (the directory holding go.mod),
 // found from the working directory upwards.
 func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
+	return sharedtest.Repo(), nil
 }
 
 // BuildBinary builds a main package of the module (e.g. "./cmd/recrawl")

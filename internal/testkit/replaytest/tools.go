@@ -3,10 +3,10 @@ package replaytest
 import (
 	"bufio"
 	"fmt"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -16,8 +16,7 @@ import (
 // Versions reads scripts/replay-deps.env, where the viewer versions are
 // pinned.
 func Versions() (map[string]string, error) {
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", "..", "scripts", "replay-deps.env")
+	path := filepath.Join(sharedtest.Repo(), "scripts", "replay-deps.env")
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -21,10 +21,24 @@ func Root() string {
 	if d := os.Getenv("RECRAWL_SHARED"); d != "" {
 		return d
 	}
+	return filepath.Join(filepath.Dir(Repo()), "shared")
+}
+
+// Repo returns the repository's root: the nearest folder above this file
+// that holds go.mod.
+func Repo() string {
 	_, file, _, _ := runtime.Caller(0)
-	// file is REPO/internal/testkit/sharedtest/sharedtest.go
-	repo := filepath.Dir(filepath.Dir(filepath.Dir(file)))
-	return filepath.Join(filepath.Dir(repo), "shared")
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			panic("sharedtest: no go.mod above " + file)
+		}
+		dir = parent
+	}
 }
 
 // Path returns the path of rel inside the shared folder. If it does not exist,

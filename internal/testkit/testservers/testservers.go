@@ -18,12 +18,12 @@ package testservers
 import (
 	"bytes"
 	"fmt"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -58,8 +58,7 @@ func (l *Log) String() string {
 
 // ScriptPath returns the absolute path of a script in scripts/.
 func ScriptPath(name string) string {
-	_, file, _, _ := runtime.Caller(0) // REPO/internal/testkit/testservers/testservers.go
-	return filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(file))), "scripts", name)
+	return filepath.Join(sharedtest.Repo(), "scripts", name)
 }
 
 // CannotStart skips the test, or fails it when CI is set.
