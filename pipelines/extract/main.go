@@ -87,7 +87,11 @@ func main() {
 		beam.Init()
 		setLogLevel()
 		stop := profiling.Start()
-		err = run(context.Background())
+		// Ctrl+C or SIGTERM cancels the running job on its runner (a
+		// cluster's job server too) and keeps the state of the round.
+		ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = run(ctx)
+		stopSignals()
 		stop()
 	case "explain":
 		beam.Init()
