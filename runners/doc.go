@@ -69,4 +69,19 @@
 // files, and the directory if it is then empty, when the last concurrent job
 // ends. Removing by name from the shared temporary directory instead could
 // delete the file of another process's job between its creation and its use.
+// The directory is named recrawl-beam-PID-*; a driver killed with SIGKILL
+// leaves its own, and the next LOOPBACK run removes those whose process is
+// gone.
+//
+// # Job services
+//
+// universal, flink and spark jobs are submitted by this package (portable.go)
+// rather than by Beam's universal runner: the job service is dialled first,
+// so a job server that is not running fails at once with "connection
+// refused" naming --endpoint (CheckEndpoint, which a pipeline calls before
+// it creates any state); --job_name also goes into the pipeline options as
+// job_name, which Flink's job server names the Flink job after; an ended
+// context (Ctrl+C) cancels the job on the job service; and a job server that
+// stops answering, a failed job or unreadable metrics end in one line naming
+// the job server and what to restart. docs/clusters.md has the details.
 package runners

@@ -29,11 +29,12 @@
 # under load. Stops, leaving no process behind, on SIGTERM or SIGINT.
 #
 # Staged artifacts: the job server stages each job's files in a folder of
-# its --artifacts-dir and leaves the folder behind when the job ends (Beam
-# 2.62.0's default dir, /tmp/beam-artifact-staging, kept one per job). Unless
-# --artifacts-dir is given, this script gives it a directory of its own,
-# prints it (JOB_ARTIFACTS_DIR=DIR), removes the empty job folders there
-# every few seconds and the directory when it stops.
+# its --artifacts-dir and, for the Go SDK's jobs, leaves the folder behind
+# when the job ends (Beam 2.62.0's default dir, /tmp/beam-artifact-staging,
+# kept one per job). Unless --artifacts-dir is given, this script gives it
+# a directory of its own, prints it (JOB_ARTIFACTS_DIR=DIR), removes the
+# folder of every job that ended within seconds, and the directory when it
+# stops.
 #
 # Spark: the job server's Spark driver never gives up on a cluster it lost
 # (a killed master or worker process): it logs "Disconnected from Spark
@@ -183,6 +184,20 @@ restart_jvm() {
   echo "$me: restarted the $runner job server on localhost:$job_port" >&2
 }
 
+# remove_finished_artifacts: removes the staging folders of the jobs that
+# ended. The job server tries to itself when a job ends, but matches only
+# the folder's top level (ARTIFACTS/HASH/*), while the Go SDK's artifact
+# is staged under its full path (HASH/1-0:go-/tmp/.../FILE): it logs
+# "No files found for spec: ARTIFACTS/HASH/*" and keeps the folder.
+remove_finished_artifacts() {
+  local d
+  grep -o "No files found for spec: $artifacts/[0-9a-f]*/\*" "$jvm_log" 2>/dev/null |
+    sed 's/^No files found for spec: //; s|/\*$||' | sort -u |
+    while read -r d; do
+      [ ! -e "$d" ] || rm -rf "$d"
+    done
+}
+
 # spark_lost: the job server's Spark driver logged that it lost its
 # cluster since the JVM started (lost_seen counts the earlier lines).
 lost_line='Disconnected from Spark cluster'
@@ -192,11 +207,7 @@ spark_lost() { [ "$(grep -c "$lost_line" "$jvm_log" || true)" -gt "$lost_seen" ]
 # Until a signal, or until a daemon exits.
 while :; do
   daemons_alive "a process exited"
-  if [ -n "$artifacts" ]; then
-    # A job's folder is empty once the job server cleaned its files; one
-    # that is being filled changed less than 20 s ago.
-    find "$artifacts" -mindepth 1 -type d -empty ! -newermt '-20 seconds' -delete 2>/dev/null || true
-  fi
+  [ -z "$artifacts" ] || remove_finished_artifacts
   if [ "$runner" = spark ] && spark_lost; then
     echo "$me: the job server's Spark driver lost its cluster ($master; its log: \"$lost_line\"): its job cannot end and later jobs would fail (SPARK-2243); restarting the job server" >&2
     lost_seen="$(grep -c "$lost_line" "$jvm_log" || true)"
