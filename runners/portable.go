@@ -315,6 +315,9 @@ func (j *portableJob) failed(msg string) error {
 	if strings.Contains(msg, "SPARK-2243") {
 		return j.errorf("failed at once: the job server still holds the SparkContext of an earlier job that lost its cluster; restart the job server (scripts/beam-jobserver.sh spark) and run the same command again")
 	}
+	if strings.Contains(msg, "SparkContext was shut down") {
+		return j.errorf("failed: the job server's Spark driver stopped (%s): its Spark cluster was lost or the job server is stopping; %s", oneLine(msg), j.restartHint())
+	}
 	if msg == "" {
 		msg = "no error message"
 	}
