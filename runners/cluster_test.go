@@ -341,6 +341,8 @@ type clusterUnderTest struct {
 	extractJobs  int
 	// jobServerSays is a line the job server's log must have.
 	jobServerSays string
+	// afterJobs, if set, runs once every job has run, with the job server.
+	afterJobs func(t *testing.T, f *clusterFixture, js *testservers.BeamJobServer)
 }
 
 // plannerFix is what scripts/beam-jobserver.sh prints when Flink's job
@@ -354,9 +356,9 @@ var clustersUnderTest = []clusterUnderTest{{
 		return c.Master, "http://" + c.Master + "/jobs/overview"
 	},
 	listKey: "jobs", idKey: "jid", failedStates: []string{"FAILED"},
-	// Flink's job name is the --job_name with every character other than a
-	// letter or digit replaced by "0", then "-USER-TIME-ID".
-	listed: func(name string) string { return strings.ReplaceAll(name, "-", "0") + "-" },
+	// Flink names the job after the job_name pipeline option, which
+	// runners sets to --job_name.
+	listed: func(name string) string { return name + " " },
 	// Ten rounds as one job: 3 that extract and 7 past --max_rounds that do
 	// nothing. Flink gives an empty round's global TopK no value at all
 	// (prism and Spark give the empty default), so MergeFrontier reads the
@@ -368,8 +370,12 @@ var clustersUnderTest = []clusterUnderTest{{
 }, {
 	runner: "spark", masterEnv: "SPARK_MASTER_URL",
 	start: func(t *testing.T) (string, string) {
-		c := testservers.SparkCluster(t)
-		return c.MasterURL, c.Web + "/json/"
+		sparkUnderTest = testservers.SparkCluster(t)
+		return sparkUnderTest.MasterURL, sparkUnderTest.Web + "/json/"
+	},
+	afterJobs: func(t *testing.T, f *clusterFixture, js *testservers.BeamJobServer) {
+		sparkWorkerCleaned(t, sparkUnderTest)
+		sparkWorkerLost(t, f, sparkUnderTest, js)
 	},
 	// The job server's Spark driver registers each job as one application,
 	// named after its --job_name.
@@ -400,7 +406,8 @@ func TestClusters(t *testing.T) {
 func testCluster(t *testing.T, f *clusterFixture, c clusterUnderTest) {
 	start := time.Now()
 	master, jobsURL := c.start(t)
-	endpoint, jsLog := testservers.JobServer(t, c.runner, master)
+	js := testservers.StartJobServer(t, c.runner, master)
+	endpoint, jsLog := js.Endpoint, js.Log
 	t.Logf("%s cluster at %s and a job server at %s started in %.1fs", c.runner, master, endpoint, time.Since(start).Seconds())
 	dir := t.TempDir()
 	name := func(what string) string { return "recrawl-" + c.runner + "-" + what }
@@ -454,6 +461,134 @@ func testCluster(t *testing.T, f *clusterFixture, c clusterUnderTest) {
 			t.Errorf("the job server's log does not name job %s:\n%s", job, tail(jsLog.String(), 4000))
 		}
 	}
+	artifactsCleaned(t, js)
+	if c.afterJobs != nil {
+		c.afterJobs(t, f, js)
+	}
+}
+
+// artifactsCleaned waits until the job server's artifacts directory holds
+// no folder of a finished job (beam-jobserver.sh removes them).
+func artifactsCleaned(t *testing.T, js *testservers.BeamJobServer) {
+	t.Helper()
+	if js.Artifacts == "" {
+		t.Fatal("beam-jobserver.sh printed no JOB_ARTIFACTS_DIR")
+	}
+	var left []string
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Second) {
+		left = nil
+		filepath.WalkDir(js.Artifacts, func(path string, d os.DirEntry, err error) error {
+			if err == nil && path != js.Artifacts {
+				left = append(left, path)
+			}
+			return nil
+		})
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the job server's artifacts directory still holds %d entries 2 minutes after its jobs ended: %v", len(left), left)
+			return
+		}
+	}
+}
+
+// sparkUnderTest is the Spark cluster of TestClusters' spark run.
+var sparkUnderTest *testservers.Spark
+
+// sparkWorkerCleaned waits until the Spark worker removed the folders of
+// the applications that ended (spark-cluster.sh's spark.worker.cleanup).
+func sparkWorkerCleaned(t *testing.T, c *testservers.Spark) {
+	t.Helper()
+	var apps []string
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Second) {
+		apps, _ = filepath.Glob(filepath.Join(c.WorkerDir, "app-*"))
+		if len(apps) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the Spark worker still keeps %d folders of ended applications a minute later: %v", len(apps), apps)
+			return
+		}
+	}
+}
+
+// sparkWorkerLost kills the Spark worker's JVM (SIGKILL) while an
+// extraction runs on the cluster. spark-cluster.sh then stops the master
+// too, and the job server's Spark driver waits for the cluster for ever:
+// beam-jobserver.sh must restart the job server, the extraction must end
+// with one line naming the job server, and the restarted job server must
+// run the next job on a new cluster at the same address (no "Only one
+// SparkContext should be running in this JVM").
+func sparkWorkerLost(t *testing.T, f *clusterFixture, c *testservers.Spark, js *testservers.BeamJobServer) {
+	t.Helper()
+	const job = "recrawl-spark-lost"
+	out := filepath.Join(t.TempDir(), "lost")
+	ctx, cancel := context.WithTimeout(context.Background(), clusterJobTimeout)
+	defer cancel()
+	tmp := t.TempDir()
+	cmd := exec.CommandContext(ctx, f.recrawl, append([]string{"extract", "--runner=spark", "--endpoint=" + js.Endpoint,
+		"--environment_type=LOOPBACK", "--job_name=" + job, "--rounds_per_job=3"}, f.extractArgs(out)...)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.Dir = tmp
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// The application runs on the cluster, then 10 s more.
+	for running := false; !running; {
+		var doc struct {
+			ActiveApps []struct {
+				Name, State string
+			} `json:"activeapps"`
+		}
+		getJSON(t, c.Web+"/json/", &doc)
+		for _, a := range doc.ActiveApps {
+			running = running || a.Name == job && a.State == "RUNNING"
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the extraction ended before its application ran: %v\n%s", err, tail(output.String(), 4000))
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	time.Sleep(10 * time.Second)
+	if err := syscall.Kill(c.WorkerPID, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill the Spark worker %d: %v", c.WorkerPID, err)
+	}
+	killed := time.Now()
+	err := <-done
+	t.Logf("the extraction ended %.1fs after the Spark worker was killed: %v", time.Since(killed).Seconds(), err)
+	if err == nil {
+		t.Fatalf("the extraction succeeded although its Spark worker was killed:\n%s", tail(output.String(), 4000))
+	}
+	var failure string
+	for _, line := range strings.Split(output.String(), "\n") {
+		if strings.Contains(line, "extract failed") {
+			failure = line
+		}
+	}
+	for _, want := range []string{js.Endpoint, "restart the job server"} {
+		if !strings.Contains(failure, want) {
+			t.Errorf("the extraction's failure line does not say %q: %q\n%s", want, failure, tail(output.String(), 4000))
+		}
+	}
+	for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(js.Log.String(), "restarted the spark job server"); time.Sleep(time.Second) {
+		if time.Now().After(deadline) {
+			t.Fatalf("beam-jobserver.sh did not restart the job server:\n%s", tail(js.Log.String(), 4000))
+		}
+	}
+	// A new cluster at the same address; the restarted job server runs the
+	// next job on it.
+	port := c.MasterURL[strings.LastIndex(c.MasterURL, ":")+1:]
+	again := testservers.SparkCluster(t, "--port", port)
+	if again.MasterURL != c.MasterURL {
+		t.Fatalf("the new cluster's master is %s, want %s", again.MasterURL, c.MasterURL)
+	}
+	runOn(t, f.recrawl, "index", "spark", js.Endpoint, "recrawl-spark-after-lost", f.indexArgs(filepath.Join(t.TempDir(), "cdxj"), "cdxj")...)
 }
 
 // runScript runs scripts/NAME with env (VAR=VALUE) and args in its own

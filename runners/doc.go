@@ -22,4 +22,16 @@
 // program, which EnsureWorkerBinary builds once per Config and reuses for
 // every round. LOOPBACK jobs get a private temporary directory, removed when
 // the last job ends, because Beam leaves a file there per job.
+// The directory is named recrawl-beam-PID-*; the next LOOPBACK run removes
+// those whose process is gone (a driver killed with SIGKILL).
+//
+// universal, flink and spark jobs are submitted by this package
+// (portable.go), with Beam's staging and environment code: the job service
+// is dialled first, so a job server that is not running fails at once with
+// "connection refused" naming --endpoint (CheckEndpoint, which a pipeline
+// calls before it creates any state); --job_name also goes into the
+// pipeline options as job_name, which Flink names its job after; an ended
+// context (Ctrl+C) cancels the job; and a job server that stops answering,
+// a failed job or unreadable metrics end in one line naming the job server
+// and what to restart (docs/clusters.md).
 package runners

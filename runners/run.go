@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -48,9 +50,18 @@ func (c *Config) Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult
 		defer leave()
 	}
 	start := time.Now()
-	res, err := beam.Run(ctx, c.Runner, p)
+	var res beam.PipelineResult
+	var err error
+	switch c.Runner {
+	case Universal, Flink, Spark:
+		res, err = c.executePortable(ctx, p) // errors name the job server: no prefix
+	default:
+		if res, err = beam.Run(ctx, c.Runner, p); err != nil {
+			err = fmt.Errorf("run on %s: %w", c.Runner, err)
+		}
+	}
 	if err != nil {
-		return res, fmt.Errorf("run on %s: %w", c.Runner, err)
+		return res, err
 	}
 	slog.Debug("pipeline done", "runner", c.Runner, "environment", c.Environment(), "seconds", time.Since(start).Seconds())
 	return res, nil
@@ -169,12 +180,45 @@ var loopbackTemp struct {
 // leaves in the temporary directory after each LOOPBACK job.
 const LoopbackFilePattern = "beamloopbackworker-*"
 
+// loopbackTempPrefix starts the name of a private temporary directory,
+// followed by the id of the process that owns it: recrawl-beam-PID-RANDOM.
+const loopbackTempPrefix = "recrawl-beam-"
+
+// removeStaleLoopbackTemps removes the private temporary directories in
+// dir whose process is gone (a driver killed with SIGKILL cannot remove
+// its own): Beam's loopback files in them and then the directory if it is
+// empty. Directories of running processes, and files a job created, stay.
+func removeStaleLoopbackTemps(dir string) {
+	dirs, _ := filepath.Glob(filepath.Join(dir, loopbackTempPrefix+"*"))
+	for _, d := range dirs {
+		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(d), loopbackTempPrefix), "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		left, _ := filepath.Glob(filepath.Join(d, LoopbackFilePattern))
+		for _, f := range left {
+			os.Remove(f)
+		}
+		if err := os.Remove(d); err == nil {
+			slog.Debug("removed the temporary directory of a process that is gone", "dir", d)
+		}
+	}
+}
+
+// processAlive reports whether a process with this id exists.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
 func enterLoopbackTemp() (leave func(), err error) {
 	lt := &loopbackTemp
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	if lt.users == 0 {
-		dir, err := os.MkdirTemp("", "recrawl-beam-")
+		removeStaleLoopbackTemps(os.TempDir())
+		dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", loopbackTempPrefix, os.Getpid()))
 		if err != nil {
 			return nil, fmt.Errorf("runners: temporary directory for the job: %w", err)
 		}

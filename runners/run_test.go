@@ -4,7 +4,9 @@ import (
 	"context"
 	"debug/elf"
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,5 +184,49 @@ func TestRunVet(t *testing.T) {
 	// strings.ToUpper is not registered: vet ran, and rejected it.
 	if err == nil || !strings.Contains(err.Error(), "not performant") {
 		t.Errorf("--runner=vet on an unregistered function: %v; want vet's \"not performant\"", err)
+	}
+}
+
+// TestRunRemovesStaleLoopbackTemps: the private temporary directory of a
+// driver that was killed (its process is gone) is removed by the next
+// LOOPBACK run; that of a running process, and files a job created, stay.
+func TestRunRemovesStaleLoopbackTemps(t *testing.T) {
+	setFlags(t, "runner", "", "endpoint", "", "environment_type", "")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dir := func(pid int, suffix string, files ...string) string {
+		d := filepath.Join(tmp, fmt.Sprintf("recrawl-beam-%d-%s", pid, suffix))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(d, f), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	stale := dir(gone.Process.Pid, "1", "beamloopbackworker-123")
+	staleEmpty := dir(gone.Process.Pid, "2")
+	staleWithOutput := dir(gone.Process.Pid, "3", "beamloopbackworker-456", "written-by-a-job")
+	running := dir(os.Getppid(), "4", "beamloopbackworker-789")
+
+	var c Config
+	if _, err := c.Run(context.Background(), smallPipeline()); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{stale, staleEmpty} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s of a process that is gone is still there (stat: %v)", d, err)
+		}
+	}
+	for _, f := range []string{filepath.Join(staleWithOutput, "written-by-a-job"), filepath.Join(running, "beamloopbackworker-789")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was removed: %v", f, err)
+		}
 	}
 }

@@ -27,6 +27,22 @@
 # job's graph is deep enough that Java's default 1 MB overflowed once
 # (java.lang.StackOverflowError) while the JIT had not compiled the walk yet,
 # under load. Stops, leaving no process behind, on SIGTERM or SIGINT.
+#
+# Staged artifacts: the job server stages each job's files in a folder of
+# its --artifacts-dir and, for the Go SDK's jobs, leaves the folder behind
+# when the job ends (Beam 2.62.0's default dir, /tmp/beam-artifact-staging,
+# kept one per job). Unless --artifacts-dir is given, this script gives it
+# a directory of its own, prints it (JOB_ARTIFACTS_DIR=DIR), removes the
+# folder of every job that ended within seconds, and the directory when it
+# stops.
+#
+# Spark: the job server's Spark driver never gives up on a cluster it lost
+# (a killed master or worker process): it logs "Disconnected from Spark
+# cluster! Waiting for reconnection...", its job hangs, and every later job
+# fails at once with "Only one SparkContext should be running in this JVM
+# (SPARK-2243)". When that line appears this script says so and restarts the
+# job server on the same ports: the hanging job ends (its driver fails with
+# one line naming the job server) and the next job gets a new SparkContext.
 set -euo pipefail
 me=beam-jobserver
 # shellcheck source=lib.sh
@@ -123,13 +139,79 @@ if [ "$runner" = spark ]; then
   java_opts+=("-Dspark.executor.extraClassPath=$(IFS=:; echo "${guava[*]}")")
 fi
 
+work="$(mktemp -d "${TMPDIR:-/tmp}/beam-jobserver-XXXXXX")"
+artifacts=""
+case " ${args[*]-} " in
+  *" --artifacts-dir"*) ;;
+  *) artifacts="$work/artifacts"; mkdir -p "$artifacts"; args+=(--artifacts-dir="$artifacts") ;;
+esac
+on_stopped() { rm -rf "$work"; }
 trap_daemons
-start_daemon - java "${java_opts[@]}" -cp "$classpath" "$main" "$master" \
-  --job-host=localhost --job-port="$job_port" --artifact-port="$artifact_port" \
-  --expansion-port="$expansion_port" "${args[@]}"
+
+# The JVM's output goes to $jvm_log and from there (tail) to this script's
+# standard error, where it logs; jvm_index is the JVM's place among the
+# daemons.
+jvm_log="$work/jobserver.log"
+: >"$jvm_log"
+follow_log() { exec tail -n +1 -F "$jvm_log" 1>&2 2>/dev/null; }
+start_daemon - follow_log
+jvm_index=${#daemon_pids[@]}
+start_jvm() {
+  java "${java_opts[@]}" -cp "$classpath" "$main" "$master" \
+    --job-host=localhost --job-port="$job_port" --artifact-port="$artifact_port" \
+    --expansion-port="$expansion_port" "${args[@]}" >>"$jvm_log" 2>&1 &
+  daemon_pids[jvm_index]=$!
+  daemon_logs[jvm_index]="$jvm_log"
+}
+start_jvm
 
 accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$job_port") 2>/dev/null; }
 wait_ready "the $runner job server on port $job_port" accepts
 echo "JOB_ENDPOINT=localhost:$job_port"
+[ -z "$artifacts" ] || echo "JOB_ARTIFACTS_DIR=$artifacts"
 echo "$me: Beam $BEAM_JOB_SERVER_VERSION $runner job server on localhost:$job_port ($master)$planner" >&2
-watch_daemons
+
+# restart_jvm: stops the job server's JVM (SIGTERM, SIGKILL after 10 s) and
+# starts it again on the same ports.
+restart_jvm() {
+  local pid="${daemon_pids[jvm_index]}"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  start_jvm
+  wait_ready "the $runner job server on port $job_port (restarted)" accepts
+  echo "$me: restarted the $runner job server on localhost:$job_port" >&2
+}
+
+# remove_finished_artifacts: removes the staging folders of the jobs that
+# ended. The job server tries to itself when a job ends, but matches only
+# the folder's top level (ARTIFACTS/HASH/*), while the Go SDK's artifact
+# is staged under its full path (HASH/1-0:go-/tmp/.../FILE): it logs
+# "No files found for spec: ARTIFACTS/HASH/*" and keeps the folder.
+remove_finished_artifacts() {
+  local d
+  grep -o "No files found for spec: $artifacts/[0-9a-f]*/\*" "$jvm_log" 2>/dev/null |
+    sed 's/^No files found for spec: //; s|/\*$||' | sort -u |
+    while read -r d; do
+      [ ! -e "$d" ] || rm -rf "$d"
+    done || true # no such line yet: grep fails
+}
+
+# spark_lost: the job server's Spark driver logged that it lost its
+# cluster since the JVM started (lost_seen counts the earlier lines).
+lost_line='Disconnected from Spark cluster'
+lost_seen=0
+spark_lost() { [ "$(grep -c "$lost_line" "$jvm_log" || true)" -gt "$lost_seen" ]; }
+
+# Until a signal, or until a daemon exits.
+while :; do
+  daemons_alive "a process exited"
+  [ -z "$artifacts" ] || remove_finished_artifacts
+  if [ "$runner" = spark ] && spark_lost; then
+    echo "$me: the job server's Spark driver lost its cluster ($master; its log: \"$lost_line\"): its job cannot end and later jobs would fail (SPARK-2243); restarting the job server" >&2
+    lost_seen="$(grep -c "$lost_line" "$jvm_log" || true)"
+    restart_jvm
+  fi
+  sleep 2
+done

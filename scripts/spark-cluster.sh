@@ -11,6 +11,9 @@
 #   SPARK_MASTER_WEB=http://127.0.0.1:PORT   the master's web UI (/json lists
 #                                            the applications)
 #   SPARK_LOG_DIR=DIR                        the master's and worker's logs
+#   SPARK_WORKER_DIR=DIR                     the worker's directory (one app-*
+#                                            folder per application)
+#   SPARK_WORKER_PID=PID                     the worker's JVM
 # and stops both processes, leaving none behind, on SIGTERM, SIGINT or when
 # either of them exits.
 #
@@ -22,12 +25,18 @@
 #   --work DIR         logs and the worker's directory (default a new directory
 #                      under TMPDIR, removed on exit unless --keep)
 #   --keep             keep --work on exit
+#   --cleanup-interval SECONDS, --app-data-ttl SECONDS
+#                      the worker removes the folders of applications that
+#                      ended more than --app-data-ttl seconds ago (default 600)
+#                      every --cleanup-interval seconds (default 60): each
+#                      job of Beam's Spark job server is an application whose
+#                      folder holds the job server's jars, about 420 MB
 set -euo pipefail
 me=spark-cluster
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-port=7077 web_port=8080 cores=2 memory=1g work="" keep=""
+port=7077 web_port=8080 cores=2 memory=1g work="" keep="" cleanup_interval=60 app_data_ttl=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port="$2"; shift 2 ;;
@@ -36,6 +45,8 @@ while [ $# -gt 0 ]; do
     --memory) memory="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --cleanup-interval) cleanup_interval="$2"; shift 2 ;;
+    --app-data-ttl) app_data_ttl="$2"; shift 2 ;;
     *) die "unknown argument $1 (see the top of $0)" ;;
   esac
 done
@@ -51,6 +62,9 @@ mkdir -p "$work/log" "$work/worker" "$work/conf"
 export SPARK_HOME="$spark_home" SPARK_CONF_DIR="$work/conf" SPARK_LOG_DIR="$work/log"
 export SPARK_LOCAL_IP=127.0.0.1 SPARK_MASTER_HOST=127.0.0.1 SPARK_LOCAL_DIRS="$work/tmp"
 export SPARK_DAEMON_MEMORY=512m SPARK_NO_DAEMONIZE=1
+# The worker removes the folders of ended applications (Spark keeps them
+# for ever by default).
+export SPARK_WORKER_OPTS="-Dspark.worker.cleanup.enabled=true -Dspark.worker.cleanup.interval=$cleanup_interval -Dspark.worker.cleanup.appDataTtl=$app_data_ttl${SPARK_WORKER_OPTS:+ $SPARK_WORKER_OPTS}"
 mkdir -p "$work/tmp"
 
 on_stopped() { [ -n "$keep" ] || rm -rf "$work"; }
@@ -74,6 +88,8 @@ wait_ready "Spark (logs in $work/log)" worker_alive
 echo "SPARK_MASTER_URL=spark://127.0.0.1:$port"
 echo "SPARK_MASTER_WEB=http://127.0.0.1:$web_port"
 echo "SPARK_LOG_DIR=$work/log"
+echo "SPARK_WORKER_DIR=$work/worker"
+echo "SPARK_WORKER_PID=${daemon_pids[1]}"
 echo "$me: Spark $SPARK_VERSION, 1 master + 1 worker ($cores cores, $memory); web UI http://127.0.0.1:$web_port; stop with SIGTERM or Ctrl+C" >&2
 
 # Until a signal, or until a daemon exits.

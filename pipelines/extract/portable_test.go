@@ -10,6 +10,8 @@ package extract
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,7 +22,10 @@ import (
 	"time"
 
 	gcs "cloud.google.com/go/storage"
+	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"google.golang.org/api/iterator"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
@@ -238,4 +243,101 @@ func TestGCSEndToEnd(t *testing.T) {
 	if objs := listObjects(t, c, "archive", "work/FINISHED"); len(objs) != 1 {
 		t.Errorf("no gs://archive/work/FINISHED: %v", objs)
 	}
+}
+
+// TestPortableEndpointNotRunning: a --endpoint where no job server runs
+// fails at once with "connection refused" naming it, and leaves no state:
+// no OUT/.work, no "round 0 failed" (nothing ran).
+func TestPortableEndpointNotRunning(t *testing.T) {
+	a := fixture(t)
+	endpoint := fmt.Sprintf("localhost:%d", testservers.FreePort(t))
+	out := filepath.Join(t.TempDir(), "out")
+	r := runBin(t, nil, extractArgs(a, testEvent, out, append([]string{"--runner=spark", "--endpoint=" + endpoint,
+		"--environment_type=LOOPBACK", "--job_name=recrawl-no-server"}, portableFlags...)...)...)
+	if r.err == nil {
+		t.Fatalf("the extraction succeeded without a job server: %s", r)
+	}
+	for _, want := range []string{"connection refused", endpoint} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the error output does not say %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "round 0 failed") {
+		t.Errorf("the error output says a round failed although none ran:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, ".work")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused run created %s/.work (stat: %v)", out, err)
+	}
+}
+
+// TestPortableInterruptCancelsJob: SIGINT (Ctrl+C) while a round runs on a
+// job server cancels that job on the job server and ends the program.
+func TestPortableInterruptCancelsJob(t *testing.T) {
+	a := fixture(t)
+	endpoint, serverLog := testservers.Prism(t)
+	out := filepath.Join(t.TempDir(), "out")
+	const job = "recrawl-extract-interrupted"
+	cmd := command(t, nil, extractArgs(a, testEvent, out, append([]string{"--runner=universal", "--endpoint=" + endpoint,
+		"--environment_type=LOOPBACK", "--job_name=" + job}, portableFlags...)...)...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Interrupt while the job server runs one of the rounds' jobs.
+	for jobStates(t, endpoint, job)[jobpb.JobState_RUNNING] == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the extraction ended before a job ran: %v\n%s", err, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatalf("the interrupted extraction exited 0:\n%s", stderr.String())
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("the extraction did not end within 2 minutes of SIGINT:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), endpoint) {
+		t.Errorf("the error output does not say the job on %s was interrupted:\n%s", endpoint, tail(stderr.String(), 3000))
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		states := jobStates(t, endpoint, job)
+		if states[jobpb.JobState_CANCELLED] == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job server's jobs %s after SIGINT: %v, want one CANCELLED\n%s", job, states, tail(serverLog.String(), 3000))
+		}
+	}
+}
+
+// jobStates counts the jobs named name on the job server at endpoint by
+// state.
+func jobStates(t *testing.T, endpoint, name string) map[jobpb.JobState_Enum]int {
+	t.Helper()
+	cc, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := jobpb.NewJobServiceClient(cc).GetJobs(ctx, &jobpb.GetJobsRequest{})
+	if err != nil {
+		t.Fatalf("GetJobs at %s: %v", endpoint, err)
+	}
+	states := map[jobpb.JobState_Enum]int{}
+	for _, j := range resp.GetJobInfo() {
+		if j.GetJobName() == name {
+			states[j.GetState()]++
+		}
+	}
+	return states
 }

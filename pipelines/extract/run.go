@@ -219,6 +219,16 @@ func extractRun(ctx context.Context, o options) error {
 	if err := checkArchives(job); err != nil {
 		return err
 	}
+	// A job server that is not running fails here, before any state exists.
+	if o.engine != "sequential" {
+		rc, err := runners.FromFlags()
+		if err != nil {
+			return err
+		}
+		if err := rc.CheckEndpoint(ctx); err != nil {
+			return err
+		}
+	}
 	// One run per output and work directory (the lock also refuses a file).
 	// Taken once the spec and the flags are known to be valid, so that a
 	// run refused for them writes nothing.

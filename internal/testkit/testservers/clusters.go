@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,16 +78,27 @@ type Spark struct {
 	MasterURL string // spark://HOST:PORT (--spark-master-url)
 	Web       string // the master's web UI, http://HOST:PORT (GET /json/ lists the applications)
 	LogDir    string // the master's and worker's logs
+	WorkerDir string // the worker's directory: an app-* folder per application
+	WorkerPID int    // the worker's JVM
 	Log       *Log   // the script's standard error
 }
 
 // SparkCluster starts a standalone Spark cluster (a master and a worker
 // with 2 cores) on free loopback ports; it is stopped when the test ends.
-func SparkCluster(t testing.TB) *Spark {
+// Its worker removes an application's folder a few seconds after the
+// application ended. args go to spark-cluster.sh after those (e.g.
+// "--port", "7077" for a given master port).
+func SparkCluster(t testing.TB, args ...string) *Spark {
 	t.Helper()
-	m, log := announcedVars(t, "spark-cluster.sh", []string{"SPARK_MASTER_URL", "SPARK_MASTER_WEB", "SPARK_LOG_DIR"},
-		"--port", "0", "--web-port", "0")
-	return &Spark{MasterURL: m["SPARK_MASTER_URL"], Web: m["SPARK_MASTER_WEB"], LogDir: m["SPARK_LOG_DIR"], Log: log}
+	m, log := announcedVars(t, "spark-cluster.sh", []string{"SPARK_MASTER_URL", "SPARK_MASTER_WEB", "SPARK_LOG_DIR",
+		"SPARK_WORKER_DIR", "SPARK_WORKER_PID"},
+		append([]string{"--port", "0", "--web-port", "0", "--cleanup-interval", "5", "--app-data-ttl", "1"}, args...)...)
+	pid, err := strconv.Atoi(m["SPARK_WORKER_PID"])
+	if err != nil {
+		t.Fatalf("spark-cluster.sh: SPARK_WORKER_PID=%q: %v", m["SPARK_WORKER_PID"], err)
+	}
+	return &Spark{MasterURL: m["SPARK_MASTER_URL"], Web: m["SPARK_MASTER_WEB"], LogDir: m["SPARK_LOG_DIR"],
+		WorkerDir: m["SPARK_WORKER_DIR"], WorkerPID: pid, Log: log}
 }
 
 // JobServer starts Beam's job server for runner ("flink" or "spark",
@@ -96,13 +108,27 @@ func SparkCluster(t testing.TB) *Spark {
 // test ends.
 func JobServer(t testing.TB, runner, master string) (endpoint string, log *Log) {
 	t.Helper()
+	js := StartJobServer(t, runner, master)
+	return js.Endpoint, js.Log
+}
+
+// BeamJobServer is a job server started by scripts/beam-jobserver.sh.
+type BeamJobServer struct {
+	Endpoint  string // the job service, HOST:PORT (--endpoint)
+	Artifacts string // its --artifacts-dir: a folder per job while the job runs
+	Log       *Log   // its output: the JVM's log and the script's messages
+}
+
+// StartJobServer is JobServer with the job server's artifacts directory.
+func StartJobServer(t testing.TB, runner, master string) *BeamJobServer {
+	t.Helper()
 	flag := "--flink-master="
 	if runner == "spark" {
 		flag = "--spark-master-url="
 	}
-	m, log := announcedVars(t, "beam-jobserver.sh", []string{"JOB_ENDPOINT"},
+	m, log := announcedVars(t, "beam-jobserver.sh", []string{"JOB_ENDPOINT", "JOB_ARTIFACTS_DIR"},
 		runner, flag+master, "--job-port=0", "--artifact-port=0")
-	return m["JOB_ENDPOINT"], log
+	return &BeamJobServer{Endpoint: m["JOB_ENDPOINT"], Artifacts: m["JOB_ARTIFACTS_DIR"], Log: log}
 }
 
 // String describes a cluster for test messages.

@@ -82,6 +82,14 @@ func Script(t testing.TB, stdout io.Writer, name string, args ...string) (exited
 // group, as Script does.
 func Command(t testing.TB, stdout io.Writer, program string, args ...string) (exited <-chan error, log *Log) {
 	t.Helper()
+	exited, log, _ = command(t, stdout, program, args...)
+	return exited, log
+}
+
+// command is Command that also returns a function that kills the whole
+// process group at once (SIGKILL), as a crash would.
+func command(t testing.TB, stdout io.Writer, program string, args ...string) (exited <-chan error, log *Log, kill func()) {
+	t.Helper()
 	name := program // for messages: "bash flink-cluster.sh", "go tool"
 	if len(args) > 0 {
 		name += " " + filepath.Base(args[0])
@@ -96,6 +104,7 @@ func Command(t testing.TB, stdout io.Writer, program string, args ...string) (ex
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	kill = func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
@@ -105,7 +114,7 @@ func Command(t testing.TB, stdout io.Writer, program string, args ...string) (ex
 			t.Errorf("%s did not stop on SIGTERM\n%s", name, log.String())
 		}
 	})
-	return done, log
+	return done, log, kill
 }
 
 // Bigtable starts a Bigtable emulator (bttest, the server of the emulator
@@ -152,8 +161,16 @@ func FreePort(t testing.TB) int {
 // ports and returns its job endpoint once it accepts connections.
 func Prism(t testing.TB) (endpoint string, log *Log) {
 	t.Helper()
+	endpoint, log, _ = PrismKillable(t)
+	return endpoint, log
+}
+
+// PrismKillable is Prism that also returns a function that kills the job
+// server with SIGKILL, for tests of a job server that dies mid-job.
+func PrismKillable(t testing.TB) (endpoint string, log *Log, kill func()) {
+	t.Helper()
 	jobPort, webPort := FreePort(t), FreePort(t)
-	exited, log := Command(t, io.Discard, "go", "tool", "prism",
+	exited, log, kill := command(t, io.Discard, "go", "tool", "prism",
 		fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
 	endpoint = fmt.Sprintf("localhost:%d", jobPort)
 	deadline := time.Now().Add(startTimeout)
@@ -161,7 +178,7 @@ func Prism(t testing.TB) (endpoint string, log *Log) {
 		c, err := net.DialTimeout("tcp", endpoint, time.Second)
 		if err == nil {
 			c.Close()
-			return endpoint, log
+			return endpoint, log, kill
 		}
 		select {
 		case err := <-exited:
