@@ -15,27 +15,13 @@
 # All variants take about 10 minutes and 800 MB of disk on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-start=$SECONDS
-out="${DEMO_OUT:-demo-out}"
-pages="${DEMO_PAGES:-3000}"
-event="${DEMO_EVENT:-federal-election-2009}"
-target="${DEMO_TARGET:-300}"
-templates=()
-[ -z "${DEMO_TEMPLATES:-}" ] || templates=(--templates)
-bin="$out/bin"
-mkdir -p "$bin"
-
-step() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - start)); }
+. scripts/demo-lib.sh
 
 step "building"
-go build -o "$bin/" ./cmd/recrawl ./cmd/genarchive
+build_demo
 
 if [ ! -s "$out/archive/labels.tsv" ] || [ ! -d "$out/index" ]; then
-  step "generating a synthetic archive of $pages articles in $out/archive"
-  rm -rf "$out/archive" "$out/index"
-  "$bin/genarchive" --out "$out/archive" --pages "$pages" --seed 1 --quiet ${templates[@]+"${templates[@]}"}
-  step "indexing it (ZipNum, 2 shards, with document frequencies)"
-  "$bin/recrawl" index --input="$out/archive/*.warc.gz" --output="$out/index" --format=zipnum --shards=2 --dictionary 2> "$out/index.log"
+  make_archive
 else
   step "reusing $out/archive and $out/index"
 fi
