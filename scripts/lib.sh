@@ -1,6 +1,6 @@
 # Shell functions the cluster scripts share: flink-cluster.sh,
-# spark-cluster.sh, beam-jobserver.sh, run-flink.sh and bench.sh source
-# this file after setting `me` (their name, for messages). It reads the
+# spark-cluster.sh, beam-jobserver.sh, run-flink.sh, run-dataflow.sh and
+# bench.sh source this file after setting `me` (their name, for messages). It reads the
 # versions (scripts/versions.env) and sets `cache`, where
 # scripts/install-cluster-deps.sh puts the cluster software.
 #
@@ -16,6 +16,22 @@ cache="${RECRAWL_CACHE:-$HOME/.cache/recrawl}"
 
 # die MESSAGE: prints "$me: MESSAGE" and exits 1.
 die() { echo "$me: $*" >&2; exit 1; }
+
+# check_command_line PIPELINE FLAGS...: recrawl's own checks of the command
+# line `recrawl PIPELINE FLAGS` (recrawl PIPELINE --check: the flag values,
+# the spec and the index spec, the runner options and that every worker can
+# reach every path), with RECRAWL_CHECK_BINARY, a build of recrawl for this
+# machine, or else `go run ./cmd/recrawl` (built once, then cached by go).
+# Nothing is read beyond the spec; dies with recrawl's error.
+check_command_line() {
+  local out
+  if [ -n "${RECRAWL_CHECK_BINARY:-}" ]; then
+    out="$("$RECRAWL_CHECK_BINARY" "$1" --check "${@:2}" 2>&1)" && return 0
+  else
+    out="$(cd "$lib_dir/.." && go run ./cmd/recrawl "$1" --check "${@:2}" 2>&1)" && return 0
+  fi
+  die "$(grep -v '^exit status [0-9]*$' <<<"$out")"
+}
 
 # installed WHAT HOME: makes sure that scripts/install-cluster-deps.sh has
 # put WHAT (e.g. "Flink 1.19.3") into HOME, running it if not.

@@ -46,6 +46,7 @@ var (
 	quietFlag    = productFlags.Bool("quiet", false, "no progress lines")
 	missingFlag  = productFlags.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
 	perJobFlag   = productFlags.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
+	checkFlag    = productFlags.Bool("check", false, cli.CheckUsage)
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -191,34 +192,80 @@ func run(ctx context.Context) error {
 	if err := cli.CheckNoArgs(flag.Args()); err != nil {
 		return err
 	}
+	if *checkFlag {
+		return checkCommandLine(optionsFromFlags())
+	}
 	return extractRun(ctx, optionsFromFlags())
+}
+
+// checkCommandLine is --check: the checks extractRun makes before it takes
+// its lock and, for the Beam engine, that every worker can reach every
+// path. It reads the spec and nothing else: no index, archive or state.
+func checkCommandLine(o options) error {
+	job, err := newJob(o)
+	if err != nil || o.engine == "sequential" {
+		return err
+	}
+	rc, err := runners.FromFlags()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return rc.Validate(workerPaths(job, o))
+}
+
+// newJob checks the options, reads the spec with the command line's
+// overrides and names the job's indexes and archives: all that is checked
+// before a run takes its lock.
+func newJob(o options) (*extract.Job, error) {
+	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
+		if v == "" {
+			return nil, fmt.Errorf("%s is required (see recrawl extract --help)", name)
+		}
+	}
+	if err := checkOptions(o); err != nil {
+		return nil, err
+	}
+	spec, err := specs.Load(o.spec, specRootFlag...)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyOverrides(spec, o); err != nil {
+		return nil, err
+	}
+	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
+	if job.Sources, err = sourcesFromFlags(o.indexes, o.archives); err != nil {
+		return nil, err
+	}
+	if err := checkArchives(job); err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+// workDir is the Beam engine's state directory: --work, else OUT/.work.
+func (o options) workDir() string {
+	if o.work == "" {
+		return storage.Join(o.output, ".work")
+	}
+	return o.work
+}
+
+// workerPaths are the paths every worker of the Beam engine reads or
+// writes, by flag, for runners.Config.Validate.
+func workerPaths(job *extract.Job, o options) map[string]string {
+	indexPaths, locations := archivePaths(job)
+	return map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": o.workDir()}
 }
 
 // extractRun runs one extraction and writes its outputs.
 func extractRun(ctx context.Context, o options) error {
-	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
-		if v == "" {
-			return fmt.Errorf("%s is required (see recrawl extract --help)", name)
-		}
-	}
-	if err := checkOptions(o); err != nil {
-		return err
-	}
 	started := time.Now()
-	spec, err := specs.Load(o.spec, specRootFlag...)
+	job, err := newJob(o)
 	if err != nil {
 		return err
 	}
-	if err := applyOverrides(spec, o); err != nil {
-		return err
-	}
-	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
-	if job.Sources, err = sourcesFromFlags(o.indexes, o.archives); err != nil {
-		return err
-	}
-	if err := checkArchives(job); err != nil {
-		return err
-	}
+	spec := job.Spec
 	// One run per output and work directory (the lock also refuses a file).
 	// Taken once the spec and the flags are known to be valid, so that a
 	// run refused for them writes nothing.
@@ -265,10 +312,7 @@ func extractRun(ctx context.Context, o options) error {
 	case "sequential":
 		eng = &engine.Sequential{Index: idx, Quiet: o.quiet}
 	default:
-		work := o.work
-		if work == "" {
-			work = storage.Join(o.output, ".work")
-		}
+		work := o.workDir()
 		// A finished run is not redone as long as its outputs are there.
 		outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
 		if err != nil {
@@ -280,8 +324,7 @@ func extractRun(ctx context.Context, o options) error {
 		}
 		defer rc.Close()
 		// Every worker must reach the index, the archive and the state.
-		indexPaths, locations := archivePaths(job)
-		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
+		if err := rc.Validate(workerPaths(job, o)); err != nil {
 			return err
 		}
 		eng = &engine.Beam{Runner: &rc, Work: work, RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
