@@ -265,7 +265,6 @@ func extractRun(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	spec := job.Spec
 	// One run per output and work directory (the lock also refuses a file).
 	// Taken once the spec and the flags are known to be valid, so that a
 	// run refused for them writes nothing.
@@ -285,50 +284,16 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	defer idx.Close()
-	refs, err := resolveReferences(ctx, job, idx)
+	seeds, refs, err := seedsAndReferences(ctx, job, idx)
 	if err != nil {
 		return err
 	}
-	seeds, err := extract.Seeds(spec, refs)
+	announce(job, o, len(seeds), len(refs))
+	eng, closeEngine, err := newEngine(ctx, job, o, idx)
 	if err != nil {
 		return err
 	}
-	if err := job.CalibrateGate(ctx, refs); err != nil {
-		return err
-	}
-	if job.Gate != nil {
-		slog.Info("follow_threshold calibrated", "threshold", job.Gate.Threshold, "th_cont", job.Gate.TopicR, "th_temp", job.Gate.TempR, "splits", len(job.Gate.Splits))
-	}
-	if !spec.Focus.IsPaper() {
-		slog.Info("focusing beyond the paper", "options", spec.Focus.String())
-	}
-	fmt.Fprintf(os.Stderr, "extracting %s: engine %s, strategy %s, target %d, batch %d, %d seeds, %d reference documents\n",
-		spec.Name, o.engine, spec.Strategy, spec.TargetSize, spec.BatchSize, len(seeds), len(refs))
-	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
-		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
-
-	var eng engine.Engine
-	switch o.engine {
-	case "sequential":
-		eng = &engine.Sequential{Index: idx, Quiet: o.quiet}
-	default:
-		work := o.workDir()
-		// A finished run is not redone as long as its outputs are there.
-		outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
-		if err != nil {
-			return err
-		}
-		rc, err := runners.FromFlags()
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		// Every worker must reach the index, the archive and the state.
-		if err := rc.Validate(workerPaths(job, o)); err != nil {
-			return err
-		}
-		eng = &engine.Beam{Runner: &rc, Work: work, RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
-	}
+	defer closeEngine()
 	st, err := eng.Extract(ctx, job, seeds)
 	switch {
 	case errors.Is(err, engine.ErrAlreadyFinished):
@@ -339,7 +304,72 @@ func extractRun(ctx context.Context, o options) error {
 	case err != nil:
 		return err
 	}
-	info, err := runInfo(job, st, o, time.Since(started))
+	return finishRun(ctx, job, o, eng, st, time.Since(started))
+}
+
+// seedsAndReferences reads the reference documents, derives the seeds and
+// calibrates the follow threshold (spec follow_threshold: auto).
+func seedsAndReferences(ctx context.Context, job *extract.Job, idx lookup.Index) ([]extract.Entry, []extract.Reference, error) {
+	refs, err := resolveReferences(ctx, job, idx)
+	if err != nil {
+		return nil, nil, err
+	}
+	seeds, err := extract.Seeds(job.Spec, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := job.CalibrateGate(ctx, refs); err != nil {
+		return nil, nil, err
+	}
+	if job.Gate != nil {
+		slog.Info("follow_threshold calibrated", "threshold", job.Gate.Threshold, "th_cont", job.Gate.TopicR, "th_temp", job.Gate.TempR, "splits", len(job.Gate.Splits))
+	}
+	return seeds, refs, nil
+}
+
+// announce prints the run's first progress line (and logs it).
+func announce(job *extract.Job, o options, seeds, refs int) {
+	spec := job.Spec
+	if !spec.Focus.IsPaper() {
+		slog.Info("focusing beyond the paper", "options", spec.Focus.String())
+	}
+	fmt.Fprintf(os.Stderr, "extracting %s: engine %s, strategy %s, target %d, batch %d, %d seeds, %d reference documents\n",
+		spec.Name, o.engine, spec.Strategy, spec.TargetSize, spec.BatchSize, seeds, refs)
+	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
+		"batch_size", spec.BatchSize, "seeds", seeds, "references", refs)
+}
+
+// newEngine picks the engine of --engine: the sequential one on idx, or
+// Beam on the runner of the command line, once every worker is known to
+// reach every path. closeEngine releases what the engine holds (a worker
+// binary built for the run).
+func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Index) (eng engine.Engine, closeEngine func(), err error) {
+	if o.engine == "sequential" {
+		return &engine.Sequential{Index: idx, Quiet: o.quiet}, func() {}, nil
+	}
+	// A finished run is not redone as long as its outputs are there.
+	outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	rc, err := runners.FromFlags()
+	if err != nil {
+		return nil, nil, err
+	}
+	// Every worker must reach the index, the archive and the state.
+	if err := rc.Validate(workerPaths(job, o)); err != nil {
+		rc.Close()
+		return nil, nil, err
+	}
+	beamEngine := &engine.Beam{Runner: &rc, Work: o.workDir(), RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
+	return beamEngine, func() { rc.Close() }, nil
+}
+
+// finishRun writes the outputs of a run whose rounds are done (the
+// collection, run.json, collection.wacz, links.graphml), records that they
+// are written and prints the run's summary.
+func finishRun(ctx context.Context, job *extract.Job, o options, eng engine.Engine, st *engine.Run, took time.Duration) error {
+	info, err := runInfo(job, st, o, took)
 	if err != nil {
 		return err
 	}
@@ -348,7 +378,7 @@ func extractRun(ctx context.Context, o options) error {
 	if err := writeOutputs(ctx, o.output, st.Results(), st.Rounds(), info, !job.Spec.Focus.CountListingPages, fetcher); err != nil {
 		return err
 	}
-	if err := packageCollection(ctx, o.output, spec); err != nil {
+	if err := packageCollection(ctx, o.output, job.Spec); err != nil {
 		return err
 	}
 	if err := eng.Finish(ctx); err != nil {
