@@ -42,9 +42,6 @@ fi
 me=run-dataflow
 # shellcheck source=lib.sh
 . scripts/lib.sh
-need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of $0)"; }
-# show CMD...: prints a command as it will run, quoted for the shell.
-show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
 
 pipeline="${PIPELINE:-index}"
 need PROJECT "the Google Cloud project to run in"
@@ -56,23 +53,10 @@ fi
 [ -n "${TEMP_LOCATION:-}" ] || TEMP_LOCATION="${STAGING_LOCATION%/}/tmp"
 
 args=()
-case "$pipeline" in
-  index)
-    need INPUT "the archives to index (gs://BUCKET/crawl/*.warc.gz)"
-    need OUTPUT "the index directory (gs://BUCKET/index)"
-    args+=(--input="$INPUT" --output="$OUTPUT" --format="${FORMAT:-zipnum}" --shards="${SHARDS:-64}")
-    [ -z "${BIGTABLE_INSTANCE:-}" ] || args+=(--bigtable="$PROJECT/$BIGTABLE_INSTANCE/${BIGTABLE_TABLE:-captures}")
-    ;;
-  extract)
-    need SPEC "the Collection Specification (a local YAML or JSON file, read by this machine)"
-    need INDEX "the snapshot index (zipnum:gs://BUCKET/index, cdxj:gs://..., bigtable:PROJECT/INSTANCE/TABLE)"
-    need ARCHIVE "where the index's WARC files are (gs://BUCKET/crawl)"
-    need OUTPUT "the output directory (gs://BUCKET/out)"
-    args+=(--spec="$SPEC" --index="$INDEX" --archive="$ARCHIVE" --output="$OUTPUT")
-    [ -z "${WORK:-}" ] || args+=(--work="$WORK")
-    ;;
-  *) die "PIPELINE=$pipeline: must be index or extract" ;;
-esac
+pipeline_args "$pipeline" 64
+if [ "$pipeline" = index ] && [ -n "${BIGTABLE_INSTANCE:-}" ]; then
+  args+=(--bigtable="$PROJECT/$BIGTABLE_INSTANCE/${BIGTABLE_TABLE:-captures}")
+fi
 
 job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}"
 runner_flags=(--runner=dataflow --project="$PROJECT" --region="$REGION"
@@ -87,14 +71,10 @@ pool_flags=()
 # and the runner options.
 check_command_line "$pipeline" "${runner_flags[@]}" "${pool_flags[@]}" "${args[@]}" "$@"
 
-# build CMD...: prints a build command and runs it (not with PRINT_ONLY=1).
-build() {
-  show env "$@"
-  [ "${PRINT_ONLY:-}" = 1 ] || env "$@"
-}
-
+# The submitting program (this machine) and the worker binary (linux/amd64,
+# static). On a linux/amd64 machine one static build serves as both.
 bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
-[ "${PRINT_ONLY:-}" = 1 ] || mkdir -p "$bindir"
+print_only || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ -z "$worker" ] && [ "${DRY_RUN:-}" != 1 ]; then
   worker="$bindir/recrawl-linux-amd64"
@@ -112,5 +92,5 @@ cmd=("$driver" "$pipeline" "${runner_flags[@]}")
 cmd+=("${pool_flags[@]}" "${args[@]}" "$@")
 
 show "${cmd[@]}"
-[ "${PRINT_ONLY:-}" = 1 ] && exit 0
+print_only && exit 0
 exec "${cmd[@]}"

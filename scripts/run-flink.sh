@@ -80,16 +80,12 @@ if [ "${1:-}" = --print ]; then
   PRINT_ONLY=1
   shift
 fi
-print_only() { [ "${PRINT_ONLY:-}" = 1 ]; }
 
 runner="${RECRAWL_PORTABLE_RUNNER:-flink}" # run-spark.sh sets spark
 me="run-$runner"
 cluster_flink_version="${FLINK_VERSION:-}" # versions.env (through lib.sh) sets FLINK_VERSION (the patch release)
 # shellcheck source=lib.sh
 . scripts/lib.sh
-need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of ${RECRAWL_SCRIPT:-$0})"; }
-# show CMD...: prints a command as it will run, quoted for the shell.
-show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
 
 job_port="${JOB_PORT:-8099}"
 case "$runner" in
@@ -124,23 +120,8 @@ env_type="${ENVIRONMENT_TYPE:-PROCESS}"
 env_type="${env_type^^}"
 
 args=()
-case "$pipeline" in
-  index)
-    need INPUT "the archives to index (gs://BUCKET/crawl/*.warc.gz)"
-    need OUTPUT "the index directory (gs://BUCKET/index)"
-    args+=(--input="$INPUT" --output="$OUTPUT" --format="${FORMAT:-zipnum}" --shards="${SHARDS:-16}")
-    [ -z "${BIGTABLE:-}" ] || args+=(--bigtable="$BIGTABLE")
-    ;;
-  extract)
-    need SPEC "the Collection Specification (a local YAML or JSON file, read by this machine)"
-    need INDEX "the snapshot index (zipnum:gs://BUCKET/index, cdxj:gs://..., bigtable:PROJECT/INSTANCE/TABLE)"
-    need ARCHIVE "where the index's WARC files are (gs://BUCKET/crawl)"
-    need OUTPUT "the output directory (gs://BUCKET/out)"
-    args+=(--spec="$SPEC" --index="$INDEX" --archive="$ARCHIVE" --output="$OUTPUT")
-    [ -z "${WORK:-}" ] || args+=(--work="$WORK")
-    ;;
-  *) die "PIPELINE=$pipeline: must be index or extract" ;;
-esac
+pipeline_args "$pipeline" 16
+if [ "$pipeline" = index ] && [ -n "${BIGTABLE:-}" ]; then args+=(--bigtable="$BIGTABLE"); fi
 
 bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
 env_config="${ENVIRONMENT_CONFIG:-}"
@@ -163,12 +144,6 @@ check_command_line "$pipeline" "${runner_flags[@]}" "${parallelism[@]}" "${args[
 
 # The submitting program (this machine) and the worker binary (linux/amd64,
 # static). On a linux/amd64 machine one static build serves as both.
-# build CMD...: prints a build command and runs it (not with PRINT_ONLY=1).
-build() {
-  show env "$@"
-  print_only || env "$@"
-}
-
 print_only || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ "$env_type" != LOOPBACK ] && [ -z "$worker" ]; then

@@ -47,20 +47,13 @@ const Usage = `usage: recrawl extract --spec SPEC --index [NAME=]KIND:LOCATION -
 // Flags returns the extraction's own flags (not Beam's).
 func Flags() *flag.FlagSet { return productFlags }
 
-// printHelp prints the usage, the extraction's flags, then Beam's.
-func printHelp() {
-	cli.Print(flag.CommandLine.Output(), Usage, productFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
-}
-
 // Main runs `recrawl extract ARGS`: it defines the extraction's flags on
 // flag.CommandLine beside Beam's, parses args there, initializes Beam and
 // runs one extraction. It returns flag.ErrHelp after printing the help, and
 // an error wrapping cli.ErrUsage for a wrong command line. Call it once
 // per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
-	cli.Own(flag.CommandLine, productFlags)
-	flag.CommandLine.Usage = printHelp
-	if err := cli.Parse(flag.CommandLine, args); err != nil {
+	if err := cli.ParsePipeline(productFlags, Usage, args); err != nil {
 		return err
 	}
 	beam.Init()

@@ -55,20 +55,13 @@ var (
 // Flags returns the index subcommand's own flags (not Beam's).
 func Flags() *flag.FlagSet { return indexFlags }
 
-// printHelp prints the usage, the index's flags, then Beam's.
-func printHelp() {
-	cli.Print(flag.CommandLine.Output(), Usage, indexFlags, flag.CommandLine, "Beam's flags (runner and pipeline options):")
-}
-
 // Main runs `recrawl index ARGS`: it defines the index's flags on
 // flag.CommandLine beside Beam's, parses args there, initializes Beam,
 // indexes and prints the summary. It returns flag.ErrHelp after printing the
 // help, and an error wrapping cli.ErrUsage for a wrong command line.
 // Call it once per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
-	cli.Own(flag.CommandLine, indexFlags)
-	flag.CommandLine.Usage = printHelp
-	if err := cli.Parse(flag.CommandLine, args); err != nil {
+	if err := cli.ParsePipeline(indexFlags, Usage, args); err != nil {
 		return err
 	}
 	beam.Init()
