@@ -18,7 +18,11 @@ import (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	beam.Init()
-	os.Exit(m.Run())
+	code := m.Run()
+	if recrawlBuild.dir != "" {
+		os.RemoveAll(recrawlBuild.dir)
+	}
+	os.Exit(code)
 }
 
 func smallPipeline() *beam.Pipeline {

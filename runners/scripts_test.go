@@ -3,6 +3,7 @@ package runners
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,6 +23,11 @@ import (
 // take, that no docker is needed, and that the pipeline gets the runner flags
 // runners.FromFlags reads. cluster_test.go runs the scripts for real against
 // Flink and Spark clusters.
+//
+// Before they build or start anything, the scripts run the pipeline's own
+// check of its command line, recrawl PIPELINE --check, with the
+// RECRAWL_CHECK_BINARY these tests build once (recrawlBinary), or through
+// go run without it.
 
 // repoRoot is the repository's top directory.
 func repoRoot(t *testing.T) string {
@@ -64,12 +71,41 @@ var scriptEnv = []string{"FLINK_JOB_ENDPOINT", "FLINK_MASTER", "FLINK_VERSION", 
 	"WORK", "ENVIRONMENT_TYPE", "BOOT_BINARY", "LOCAL_FILES", "ENVIRONMENT_CONFIG", "WORKER_BINARY", "PARALLELISM", "JOB_NAME", "PRINT_ONLY",
 	"DRY_RUN", "PROJECT", "REGION", "BUCKET", "STAGING_LOCATION", "TEMP_LOCATION", "BIGTABLE_INSTANCE",
 	"BIGTABLE_TABLE", "NUM_WORKERS", "MAX_NUM_WORKERS", "MACHINE_TYPE", "RECRAWL_BIN",
-	"RECRAWL_PORTABLE_RUNNER", "RECRAWL_SCRIPT"}
+	"RECRAWL_PORTABLE_RUNNER", "RECRAWL_SCRIPT", "RECRAWL_CHECK_BINARY", "RECRAWL_WORKERS_SHARE_FILES"}
+
+// recrawlBuild is recrawl built for this machine, once per test process
+// (TestMain removes it): the scripts' RECRAWL_CHECK_BINARY.
+var recrawlBuild struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// recrawlBinary returns the path of recrawl built for this machine.
+func recrawlBinary(t *testing.T) string {
+	t.Helper()
+	recrawlBuild.once.Do(func() {
+		if recrawlBuild.dir, recrawlBuild.err = os.MkdirTemp("", "recrawl-scripts-"); recrawlBuild.err != nil {
+			return
+		}
+		recrawlBuild.path = filepath.Join(recrawlBuild.dir, "recrawl")
+		cmd := exec.Command("go", "build", "-o", recrawlBuild.path, "./cmd/recrawl")
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			recrawlBuild.err = fmt.Errorf("go build ./cmd/recrawl: %w\n%s", err, out)
+		}
+	})
+	if recrawlBuild.err != nil {
+		t.Fatal(recrawlBuild.err)
+	}
+	return recrawlBuild.path
+}
 
 // printScript runs scripts/NAME --print with env and returns the commands
 // it printed, each as its argument list, or its error output when it fails.
 // RECRAWL_BIN is a fresh directory that must stay empty: --print builds
-// nothing.
+// nothing. RECRAWL_CHECK_BINARY is recrawlBinary unless env sets it ("":
+// the script checks through go run).
 func printScript(t *testing.T, name string, env map[string]string, args ...string) ([][]string, string, error) {
 	t.Helper()
 	bin := t.TempDir()
@@ -80,6 +116,9 @@ func printScript(t *testing.T, name string, env map[string]string, args ...strin
 		}
 	}
 	cmd.Env = append(cmd.Env, "RECRAWL_BIN="+bin)
+	if _, ok := env["RECRAWL_CHECK_BINARY"]; !ok {
+		cmd.Env = append(cmd.Env, "RECRAWL_CHECK_BINARY="+recrawlBinary(t))
+	}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -287,7 +326,7 @@ func TestRunFlinkScriptVersions(t *testing.T) {
 func TestRunSparkScript(t *testing.T) {
 	cmds, log, err := printScript(t, "run-spark.sh", map[string]string{
 		"SPARK_MASTER_URL": "spark://spark-master:7077", "ARTIFACTS_DIR": "/shared/beam-artifacts",
-		"PIPELINE": "extract", "SPEC": "specs/examples/election.yaml", "INDEX": "zipnum:gs://crawl/index",
+		"PIPELINE": "extract", "SPEC": "specs/examples/election2009.yaml", "INDEX": "zipnum:gs://crawl/index",
 		"ARCHIVE": "gs://crawl/warc,gs://special/warc", "OUTPUT": "gs://crawl/out", "WORK": "gs://crawl/work",
 		"WORKER_BINARY": "/opt/recrawl/recrawl-linux-amd64", "JOB_NAME": "recrawl-extract-test",
 		"BOOT_BINARY": "/opt/beam/boot",
@@ -309,7 +348,7 @@ func TestRunSparkScript(t *testing.T) {
 		"runner": "spark", "endpoint": "localhost:8099", "environment_type": "PROCESS",
 		"environment_config": `{"command": "/opt/beam/boot"}`,
 		"worker_binary":      "/opt/recrawl/recrawl-linux-amd64", "job_name": "recrawl-extract-test",
-		"spec": "specs/examples/election.yaml", "index": "zipnum:gs://crawl/index",
+		"spec": "specs/examples/election2009.yaml", "index": "zipnum:gs://crawl/index",
 		"archive": "gs://crawl/warc,gs://special/warc", "output": "gs://crawl/out", "work": "gs://crawl/work",
 		"max_rounds": "3",
 	})
@@ -356,14 +395,18 @@ func TestRunPortableScriptWithEndpoint(t *testing.T) {
 			}
 			checkBeamFlags(t, flags)
 
-			// Outside LOOPBACK, local paths are refused with the variable's name.
-			for v, env := range map[string]map[string]string{
-				"OUTPUT": {tc.endpointVar: "js:8099", "INPUT": "gs://a/x.warc.gz", "OUTPUT": "/data/index", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
-				"INDEX": {tc.endpointVar: "js:8099", "PIPELINE": "extract", "SPEC": "s.yaml", "INDEX": "zipnum:/data/index",
+			// Outside LOOPBACK, local paths are refused by the pipeline's
+			// own check, naming the flag.
+			index := t.TempDir()
+			for want, env := range map[string]map[string]string{
+				"recrawl index: --output=/data/index is a local path": {tc.endpointVar: "js:8099",
+					"INPUT": "gs://a/x.warc.gz", "OUTPUT": "/data/index", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
+				"recrawl extract: --index=" + index + " is a local path": {tc.endpointVar: "js:8099", "PIPELINE": "extract",
+					"SPEC": "specs/examples/minimal.yaml", "INDEX": "zipnum:" + index,
 					"ARCHIVE": "gs://a/warc", "OUTPUT": "gs://a/out", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
 			} {
-				if _, log, err := printScript(t, tc.script, env); err == nil || !strings.Contains(log, v+"=/data/index is a local path") {
-					t.Errorf("a local %s on PROCESS workers: %v\n%s", v, err, log)
+				if _, log, err := printScript(t, tc.script, env); err == nil || !strings.Contains(log, want) {
+					t.Errorf("want %q: %v\n%s", want, err, log)
 				}
 			}
 			// No job server at all.
@@ -405,8 +448,9 @@ func TestRunFlinkScriptBuildsWorker(t *testing.T) {
 func TestRunDataflowScript(t *testing.T) {
 	cmds, log, err := printScript(t, "run-dataflow.sh", map[string]string{
 		"PROJECT": "my-project", "REGION": "europe-west1", "BUCKET": "my-bucket",
-		"PIPELINE": "extract", "SPEC": "spec.yaml", "INDEX": "bigtable:my-project/recrawl/captures",
+		"PIPELINE": "extract", "SPEC": "specs/examples/minimal.yaml", "INDEX": "bigtable:my-project/recrawl/captures",
 		"ARCHIVE": "gs://my-bucket/warc", "OUTPUT": "gs://my-bucket/out", "WORKER_BINARY": "/w", "JOB_NAME": "j", "DRY_RUN": "1",
+		"RECRAWL_CHECK_BINARY": "", // checked through go run ./cmd/recrawl
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log)
@@ -417,10 +461,73 @@ func TestRunDataflowScript(t *testing.T) {
 	flags := flagValues(t, pipelineCommand(t, cmds))
 	wantFlags(t, flags, map[string]string{"runner": "dataflow", "project": "my-project", "region": "europe-west1",
 		"staging_location": "gs://my-bucket/staging", "temp_location": "gs://my-bucket/staging/tmp",
-		"worker_binary": "/w", "job_name": "j", "spec": "spec.yaml", "index": "bigtable:my-project/recrawl/captures",
+		"worker_binary": "/w", "job_name": "j", "spec": "specs/examples/minimal.yaml", "index": "bigtable:my-project/recrawl/captures",
 		"archive": "gs://my-bucket/warc", "output": "gs://my-bucket/out"})
 	checkBeamFlags(t, flags)
 	if flags["dry_run"] != "true" {
 		t.Errorf("DRY_RUN=1 passes no --dry_run: %q", pipelineCommand(t, cmds))
+	}
+}
+
+// TestRunScriptsCheckCommandLine: a wrong path, index spec, spec or runner
+// option stops every script before it builds or starts anything, with the
+// error of the pipeline's own check (recrawl PIPELINE --check), not a rule
+// of the script's.
+func TestRunScriptsCheckCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	extract := map[string]string{"PIPELINE": "extract", "SPEC": "specs/examples/minimal.yaml",
+		"INDEX": "zipnum:gs://a/index", "ARCHIVE": "gs://a/warc", "OUTPUT": "gs://a/out"}
+	index := map[string]string{"INPUT": "gs://a/x.warc.gz", "OUTPUT": "gs://a/index"}
+	scripts := map[string]map[string]string{
+		"run-flink.sh":    {"FLINK_JOB_ENDPOINT": "js:8099", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
+		"run-spark.sh":    {"SPARK_JOB_ENDPOINT": "js:8099", "WORKER_BINARY": "/w", "BOOT_BINARY": "/b"},
+		"run-dataflow.sh": {"PROJECT": "p", "REGION": "r", "BUCKET": "b", "WORKER_BINARY": "/w"},
+	}
+	for _, tc := range []struct {
+		name       string
+		base, set  map[string]string
+		want       string
+		onlyScript string
+	}{
+		{"local archive", extract, map[string]string{"ARCHIVE": "gs://a/warc," + dir},
+			"recrawl extract: --archive=" + dir + " is a local path", ""},
+		{"local work", extract, map[string]string{"WORK": dir}, "recrawl extract: --work=" + dir + " is a local path", ""},
+		{"local input", index, map[string]string{"INPUT": "gs://a/x.warc.gz, /data/y.warc.gz"},
+			"recrawl index: --input=/data/y.warc.gz is a local path", ""},
+		{"unknown index kind", extract, map[string]string{"INDEX": "warc:gs://a/index"},
+			`recrawl extract: --index: index "warc:gs://a/index": unknown kind "warc"`, ""},
+		{"index without a kind", extract, map[string]string{"INDEX": "a-index"},
+			`recrawl extract: --index: index "a-index": want cdxj:FILE, zipnum:DIR or bigtable:PROJECT/INSTANCE/TABLE`, ""},
+		{"bigtable without a table", extract, map[string]string{"INDEX": "bigtable:p/i"},
+			`recrawl extract: --index: index "bigtable:p/i": want bigtable:PROJECT/INSTANCE/TABLE`, ""},
+		{"missing spec", extract, map[string]string{"SPEC": filepath.Join(dir, "nonexistent.yaml")},
+			"recrawl extract: --spec=" + filepath.Join(dir, "nonexistent.yaml") + ": no such file", ""},
+		{"unknown scheme", index, map[string]string{"OUTPUT": "s3://a/index"},
+			"recrawl index: --output=s3://a/index: unsupported scheme s3://", ""},
+		{"environment type", index, map[string]string{"ENVIRONMENT_TYPE": "thread"},
+			`recrawl index: --environment_type="THREAD": must be LOOPBACK, DOCKER, PROCESS or EXTERNAL`, "run-flink.sh"},
+		{"local temp location", index, map[string]string{"TEMP_LOCATION": "/tmp/x"},
+			`recrawl index: --temp_location="/tmp/x": Dataflow workers need a gs:// location`, "run-dataflow.sh"},
+	} {
+		for script, runner := range scripts {
+			if tc.onlyScript != "" && script != tc.onlyScript {
+				continue
+			}
+			t.Run(tc.name+"/"+script, func(t *testing.T) {
+				env := map[string]string{}
+				for _, m := range []map[string]string{runner, tc.base, tc.set} {
+					for k, v := range m {
+						env[k] = v
+					}
+				}
+				cmds, log, err := printScript(t, script, env)
+				if err == nil || !strings.Contains(log, tc.want) {
+					t.Errorf("want the error %q: %v\n%s", tc.want, err, log)
+				}
+				if len(cmds) > 0 {
+					t.Errorf("the script went on after the check failed: %q", cmds)
+				}
+			})
+		}
 	}
 }

@@ -1,6 +1,6 @@
 # Shell functions the cluster scripts share: flink-cluster.sh,
-# spark-cluster.sh, beam-jobserver.sh, run-flink.sh and bench.sh source
-# this file after setting `me` (their name, for messages). It reads the
+# spark-cluster.sh, beam-jobserver.sh, run-flink.sh, run-dataflow.sh and
+# bench.sh source this file after setting `me` (their name, for messages). It reads the
 # versions (scripts/versions.env) and sets `cache`, where
 # scripts/install-cluster-deps.sh puts the cluster software.
 #
@@ -16,6 +16,57 @@ cache="${RECRAWL_CACHE:-$HOME/.cache/recrawl}"
 
 # die MESSAGE: prints "$me: MESSAGE" and exits 1.
 die() { echo "$me: $*" >&2; exit 1; }
+
+# The run scripts (run-flink.sh, run-spark.sh, run-dataflow.sh):
+# print_only: true with --print or PRINT_ONLY=1.
+print_only() { [ "${PRINT_ONLY:-}" = 1 ]; }
+# need VAR WHAT: dies unless VAR is set, saying what it is.
+need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of ${RECRAWL_SCRIPT:-$0})"; }
+# show CMD...: prints a command as it will run, quoted for the shell.
+show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
+# build CMD...: prints a build command and runs it (not with --print).
+build() {
+  show env "$@"
+  print_only || env "$@"
+}
+
+# pipeline_args PIPELINE SHARDS: appends the pipeline's own flags to the
+# array args, from INPUT, OUTPUT, FORMAT and SHARDS (default SHARDS) for
+# index, SPEC, INDEX, ARCHIVE, OUTPUT and WORK for extract.
+pipeline_args() {
+  case "$1" in
+    index)
+      need INPUT "the archives to index (gs://BUCKET/crawl/*.warc.gz)"
+      need OUTPUT "the index directory (gs://BUCKET/index)"
+      args+=(--input="$INPUT" --output="$OUTPUT" --format="${FORMAT:-zipnum}" --shards="${SHARDS:-$2}")
+      ;;
+    extract)
+      need SPEC "the Collection Specification (a local YAML or JSON file, read by this machine)"
+      need INDEX "the snapshot index (zipnum:gs://BUCKET/index, cdxj:gs://..., bigtable:PROJECT/INSTANCE/TABLE)"
+      need ARCHIVE "where the index's WARC files are (gs://BUCKET/crawl)"
+      need OUTPUT "the output directory (gs://BUCKET/out)"
+      args+=(--spec="$SPEC" --index="$INDEX" --archive="$ARCHIVE" --output="$OUTPUT")
+      [ -z "${WORK:-}" ] || args+=(--work="$WORK")
+      ;;
+    *) die "PIPELINE=$1: must be index or extract" ;;
+  esac
+}
+
+# check_command_line PIPELINE FLAGS...: recrawl's own checks of the command
+# line `recrawl PIPELINE FLAGS` (recrawl PIPELINE --check: the flag values,
+# the spec and the index spec, the runner options and that every worker can
+# reach every path), with RECRAWL_CHECK_BINARY, a build of recrawl for this
+# machine, or else `go run ./cmd/recrawl` (built once, then cached by go).
+# Nothing is read beyond the spec; dies with recrawl's error.
+check_command_line() {
+  local out
+  if [ -n "${RECRAWL_CHECK_BINARY:-}" ]; then
+    out="$("$RECRAWL_CHECK_BINARY" "$1" --check "${@:2}" 2>&1)" && return 0
+  else
+    out="$(cd "$lib_dir/.." && go run ./cmd/recrawl "$1" --check "${@:2}" 2>&1)" && return 0
+  fi
+  die "$(grep -v '^exit status [0-9]*$' <<<"$out")"
+}
 
 # installed WHAT HOME: makes sure that scripts/install-cluster-deps.sh has
 # put WHAT (e.g. "Flink 1.19.3") into HOME, running it if not.

@@ -25,7 +25,10 @@
 #   JOB_NAME           default recrawl-PIPELINE-DATE (lower case, digits, dashes)
 #   DRY_RUN=1          --dry_run: print the translated job, submit nothing
 #   PRINT_ONLY=1       print the commands, run none (or --print as the first argument)
-# Extra arguments are passed on to the pipeline.
+# Extra arguments are passed on to the pipeline. Before anything is built,
+# also with --print, the pipeline checks its command line itself (recrawl
+# PIPELINE --check, through go run or RECRAWL_CHECK_BINARY; scripts/lib.sh):
+# every path gs://, the index spec, the spec and the runner options.
 # Example:
 #   PROJECT=my-project REGION=europe-west1 BUCKET=my-bucket \
 #     INPUT='gs://my-bucket/crawl/*.warc.gz' OUTPUT=gs://my-bucket/index scripts/run-dataflow.sh
@@ -37,11 +40,8 @@ if [ "${1:-}" = --print ]; then
   shift
 fi
 me=run-dataflow
-die() { echo "$me: $*" >&2; exit 1; }
-need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of $0)"; }
-gs() { case "$2" in gs://*) ;; *) die "$1=$2 must be a gs:// path: Dataflow workers cannot read this machine's files" ;; esac; }
-# show CMD...: prints a command as it will run, quoted for the shell.
-show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
+# shellcheck source=lib.sh
+. scripts/lib.sh
 
 pipeline="${PIPELINE:-index}"
 need PROJECT "the Google Cloud project to run in"
@@ -51,50 +51,30 @@ if [ -z "${STAGING_LOCATION:-}" ]; then
   STAGING_LOCATION="gs://$BUCKET/staging"
 fi
 [ -n "${TEMP_LOCATION:-}" ] || TEMP_LOCATION="${STAGING_LOCATION%/}/tmp"
-gs STAGING_LOCATION "$STAGING_LOCATION"
-gs TEMP_LOCATION "$TEMP_LOCATION"
 
 args=()
-case "$pipeline" in
-  index)
-    need INPUT "the archives to index (gs://BUCKET/crawl/*.warc.gz)"
-    need OUTPUT "the index directory (gs://BUCKET/index)"
-    IFS=',' read -ra parts <<<"$INPUT"
-    for p in "${parts[@]}"; do gs INPUT "${p# }"; done
-    gs OUTPUT "$OUTPUT"
-    args+=(--input="$INPUT" --output="$OUTPUT" --format="${FORMAT:-zipnum}" --shards="${SHARDS:-64}")
-    [ -z "${BIGTABLE_INSTANCE:-}" ] || args+=(--bigtable="$PROJECT/$BIGTABLE_INSTANCE/${BIGTABLE_TABLE:-captures}")
-    ;;
-  extract)
-    need SPEC "the Collection Specification (a local YAML or JSON file, read by this machine)"
-    need INDEX "the snapshot index (zipnum:gs://BUCKET/index, cdxj:gs://..., bigtable:PROJECT/INSTANCE/TABLE)"
-    need ARCHIVE "where the index's WARC files are (gs://BUCKET/crawl)"
-    need OUTPUT "the output directory (gs://BUCKET/out)"
-    case "$INDEX" in
-      bigtable:*) ;;
-      *:*) gs INDEX "${INDEX#*:}" ;;
-      *) die "INDEX=$INDEX: want cdxj:PATH, zipnum:PATH or bigtable:PROJECT/INSTANCE/TABLE" ;;
-    esac
-    IFS=',' read -ra parts <<<"$ARCHIVE"
-    for p in "${parts[@]}"; do gs ARCHIVE "${p# }"; done
-    gs OUTPUT "$OUTPUT"
-    args+=(--spec="$SPEC" --index="$INDEX" --archive="$ARCHIVE" --output="$OUTPUT")
-    if [ -n "${WORK:-}" ]; then
-      gs WORK "$WORK"
-      args+=(--work="$WORK")
-    fi
-    ;;
-  *) die "PIPELINE=$pipeline: must be index or extract" ;;
-esac
+pipeline_args "$pipeline" 64
+if [ "$pipeline" = index ] && [ -n "${BIGTABLE_INSTANCE:-}" ]; then
+  args+=(--bigtable="$PROJECT/$BIGTABLE_INSTANCE/${BIGTABLE_TABLE:-captures}")
+fi
 
-# build CMD...: prints a build command and runs it (not with PRINT_ONLY=1).
-build() {
-  show env "$@"
-  [ "${PRINT_ONLY:-}" = 1 ] || env "$@"
-}
+job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}"
+runner_flags=(--runner=dataflow --project="$PROJECT" --region="$REGION"
+  --staging_location="$STAGING_LOCATION" --temp_location="$TEMP_LOCATION" --job_name="$job_name")
+pool_flags=()
+[ -z "${NUM_WORKERS:-}" ] || pool_flags+=(--num_workers="$NUM_WORKERS")
+[ -z "${MAX_NUM_WORKERS:-}" ] || pool_flags+=(--max_num_workers="$MAX_NUM_WORKERS")
+[ -z "${MACHINE_TYPE:-}" ] || pool_flags+=(--worker_machine_type="$MACHINE_TYPE")
+[ "${DRY_RUN:-}" != 1 ] || pool_flags+=(--dry_run)
+# Before anything is built: the pipeline's own checks of the paths (all
+# gs://: Dataflow workers cannot read this machine's files), the index spec
+# and the runner options.
+check_command_line "$pipeline" "${runner_flags[@]}" "${pool_flags[@]}" "${args[@]}" "$@"
 
+# The submitting program (this machine) and the worker binary (linux/amd64,
+# static). On a linux/amd64 machine one static build serves as both.
 bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
-[ "${PRINT_ONLY:-}" = 1 ] || mkdir -p "$bindir"
+print_only || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ -z "$worker" ] && [ "${DRY_RUN:-}" != 1 ]; then
   worker="$bindir/recrawl-linux-amd64"
@@ -107,16 +87,10 @@ else
   build go build -o "$driver" ./cmd/recrawl
 fi
 
-cmd=("$driver" "$pipeline" --runner=dataflow --project="$PROJECT" --region="$REGION"
-  --staging_location="$STAGING_LOCATION" --temp_location="$TEMP_LOCATION"
-  --job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}")
+cmd=("$driver" "$pipeline" "${runner_flags[@]}")
 [ -z "$worker" ] || cmd+=(--worker_binary="$worker")
-[ -z "${NUM_WORKERS:-}" ] || cmd+=(--num_workers="$NUM_WORKERS")
-[ -z "${MAX_NUM_WORKERS:-}" ] || cmd+=(--max_num_workers="$MAX_NUM_WORKERS")
-[ -z "${MACHINE_TYPE:-}" ] || cmd+=(--worker_machine_type="$MACHINE_TYPE")
-[ "${DRY_RUN:-}" != 1 ] || cmd+=(--dry_run)
-cmd+=("${args[@]}" "$@")
+cmd+=("${pool_flags[@]}" "${args[@]}" "$@")
 
 show "${cmd[@]}"
-[ "${PRINT_ONLY:-}" = 1 ] && exit 0
+print_only && exit 0
 exec "${cmd[@]}"

@@ -69,6 +69,10 @@
 # is LOOPBACK, where the workers run inside the submitting process, or
 # LOCAL_FILES=1 says that the cluster's workers run on this machine (a
 # cluster of scripts/flink-cluster.sh or spark-cluster.sh) and read its files.
+# Before anything is built or started, also with --print, the pipeline checks
+# its command line itself (recrawl PIPELINE --check, run through go run or
+# RECRAWL_CHECK_BINARY; scripts/lib.sh): the paths, the index spec, the spec
+# and the runner options. A wrong one stops the script with recrawl's error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,16 +80,12 @@ if [ "${1:-}" = --print ]; then
   PRINT_ONLY=1
   shift
 fi
-print_only() { [ "${PRINT_ONLY:-}" = 1 ]; }
 
 runner="${RECRAWL_PORTABLE_RUNNER:-flink}" # run-spark.sh sets spark
 me="run-$runner"
 cluster_flink_version="${FLINK_VERSION:-}" # versions.env (through lib.sh) sets FLINK_VERSION (the patch release)
 # shellcheck source=lib.sh
 . scripts/lib.sh
-need() { [ -n "${!1:-}" ] || die "$1 is not set: $2 (see the top of ${RECRAWL_SCRIPT:-$0})"; }
-# show CMD...: prints a command as it will run, quoted for the shell.
-show() { printf '+' >&2; printf ' %q' "$@" >&2; echo >&2; }
 
 job_port="${JOB_PORT:-8099}"
 case "$runner" in
@@ -118,73 +118,40 @@ fi
 pipeline="${PIPELINE:-index}"
 env_type="${ENVIRONMENT_TYPE:-PROCESS}"
 env_type="${env_type^^}"
-case "$env_type" in DOCKER|PROCESS|EXTERNAL|LOOPBACK) ;; *) die "ENVIRONMENT_TYPE=$env_type: must be DOCKER, PROCESS, EXTERNAL or LOOPBACK" ;; esac
-
-# reachable VAR VALUE: every path must be gs:// unless the workers are here.
-reachable() {
-  local p
-  [ "$env_type" != LOOPBACK ] && [ "${LOCAL_FILES:-}" != 1 ] || return 0
-  IFS=',' read -ra parts <<<"$2"
-  for p in "${parts[@]}"; do
-    p="${p# }"
-    case "$p" in gs://*) ;; *) die "$1=$p is a local path, but $runner workers ($env_type) cannot read this machine's files; use gs:// (or LOCAL_FILES=1 for a cluster on this machine)" ;; esac
-  done
-}
 
 args=()
-case "$pipeline" in
-  index)
-    need INPUT "the archives to index (gs://BUCKET/crawl/*.warc.gz)"
-    need OUTPUT "the index directory (gs://BUCKET/index)"
-    reachable INPUT "$INPUT"
-    reachable OUTPUT "$OUTPUT"
-    args+=(--input="$INPUT" --output="$OUTPUT" --format="${FORMAT:-zipnum}" --shards="${SHARDS:-16}")
-    [ -z "${BIGTABLE:-}" ] || args+=(--bigtable="$BIGTABLE")
-    ;;
-  extract)
-    need SPEC "the Collection Specification (a local YAML or JSON file, read by this machine)"
-    need INDEX "the snapshot index (zipnum:gs://BUCKET/index, cdxj:gs://..., bigtable:PROJECT/INSTANCE/TABLE)"
-    need ARCHIVE "where the index's WARC files are (gs://BUCKET/crawl)"
-    need OUTPUT "the output directory (gs://BUCKET/out)"
-    case "$INDEX" in
-      bigtable:*) ;;
-      *:*) reachable INDEX "${INDEX#*:}" ;;
-      *) die "INDEX=$INDEX: want cdxj:PATH, zipnum:PATH or bigtable:PROJECT/INSTANCE/TABLE" ;;
-    esac
-    reachable ARCHIVE "$ARCHIVE"
-    reachable OUTPUT "$OUTPUT"
-    args+=(--spec="$SPEC" --index="$INDEX" --archive="$ARCHIVE" --output="$OUTPUT")
-    if [ -n "${WORK:-}" ]; then
-      reachable WORK "$WORK"
-      args+=(--work="$WORK")
-    fi
-    ;;
-  *) die "PIPELINE=$pipeline: must be index or extract" ;;
-esac
+pipeline_args "$pipeline" 16
+if [ "$pipeline" = index ] && [ -n "${BIGTABLE:-}" ]; then args+=(--bigtable="$BIGTABLE"); fi
+
+bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
+env_config="${ENVIRONMENT_CONFIG:-}"
+boot="${BOOT_BINARY:-}" # built below if unset
+if [ "$env_type" = PROCESS ] && [ -z "$env_config" ]; then
+  env_config="{\"command\": \"${boot:-$bindir/boot}\"}"
+fi
+job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}"
+runner_flags=(--runner="$runner" --endpoint="$endpoint" --environment_type="$env_type" --job_name="$job_name")
+[ -z "$env_config" ] || runner_flags+=(--environment_config="$env_config")
+
+# LOCAL_FILES=1: the pipeline's own path check (runners.Config.Validate) lets
+# non-LOOPBACK workers take local paths too.
+[ "${LOCAL_FILES:-}" != 1 ] || export RECRAWL_WORKERS_SHARE_FILES=1
+# Before anything is built or started: the pipeline's own checks of paths
+# (gs:// unless the workers are here), the index spec and the runner options.
+parallelism=()
+[ -z "${PARALLELISM:-}" ] || parallelism=(--parallelism="$PARALLELISM")
+check_command_line "$pipeline" "${runner_flags[@]}" "${parallelism[@]}" "${args[@]}" "$@"
 
 # The submitting program (this machine) and the worker binary (linux/amd64,
 # static). On a linux/amd64 machine one static build serves as both.
-# build CMD...: prints a build command and runs it (not with PRINT_ONLY=1).
-build() {
-  show env "$@"
-  print_only || env "$@"
-}
-
-bindir="${RECRAWL_BIN:-$PWD/.cache/bin}"
 print_only || mkdir -p "$bindir"
 worker="${WORKER_BINARY:-}"
 if [ "$env_type" != LOOPBACK ] && [ -z "$worker" ]; then
   worker="$bindir/recrawl-linux-amd64"
   build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$worker" ./cmd/recrawl
 fi
-env_config="${ENVIRONMENT_CONFIG:-}"
-if [ "$env_type" = PROCESS ] && [ -z "$env_config" ]; then
-  boot="${BOOT_BINARY:-}"
-  if [ -z "$boot" ]; then
-    boot="$bindir/boot"
-    build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$boot" github.com/apache/beam/sdks/v2/go/container
-  fi
-  env_config="{\"command\": \"$boot\"}"
+if [ "$env_type" = PROCESS ] && [ -z "${ENVIRONMENT_CONFIG:-}" ] && [ -z "$boot" ]; then
+  build GOOS=linux GOARCH=amd64 CGO_ENABLED=0 go build -o "$bindir/boot" github.com/apache/beam/sdks/v2/go/container
 fi
 if [ -n "$worker" ] && [ "$(go env GOOS)/$(go env GOARCH)" = linux/amd64 ]; then
   driver="$worker"
@@ -203,18 +170,13 @@ if [ ${#job_server[@]} -gt 0 ]; then
     endpoint="$(announced JOB_ENDPOINT "$js_log")" # JOB_PORT=0: a free port
   fi
 fi
-cmd=("$driver" "$pipeline" --runner="$runner" --endpoint="$endpoint" --environment_type="$env_type"
-  --job_name="${JOB_NAME:-recrawl-$pipeline-$(date -u +%Y%m%d-%H%M%S)}")
+cmd=("$driver" "$pipeline" --runner="$runner" --endpoint="$endpoint" --environment_type="$env_type" --job_name="$job_name")
 [ -z "$env_config" ] || cmd+=(--environment_config="$env_config")
 [ "$env_type" = LOOPBACK ] || cmd+=(--worker_binary="$worker")
-[ -z "${PARALLELISM:-}" ] || cmd+=(--parallelism="$PARALLELISM")
-cmd+=("${args[@]}" "$@")
+cmd+=("${parallelism[@]}" "${args[@]}" "$@")
 
 show "${cmd[@]}"
 print_only && exit 0
-# LOCAL_FILES=1: the pipeline's own path check (runners.Config.Validate) lets
-# non-LOOPBACK workers take local paths too.
-[ "${LOCAL_FILES:-}" != 1 ] || export RECRAWL_WORKERS_SHARE_FILES=1
 if [ ${#job_server[@]} -gt 0 ]; then
   "${cmd[@]}" # not exec: the EXIT trap stops the job server afterwards
 else

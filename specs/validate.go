@@ -19,44 +19,40 @@ import (
 func (s *Spec) Validate() []Problem {
 	var v validation
 	v.bounds(reflect.ValueOf(s).Elem(), "")
+	v.name(s.Name)
+	v.temporalScope(s.Event)
+	v.topicalScope(s)
+	v.extraction(s)
+	v.analysis(s)
+	v.precomputed(s)
+	return v.problems
+}
 
-	if s.Name == "" {
+// name checks the spec's name, which names output files.
+func (v *validation) name(name string) {
+	if name == "" {
 		v.add("name", "missing")
-	} else if !namePattern.MatchString(s.Name) {
-		v.add("name", "%q must consist of letters, digits, '.', '_' and '-' (it names output files)", s.Name)
+	} else if !namePattern.MatchString(name) {
+		v.add("name", "%q must consist of letters, digits, '.', '_' and '-' (it names output files)", name)
 	}
+}
 
-	// Temporal scope.
+// temporalScope checks the event interval.
+func (v *validation) temporalScope(e Event) {
 	switch {
-	case s.Event.Start.IsZero() && s.Event.End.IsZero():
+	case e.Start.IsZero() && e.End.IsZero():
 		v.add("event", "missing (event.start and event.end, e.g. 2009-09-27)")
-	case s.Event.Start.IsZero():
+	case e.Start.IsZero():
 		v.add("event.start", "missing")
-	case s.Event.End.Time.Before(s.Event.Start.Time):
-		v.addMsg("event.end", fmt.Sprintf("event.end (%s) is before event.start (%s)", s.Event.End, s.Event.Start))
+	case e.End.Time.Before(e.Start.Time):
+		v.addMsg("event.end", fmt.Sprintf("event.end (%s) is before event.start (%s)", e.End, e.Start))
 	}
+}
 
-	// Topical scope.
+// topicalScope checks the reference documents, the keywords and the seeds.
+func (v *validation) topicalScope(s *Spec) {
 	for i, r := range s.ReferenceDocuments {
-		path := fmt.Sprintf("reference_documents[%d]", i)
-		sources := 0
-		for _, src := range []string{r.URL, r.File, r.Text} {
-			if src != "" {
-				sources++
-			}
-		}
-		if sources != 1 {
-			v.add(path, "needs exactly one of url, file, text (has %d)", sources)
-		}
-		if r.URL != "" {
-			v.httpURL(path+".url", r.URL)
-		}
-		if r.Text != "" && strings.TrimSpace(r.Text) == "" {
-			v.add(path+".text", "is empty")
-		}
-		if r.Language != "" {
-			v.language(path+".language", path+".language", r.Language)
-		}
+		v.referenceDocument(fmt.Sprintf("reference_documents[%d]", i), r)
 	}
 	if n := s.Keywords.Len(); n > MaxKeywords {
 		v.add("keywords", "%d keywords, more than the %d a specification may have", n, MaxKeywords)
@@ -83,8 +79,33 @@ func (s *Spec) Validate() []Problem {
 	for i, u := range s.Seeds {
 		v.httpURL(fmt.Sprintf("seeds[%d]", i), u)
 	}
+}
 
-	// Extraction.
+// referenceDocument checks one reference document, at path.
+func (v *validation) referenceDocument(path string, r ReferenceDocument) {
+	sources := 0
+	for _, src := range []string{r.URL, r.File, r.Text} {
+		if src != "" {
+			sources++
+		}
+	}
+	if sources != 1 {
+		v.add(path, "needs exactly one of url, file, text (has %d)", sources)
+	}
+	if r.URL != "" {
+		v.httpURL(path+".url", r.URL)
+	}
+	if r.Text != "" && strings.TrimSpace(r.Text) == "" {
+		v.add(path+".text", "is empty")
+	}
+	if r.Language != "" {
+		v.language(path+".language", path+".language", r.Language)
+	}
+}
+
+// extraction checks the strategy, alpha, the host lists, the outlinks, the
+// document size limit and the focus options.
+func (v *validation) extraction(s *Spec) {
 	if !s.Strategy.Valid() {
 		v.add("strategy", "%q is not one of %s", s.Strategy, joinStrategies())
 	}
@@ -108,8 +129,10 @@ func (s *Spec) Validate() []Problem {
 		v.add("max_document_bytes", "%d must be positive", s.MaxDocumentBytes)
 	}
 	v.focus(s)
+}
 
-	// Analysis.
+// analysis checks the languages and the default language.
+func (v *validation) analysis(s *Spec) {
 	for i, l := range s.Languages {
 		v.language(fmt.Sprintf("languages[%d]", i), fmt.Sprintf("languages[%d]", i), l)
 	}
@@ -121,8 +144,11 @@ func (s *Spec) Validate() []Problem {
 	case len(s.Languages) > 0 && !slices.Contains(s.Languages, s.DefaultLanguage):
 		v.add("default_language", "%q is not one of languages %v", s.DefaultLanguage, s.Languages)
 	}
+}
 
-	// Precomputed data.
+// precomputed checks the precomputed reference vectors and correction
+// factors.
+func (v *validation) precomputed(s *Spec) {
 	for _, lang := range sortedKeys(s.ReferenceVectors) {
 		path := "reference_vectors." + lang
 		v.language(path, "reference_vectors", lang)
@@ -146,7 +172,6 @@ func (s *Spec) Validate() []Problem {
 			v.add(path, "%v is not positive (it divides TopicR)", f)
 		}
 	}
-	return v.problems
 }
 
 // focus checks the focus options (focus.go).

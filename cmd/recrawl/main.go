@@ -30,6 +30,8 @@
 // meanings (index: a switch that also writes df-LANG.tsv; extract: the
 // dictionary file or directory to read), so each subcommand's flags are
 // scoped to it and TestFlagNamesShared lists the names they share.
+// --check (both) only checks the command line and exits: the run scripts
+// (scripts/run-flink.sh, run-dataflow.sh) run it before anything else.
 //
 // Exit status: 0 on success and for --help, 1 when the subcommand fails
 // (its error on one line), 2 for a wrong command line.

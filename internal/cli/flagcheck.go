@@ -21,6 +21,10 @@ import (
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
+// CheckUsage is the help text of the --check flag of recrawl index and
+// recrawl extract.
+const CheckUsage = "only check the command line, then exit 0 or with the error: the flag values, the spec and the index spec, the runner options and that every worker can reach every path; no archive is read, nothing written, no pipeline built or run"
+
 // CheckFile checks that path names an existing file that is not a directory.
 func CheckFile(flag, path string) error {
 	if path == "" || storage.IsGCS(path) {

@@ -26,3 +26,15 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 }
+
+// ParsePipeline parses the command line args of a pipeline subcommand
+// (recrawl index, recrawl extract) on flag.CommandLine, where Beam's flags
+// are: it defines the subcommand's own flags there too, and its help
+// prints usage, its own flags, then Beam's. Errors as Parse.
+func ParsePipeline(own *flag.FlagSet, usage string, args []string) error {
+	Own(flag.CommandLine, own)
+	flag.CommandLine.Usage = func() {
+		Print(flag.CommandLine.Output(), usage, own, flag.CommandLine, "Beam's flags (runner and pipeline options):")
+	}
+	return Parse(flag.CommandLine, args)
+}

@@ -15,11 +15,7 @@ import (
 // for a wrong command line. Call it once per process: Beam's flags and
 // beam.Init are global.
 func StartPipeline(args []string, usage string, own *flag.FlagSet, verbose *bool) (stop func(), err error) {
-	Own(flag.CommandLine, own)
-	flag.CommandLine.Usage = func() {
-		Print(flag.CommandLine.Output(), usage, own, flag.CommandLine, "Beam's flags (runner and pipeline options):")
-	}
-	if err := Parse(flag.CommandLine, args); err != nil {
+	if err := ParsePipeline(own, usage, args); err != nil {
 		return nil, err
 	}
 	beam.Init()

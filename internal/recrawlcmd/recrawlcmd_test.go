@@ -15,8 +15,9 @@ import (
 // flag named like a Beam flag would be dropped there (cliflags.Own keeps
 // the first definition), and a name both pipelines define must be one whose
 // two meanings are documented in cmd/recrawl: --output (the directory
-// written, in both), --verbose (the same in both) and --dictionary (index:
-// also write df-LANG.tsv; extract: the dictionary to read).
+// written, in both), --verbose and --check (the same in both) and
+// --dictionary (index: also write df-LANG.tsv; extract: the dictionary to
+// read).
 func TestFlagNamesShared(t *testing.T) {
 	var shared []string
 	for _, fs := range []*flag.FlagSet{index.Flags(), extract.Flags()} {
@@ -32,7 +33,7 @@ func TestFlagNamesShared(t *testing.T) {
 		}
 	})
 	sort.Strings(shared)
-	if want := []string{"dictionary", "output", "verbose"}; !slices.Equal(shared, want) {
+	if want := []string{"check", "dictionary", "output", "verbose"}; !slices.Equal(shared, want) {
 		t.Errorf("index and extract both define %v, want %v: document a new shared name in cmd/recrawl and here", shared, want)
 	}
 }

@@ -66,7 +66,7 @@ func evalCommand(ctx context.Context, args []string) error {
 		return extractRun(ctx, o)
 	}
 	o, err := eval(extractor)
-	if err != nil {
+	if err != nil || *checkFlag {
 		return err
 	}
 	return evaluate.Execute(ctx, o, extractor)

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -95,26 +96,70 @@ func TestBadFlagValues(t *testing.T) {
 		{true, []string{"--input", a.WARCs[0], "--output", filepath.Join(file, "sub")}, "--output=" + filepath.Join(file, "sub")},
 	}
 	for _, c := range cases {
-		cmd := command(t, nil, c.args...)
-		if c.index {
-			cmd = indexCommand(t, nil, c.args...)
+		runs := [][]string{c.args}
+		// --check refuses the same command lines with the same line; it
+		// does not expand --input (a gs:// pattern needs the workers'
+		// credentials), so it cannot see that --input matches nothing.
+		if c.args[0] != "explain" && !(c.index && c.want == "--input") {
+			runs = append(runs, append(slices.Clone(c.args), "--check"))
 		}
-		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		// The log quotes the error: \" in it is a quote.
-		lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(stderr.String()), `\"`, `"`), "\n")
-		name := shortArgs(c.args)
-		switch {
-		case err == nil:
-			t.Errorf("%s: accepted; want an error naming %q", name, c.want)
-		case len(lines) != 1 || !strings.Contains(lines[0], c.want):
-			t.Errorf("%s: stderr\n%s\nwant one line with %q", name, tail(stderr.String(), 2000), c.want)
-		case stdout.Len() > 0:
-			t.Errorf("%s: printed on stdout:\n%s", name, tail(stdout.String(), 1000))
-		}
-		if _, err := os.Stat(roundstate.StateDir(filepath.Join(out, ".work"), 0)); err == nil {
-			t.Fatalf("%s: the run got as far as its first state", name)
+		for _, args := range runs {
+			cmd := command(t, nil, args...)
+			if c.index {
+				cmd = indexCommand(t, nil, args...)
+			}
+			wantOneLine(t, cmd, shortArgs(args), c.want)
+			if _, err := os.Stat(roundstate.StateDir(filepath.Join(out, ".work"), 0)); err == nil {
+				t.Fatalf("%s: the run got as far as its first state", shortArgs(args))
+			}
 		}
 	}
+}
+
+// wantOneLine runs cmd and checks that it fails with one line on stderr
+// that holds want, and prints nothing on stdout.
+func wantOneLine(t *testing.T, cmd *exec.Cmd, name, want string) {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	// The log quotes the error: \" in it is a quote.
+	lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(stderr.String()), `\"`, `"`), "\n")
+	switch {
+	case err == nil:
+		t.Errorf("%s: accepted; want an error naming %q", name, want)
+	case len(lines) != 1 || !strings.Contains(lines[0], want):
+		t.Errorf("%s: stderr\n%s\nwant one line with %q", name, tail(stderr.String(), 2000), want)
+	case stdout.Len() > 0:
+		t.Errorf("%s: printed on stdout:\n%s", name, tail(stdout.String(), 1000))
+	}
+}
+
+// TestCheckFlags: recrawl extract, index and eval --check accept a good
+// command line silently and create nothing; for a runner whose
+// workers cannot see this machine's files they refuse a local path, as the
+// run does, naming the flag.
+func TestCheckFlags(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	out, indexOut := filepath.Join(dir, "out"), filepath.Join(dir, "index")
+	extractArgs := []string{"--check", "--spec", a.Spec(testEvent), "--index=" + a.IndexSpec(), "--archive=" + a.WARCDir, "--output", out}
+	indexArgs := []string{"--check", "--input", a.WARCs[0], "--output", indexOut, "--format=zipnum", "--dictionary"}
+	report := filepath.Join(dir, "report")
+	eval := []string{"eval", "--check", "--runs", a.WARCDir, "--report", report}
+	for _, cmd := range []*exec.Cmd{command(t, nil, extractArgs...), indexCommand(t, nil, indexArgs...), command(t, nil, eval...)} {
+		if got, err := cmd.CombinedOutput(); err != nil || len(got) > 0 {
+			t.Errorf("%s: %v, output %q; want exit status 0 and no output", shortArgs(cmd.Args[1:]), err, got)
+		}
+	}
+	for _, p := range []string{out, indexOut, report} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("--check created %s", p)
+		}
+	}
+	flink := []string{"--runner=flink", "--endpoint=localhost:1", "--environment_type=PROCESS", `--environment_config={"command": "/boot"}`}
+	wantOneLine(t, command(t, nil, append(slices.Clone(extractArgs), flink...)...), "extract --check on flink",
+		"--archive="+a.WARCDir+" is a local path")
+	wantOneLine(t, indexCommand(t, nil, append(slices.Clone(indexArgs), flink...)...), "index --check on flink",
+		"--input="+a.WARCs[0]+" is a local path")
 }

@@ -46,6 +46,7 @@ var (
 	quietFlag    = productFlags.Bool("quiet", false, "no progress lines")
 	missingFlag  = productFlags.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
 	perJobFlag   = productFlags.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
+	checkFlag    = productFlags.Bool("check", false, cli.CheckUsage)
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -191,32 +192,77 @@ func run(ctx context.Context) error {
 	if err := cli.CheckNoArgs(flag.Args()); err != nil {
 		return err
 	}
+	if *checkFlag {
+		return checkCommandLine(optionsFromFlags())
+	}
 	return extractRun(ctx, optionsFromFlags())
+}
+
+// checkCommandLine is --check: the checks extractRun makes before it takes
+// its lock and, for the Beam engine, that every worker can reach every
+// path. It reads the spec and nothing else: no index, archive or state.
+func checkCommandLine(o options) error {
+	job, err := newJob(o)
+	if err != nil || o.engine == "sequential" {
+		return err
+	}
+	rc, err := runners.FromFlags()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return rc.Validate(workerPaths(job, o))
+}
+
+// newJob checks the options, reads the spec with the command line's
+// overrides and names the job's indexes and archives: all that is checked
+// before a run takes its lock.
+func newJob(o options) (*extract.Job, error) {
+	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
+		if v == "" {
+			return nil, fmt.Errorf("%s is required (see recrawl extract --help)", name)
+		}
+	}
+	if err := checkOptions(o); err != nil {
+		return nil, err
+	}
+	spec, err := specs.Load(o.spec, specRootFlag...)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyOverrides(spec, o); err != nil {
+		return nil, err
+	}
+	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
+	if job.Sources, err = sourcesFromFlags(o.indexes, o.archives); err != nil {
+		return nil, err
+	}
+	if err := checkArchives(job); err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+// workDir is the Beam engine's state directory: --work, else OUT/.work.
+func (o options) workDir() string {
+	if o.work == "" {
+		return storage.Join(o.output, ".work")
+	}
+	return o.work
+}
+
+// workerPaths are the paths every worker of the Beam engine reads or
+// writes, by flag, for runners.Config.Validate.
+func workerPaths(job *extract.Job, o options) map[string]string {
+	indexPaths, locations := archivePaths(job)
+	return map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": o.workDir()}
 }
 
 // extractRun runs one extraction and writes its outputs.
 func extractRun(ctx context.Context, o options) error {
-	for name, v := range map[string]string{"--spec": o.spec, "--index": strings.Join(o.indexes, ""), "--archive": strings.Join(o.archives, ""), "--output": o.output} {
-		if v == "" {
-			return fmt.Errorf("%s is required (see recrawl extract --help)", name)
-		}
-	}
-	if err := checkOptions(o); err != nil {
-		return err
-	}
 	started := time.Now()
-	spec, err := specs.Load(o.spec, specRootFlag...)
+	job, err := newJob(o)
 	if err != nil {
-		return err
-	}
-	if err := applyOverrides(spec, o); err != nil {
-		return err
-	}
-	job := &extract.Job{Spec: spec, JoinMode: o.join, OnMissingFile: o.onMissingFile}
-	if job.Sources, err = sourcesFromFlags(o.indexes, o.archives); err != nil {
-		return err
-	}
-	if err := checkArchives(job); err != nil {
 		return err
 	}
 	// A job server that is not running fails here, before any state exists.
@@ -248,54 +294,16 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	defer idx.Close()
-	refs, err := resolveReferences(ctx, job, idx)
+	seeds, refs, err := seedsAndReferences(ctx, job, idx)
 	if err != nil {
 		return err
 	}
-	seeds, err := extract.Seeds(spec, refs)
+	announce(job, o, len(seeds), len(refs))
+	eng, closeEngine, err := newEngine(ctx, job, o, idx)
 	if err != nil {
 		return err
 	}
-	if err := job.CalibrateGate(ctx, refs); err != nil {
-		return err
-	}
-	if job.Gate != nil {
-		slog.Info("follow_threshold calibrated", "threshold", job.Gate.Threshold, "th_cont", job.Gate.TopicR, "th_temp", job.Gate.TempR, "splits", len(job.Gate.Splits))
-	}
-	if !spec.Focus.IsPaper() {
-		slog.Info("focusing beyond the paper", "options", spec.Focus.String())
-	}
-	fmt.Fprintf(os.Stderr, "extracting %s: engine %s, strategy %s, target %d, batch %d, %d seeds, %d reference documents\n",
-		spec.Name, o.engine, spec.Strategy, spec.TargetSize, spec.BatchSize, len(seeds), len(refs))
-	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
-		"batch_size", spec.BatchSize, "seeds", len(seeds), "references", len(refs))
-
-	var eng engine.Engine
-	switch o.engine {
-	case "sequential":
-		eng = &engine.Sequential{Index: idx, Quiet: o.quiet}
-	default:
-		work := o.work
-		if work == "" {
-			work = storage.Join(o.output, ".work")
-		}
-		// A finished run is not redone as long as its outputs are there.
-		outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
-		if err != nil {
-			return err
-		}
-		rc, err := runners.FromFlags()
-		if err != nil {
-			return err
-		}
-		defer rc.Close()
-		// Every worker must reach the index, the archive and the state.
-		indexPaths, locations := archivePaths(job)
-		if err := rc.Validate(map[string]string{"--index": indexPaths, "--archive": locations, "--output": o.output, "--work": work}); err != nil {
-			return err
-		}
-		eng = &engine.Beam{Runner: &rc, Work: work, RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
-	}
+	defer closeEngine()
 	st, err := eng.Extract(ctx, job, seeds)
 	switch {
 	case errors.Is(err, engine.ErrAlreadyFinished):
@@ -306,7 +314,72 @@ func extractRun(ctx context.Context, o options) error {
 	case err != nil:
 		return err
 	}
-	info, err := runInfo(job, st, o, time.Since(started))
+	return finishRun(ctx, job, o, eng, st, time.Since(started))
+}
+
+// seedsAndReferences reads the reference documents, derives the seeds and
+// calibrates the follow threshold (spec follow_threshold: auto).
+func seedsAndReferences(ctx context.Context, job *extract.Job, idx lookup.Index) ([]extract.Entry, []extract.Reference, error) {
+	refs, err := resolveReferences(ctx, job, idx)
+	if err != nil {
+		return nil, nil, err
+	}
+	seeds, err := extract.Seeds(job.Spec, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := job.CalibrateGate(ctx, refs); err != nil {
+		return nil, nil, err
+	}
+	if job.Gate != nil {
+		slog.Info("follow_threshold calibrated", "threshold", job.Gate.Threshold, "th_cont", job.Gate.TopicR, "th_temp", job.Gate.TempR, "splits", len(job.Gate.Splits))
+	}
+	return seeds, refs, nil
+}
+
+// announce prints the run's first progress line (and logs it).
+func announce(job *extract.Job, o options, seeds, refs int) {
+	spec := job.Spec
+	if !spec.Focus.IsPaper() {
+		slog.Info("focusing beyond the paper", "options", spec.Focus.String())
+	}
+	fmt.Fprintf(os.Stderr, "extracting %s: engine %s, strategy %s, target %d, batch %d, %d seeds, %d reference documents\n",
+		spec.Name, o.engine, spec.Strategy, spec.TargetSize, spec.BatchSize, seeds, refs)
+	slog.Debug("extracting", "spec", spec.Name, "engine", o.engine, "strategy", spec.Strategy, "target_size", spec.TargetSize,
+		"batch_size", spec.BatchSize, "seeds", seeds, "references", refs)
+}
+
+// newEngine picks the engine of --engine: the sequential one on idx, or
+// Beam on the runner of the command line, once every worker is known to
+// reach every path. closeEngine releases what the engine holds (a worker
+// binary built for the run).
+func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Index) (eng engine.Engine, closeEngine func(), err error) {
+	if o.engine == "sequential" {
+		return &engine.Sequential{Index: idx, Quiet: o.quiet}, func() {}, nil
+	}
+	// A finished run is not redone as long as its outputs are there.
+	outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	rc, err := runners.FromFlags()
+	if err != nil {
+		return nil, nil, err
+	}
+	// Every worker must reach the index, the archive and the state.
+	if err := rc.Validate(workerPaths(job, o)); err != nil {
+		rc.Close()
+		return nil, nil, err
+	}
+	beamEngine := &engine.Beam{Runner: &rc, Work: o.workDir(), RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
+	return beamEngine, func() { rc.Close() }, nil
+}
+
+// finishRun writes the outputs of a run whose rounds are done (the
+// collection, run.json, collection.wacz, links.graphml), records that they
+// are written and prints the run's summary.
+func finishRun(ctx context.Context, job *extract.Job, o options, eng engine.Engine, st *engine.Run, took time.Duration) error {
+	info, err := runInfo(job, st, o, took)
 	if err != nil {
 		return err
 	}
@@ -315,7 +388,7 @@ func extractRun(ctx context.Context, o options) error {
 	if err := writeOutputs(ctx, o.output, st.Results(), st.Rounds(), info, !job.Spec.Focus.CountListingPages, fetcher); err != nil {
 		return err
 	}
-	if err := packageCollection(ctx, o.output, spec); err != nil {
+	if err := packageCollection(ctx, o.output, job.Spec); err != nil {
 		return err
 	}
 	if err := eng.Finish(ctx); err != nil {

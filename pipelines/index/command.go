@@ -49,6 +49,7 @@ var (
 	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
 
 	verbose = indexFlags.Bool("verbose", false, cli.VerboseUsage)
+	check   = indexFlags.Bool("check", false, cli.CheckUsage)
 )
 
 // Flags returns the index subcommand's own flags (not Beam's).
@@ -84,15 +85,19 @@ func run(ctx context.Context) error {
 	if err := rc.Validate(map[string]string{"--input": *input, "--output": *output}); err != nil {
 		return err
 	}
-	files, err := storage.Expand(ctx, *input)
-	if err != nil {
-		return fmt.Errorf("--input: %w", err)
-	}
-	cfg := Config{Files: files, OutputDir: *output, Format: *format, Shards: *shards,
+	cfg := Config{OutputDir: *output, Format: *format, Shards: *shards,
 		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec,
 		RangeBytes: max(*rangeBytes, -1), Parallelism: *parallelism,
 		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
 		DefaultLanguage: *defaultLanguage, Runner: &rc}
+	if *check {
+		return checkCommandLine(cfg)
+	}
+	files, err := storage.Expand(ctx, *input)
+	if err != nil {
+		return fmt.Errorf("--input: %w", err)
+	}
+	cfg.Files = files
 	sum, err := Run(ctx, cfg)
 	if sum != nil {
 		sum.Print(os.Stdout)
@@ -269,6 +274,22 @@ func storeDictionaries(ctx context.Context, spec, dir string) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "stored the document frequencies of %d languages in bigtable %s\n", len(files), spec)
+	return nil
+}
+
+// checkCommandLine is --check, once the flags and the paths every worker
+// must reach are checked: the configuration but its files (--input is not
+// expanded: a gs:// pattern needs the workers' credentials) and the form of
+// --bigtable. Nothing is read, written or run.
+func checkCommandLine(cfg Config) error {
+	if err := cfg.validateOptions(); err != nil {
+		return err
+	}
+	if cfg.Bigtable != "" {
+		if _, _, _, err := index.ParseBigtableSpec(cfg.Bigtable); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

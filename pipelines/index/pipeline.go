@@ -91,6 +91,11 @@ func (c Config) Validate() error {
 	if len(c.Files) == 0 {
 		return fmt.Errorf("--input: no archive files")
 	}
+	return c.validateOptions()
+}
+
+// validateOptions checks the configuration but its files.
+func (c Config) validateOptions() error {
 	if c.OutputDir == "" && c.Bigtable == "" {
 		return fmt.Errorf("--output or --bigtable is required: the index has to go somewhere")
 	}
