@@ -12,7 +12,7 @@
 // A run reads the Collection Specification (specs/), resolves its reference
 // documents and seeds through the snapshot index, then repeats rounds until
 // the collection reaches target_size, the frontier is empty or max_rounds is
-// reached. The engines (internal/extract/engine) run the rounds; the steps of a round
+// reached. The engines (pipelines/extract/engine) run the rounds; the steps of a round
 // and where each lives are in docs/architecture.md. This package reads the
 // flags, prepares the job (run.go), names the archives (archives.go), picks
 // an engine and writes the outputs of its run (outputs.go). A run prints its

@@ -15,7 +15,7 @@ import (
 	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
-	"github.com/recrawl/recrawl/internal/extract/engine"
+	"github.com/recrawl/recrawl/pipelines/extract/engine"
 	"github.com/recrawl/recrawl/internal/linkgraph"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"

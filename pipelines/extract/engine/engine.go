@@ -8,7 +8,7 @@
 //     reference the Beam engine is tested against (K = 1).
 //   - [Beam] (beam.go): each round, or each job of several rounds, is a Beam
 //     pipeline of transforms/round's composites, run on any runner; the
-//     state between rounds is internal/roundstate's work directory, so a
+//     state between rounds is internal/extract/roundstate's work directory, so a
 //     killed run resumes.
 //
 // Both call the same pure steps (internal/extract) and accumulate their
