@@ -16,7 +16,7 @@ import (
 	"github.com/recrawl/recrawl/transforms/round"
 )
 
-// The work directory (--work) and its format are internal/roundstate's.
+// The work directory (--work) and its format are internal/extract/roundstate's.
 // Once state N is complete, the frontiers of states before N are deleted
 // (roundstate.PruneFrontiers): the work directory grows by one round's
 // results and seen keys per round, not by a whole frontier.
