@@ -567,7 +567,7 @@ func sparkWorkerLost(t *testing.T, f *clusterFixture, c *testservers.Spark, js *
 	}
 	var failure string
 	for _, line := range strings.Split(output.String(), "\n") {
-		if strings.Contains(line, "extract failed") {
+		if strings.HasPrefix(line, "recrawl extract: ") {
 			failure = line
 		}
 	}

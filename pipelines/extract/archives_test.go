@@ -355,7 +355,7 @@ func TestArchiveFlagErrors(t *testing.T) {
 		want []string
 	}{
 		{"duplicate name", []string{"--index", "n=" + idx, "--index", "n=" + idx, "--archive", "n=" + a.WARCDir},
-			[]string{"--index", `archive name \"n\" is given twice`}},
+			[]string{"--index", `archive name "n" is given twice`}},
 		{"archive name without index", []string{"--index", "n=" + idx, "--archive", "n=" + a.WARCDir, "--archive", "s=" + a.WARCDir},
 			[]string{"--archive s=", "no --index s=SPEC"}},
 		{"index name without archive", []string{"--index", "n=" + idx, "--index", "s=" + idx, "--archive", "n=" + a.WARCDir},

@@ -34,8 +34,8 @@ func TestHelp(t *testing.T) {
 }
 
 // TestLogLevel: `recrawl index` prints its own progress and summary, and
-// the runner's log lines (prism's, the SDK's "pipeline completed") only
-// with --verbose.
+// the runner's log lines (prism's info lines, the SDK's "pipeline
+// completed") only with --verbose.
 func TestLogLevel(t *testing.T) {
 	input := sharedtest.Path(t, "conformance/pywb/example.warc.gz")
 	quiet := runIndexCommand(t, nil, "--input="+input, "--output="+filepath.Join(t.TempDir(), "quiet"))
@@ -46,7 +46,7 @@ func TestLogLevel(t *testing.T) {
 		t.Errorf("the runner's info lines without --verbose:\n%s", quiet)
 	}
 	verbose := runIndexCommand(t, nil, "--verbose", "--input="+input, "--output="+filepath.Join(t.TempDir(), "verbose"))
-	if !strings.Contains(verbose, "level=DEBUG") || !strings.Contains(verbose, "pipeline completed") {
+	if !strings.Contains(verbose, "level=DEBUG") || !strings.Contains(verbose, "level=INFO") {
 		t.Errorf("--verbose: no runner log lines:\n%s", verbose)
 	}
 }
