@@ -131,11 +131,15 @@ func (c *Config) executePortable(ctx context.Context, p *beam.Pipeline) (beam.Pi
 	getEnvCfg := jobopts.GetEnvironmentConfig
 	loopback := jobopts.IsLoopback()
 	if loopback {
-		srv, err := extworker.StartLoopback(ctx, 0)
+		// The pool outlives an interrupt: the job server may still start a
+		// worker for the job it is cancelling, and a pool that vanished
+		// under it can take the job server down (prism panics).
+		poolCtx := context.WithoutCancel(ctx)
+		srv, err := extworker.StartLoopback(poolCtx, 0)
 		if err != nil {
 			return nil, fmt.Errorf("start the LOOPBACK worker pool: %w", err)
 		}
-		defer stopLoopback(ctx, srv)
+		defer stopLoopback(poolCtx, srv)
 		getEnvCfg = srv.EnvironmentConfig
 	}
 	xlangx.ResolveArtifacts(ctx, edges, nil)
@@ -346,7 +350,31 @@ func (j *portableJob) cancel(ctx context.Context, client jobpb.JobServiceClient)
 	if err != nil {
 		return j.errorf("interrupted (%v); cancelling the job failed (%s), cancel it on the cluster", why, oneLine(status.Convert(err).Message()))
 	}
-	return j.errorf("interrupted (%v); the job is %s", why, resp.GetState())
+	// Wait until the job has ended on the job server (CANCELLING is not
+	// ended), so that its workers stop before this program does.
+	state := resp.GetState()
+	for !jobEnded(state) {
+		select {
+		case <-cctx.Done():
+			return j.errorf("interrupted (%v); the job is still %s after %v, check it on the cluster", why, state, cancelTimeout)
+		case <-time.After(100 * time.Millisecond):
+		}
+		r, err := client.GetState(cctx, &jobpb.GetJobStateRequest{JobId: j.id})
+		if err != nil {
+			return j.errorf("interrupted (%v); the job was %s when the job server stopped answering (%s), check it on the cluster", why, state, oneLine(status.Convert(err).Message()))
+		}
+		state = r.GetState()
+	}
+	return j.errorf("interrupted (%v); the job is %s", why, state)
+}
+
+// jobEnded reports whether a job in state s has ended: it runs no more work.
+func jobEnded(s jobpb.JobState_Enum) bool {
+	switch s {
+	case jobpb.JobState_DONE, jobpb.JobState_FAILED, jobpb.JobState_CANCELLED, jobpb.JobState_DRAINED, jobpb.JobState_UPDATED:
+		return true
+	}
+	return false
 }
 
 // portableResult is the beam.PipelineResult of a portable job.

@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -76,6 +78,12 @@ func Run(ctx context.Context, args []string) int {
 	for _, c := range subcommands {
 		if c.name == name {
 			flag.CommandLine.Init("recrawl "+name, flag.ContinueOnError)
+			// Ctrl+C or SIGTERM ends the command through its context: a
+			// pipeline cancels its running job on the runner (a cluster's
+			// job server too) and keeps the state of finished rounds;
+			// serve stops serving.
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			return status(name, c.run(ctx, rest))
 		}
 	}

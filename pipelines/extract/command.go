@@ -27,8 +27,6 @@ import (
 	"context"
 	"flag"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -78,7 +76,5 @@ func EvalMain(ctx context.Context, args []string) error {
 // ServeMain runs `recrawl serve ARGS`: the evaluation's report, with its
 // documents replayable in ReplayWeb.page, until interrupted.
 func ServeMain(ctx context.Context, args []string) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	return replay.Command(ctx, args, os.Stdout)
 }

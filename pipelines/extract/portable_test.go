@@ -304,21 +304,20 @@ func TestPortableInterruptCancelsJob(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("the extraction did not end within 2 minutes of SIGINT:\n%s", stderr.String())
 	}
-	// The job ends on the job server: CANCELLED by the driver, or FAILED
-	// when the in-process (LOOPBACK) worker stops first, as it can on a
-	// loaded machine; either way nothing is left running.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		states := jobStates(t, endpoint, job)
-		if states[jobpb.JobState_RUNNING] == 0 && states[jobpb.JobState_CANCELLED]+states[jobpb.JobState_FAILED] >= 1 {
-			if states[jobpb.JobState_CANCELLED] == 0 {
-				t.Logf("the job ended %v (its LOOPBACK worker stopped before the cancel reached the job server)", states)
-			} else if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), endpoint) {
-				t.Errorf("the error output does not say the job on %s was interrupted:\n%s", endpoint, tail(stderr.String(), 3000))
-			}
-			break
+	// The program cancelled the job and waited until the job server ended
+	// it, and says so.
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("job server log:\n%s", tail(serverLog.String(), 4000))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the job server's jobs %s after SIGINT: %v, want the job ended\n%s", job, states, tail(serverLog.String(), 3000))
+	})
+	states := jobStates(t, endpoint, job)
+	if states[jobpb.JobState_RUNNING] != 0 || states[jobpb.JobState_CANCELLED] != 1 {
+		t.Errorf("the job server's jobs %s after SIGINT: %v, want one CANCELLED and none RUNNING", job, states)
+	}
+	for _, want := range []string{"interrupted", endpoint, "CANCELLED"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the error output does not say %q:\n%s", want, tail(stderr.String(), 3000))
 		}
 	}
 }
@@ -332,11 +331,19 @@ func jobStates(t *testing.T, endpoint, name string) map[jobpb.JobState_Enum]int 
 		t.Fatal(err)
 	}
 	defer cc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := jobpb.NewJobServiceClient(cc).GetJobs(ctx, &jobpb.GetJobsRequest{})
-	if err != nil {
-		t.Fatalf("GetJobs at %s: %v", endpoint, err)
+	// A call can fail while the job server is busy starting a job on a
+	// loaded machine; a few seconds of failures are not the test's subject.
+	var resp *jobpb.GetJobsResponse
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err = jobpb.NewJobServiceClient(cc).GetJobs(ctx, &jobpb.GetJobsRequest{})
+		cancel()
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GetJobs at %s: %v", endpoint, err)
+		}
 	}
 	states := map[jobpb.JobState_Enum]int{}
 	for _, j := range resp.GetJobInfo() {

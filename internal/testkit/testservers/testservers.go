@@ -17,8 +17,8 @@ package testservers
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"io"
 	"net"
 	"os"
@@ -31,7 +31,11 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable/bttest"
+	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"github.com/fsouza/fake-gcs-server/fakestorage"
+	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 // startTimeout includes a cold build of the server (go tool, a script).
@@ -103,12 +107,13 @@ func command(t testing.TB, stdout io.Writer, program string, args ...string) (ex
 		CannotStart(t, "start %s: %v", name, err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	ended := make(chan struct{}) // closed on exit, whoever reads done
+	go func() { done <- cmd.Wait(); close(ended) }()
 	kill = func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
-		case <-done:
+		case <-ended:
 		case <-time.After(15 * time.Second):
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			t.Errorf("%s did not stop on SIGTERM\n%s", name, log.String())
@@ -158,7 +163,7 @@ func FreePort(t testing.TB) int {
 }
 
 // Prism starts a standalone prism job server (`go tool prism`) on free
-// ports and returns its job endpoint once it accepts connections.
+// ports and returns its job endpoint once its job service answers.
 func Prism(t testing.TB) (endpoint string, log *Log) {
 	t.Helper()
 	endpoint, log, _ = PrismKillable(t)
@@ -167,26 +172,58 @@ func Prism(t testing.TB) (endpoint string, log *Log) {
 
 // PrismKillable is Prism that also returns a function that kills the job
 // server with SIGKILL, for tests of a job server that dies mid-job.
+//
+// A port found free can be taken by another process before prism binds it
+// (tests run in parallel, and LOOPBACK workers listen on ephemeral ports):
+// so the job server counts as started only when its job service answers a
+// GetJobs call, and a prism that exits before that is started again on other
+// ports.
 func PrismKillable(t testing.TB) (endpoint string, log *Log, kill func()) {
 	t.Helper()
-	jobPort, webPort := FreePort(t), FreePort(t)
-	exited, log, kill := command(t, io.Discard, "go", "tool", "prism",
-		fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
-	endpoint = fmt.Sprintf("localhost:%d", jobPort)
-	deadline := time.Now().Add(startTimeout)
-	for {
-		c, err := net.DialTimeout("tcp", endpoint, time.Second)
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		jobPort, webPort := FreePort(t), FreePort(t)
+		for webPort == jobPort {
+			webPort = FreePort(t)
+		}
+		exited, log, kill := command(t, io.Discard, "go", "tool", "prism",
+			fmt.Sprintf("--job_port=%d", jobPort), fmt.Sprintf("--web_port=%d", webPort))
+		endpoint = fmt.Sprintf("localhost:%d", jobPort)
+		err := awaitJobService(endpoint, exited)
 		if err == nil {
-			c.Close()
 			return endpoint, log, kill
 		}
+		if attempt == attempts {
+			CannotStart(t, "prism job server on %s: %v (attempt %d of %d)\n%s", endpoint, err, attempt, attempts, log.String())
+		}
+		kill()
+	}
+}
+
+// awaitJobService waits until the job service at endpoint answers GetJobs,
+// the server's process exits (exited), or startTimeout passes.
+func awaitJobService(endpoint string, exited <-chan error) error {
+	cc, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return fmt.Errorf("job service client: %w", err)
+	}
+	defer cc.Close()
+	client := jobpb.NewJobServiceClient(cc)
+	deadline := time.Now().Add(startTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := client.GetJobs(ctx, &jobpb.GetJobsRequest{})
+		cancel()
+		if err == nil {
+			return nil
+		}
 		select {
-		case err := <-exited:
-			CannotStart(t, "go tool prism exited before it accepted connections: %v\n%s", err, log.String())
+		case exitErr := <-exited:
+			return fmt.Errorf("go tool prism exited before its job service answered: %v (last call: %v)", exitErr, err)
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			CannotStart(t, "prism job server accepts no connections on %s after %v\n%s", endpoint, startTimeout, log.String())
+			return fmt.Errorf("job service does not answer GetJobs after %v: %w", startTimeout, err)
 		}
 	}
 }
