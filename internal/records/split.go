@@ -24,10 +24,12 @@ package records
 //     internal/cdxj). Two kinds of record start a range without looking at
 //     the record before them:
 //       - a record that is not a request and has no WARC-Concurrent-To;
-//       - a record with a WARC-Record-ID and a WARC-Concurrent-To naming
-//         the record right after it, which names it back: the request and
-//         response of one capture as wget writes them (request first, both
-//         with WARC-Concurrent-To), or a response and its request. Record
+//       - a record with a WARC-Record-ID that the record right after it
+//         names in its WARC-Concurrent-To, and whose own
+//         WARC-Concurrent-To is absent or names that record: the request
+//         and response of one capture as wget writes them (request first;
+//         the response names the request, and since wget 1.14 the request
+//         names the response too), or a response and its request. Record
 //         IDs are unique (WARC 1.1, 5.2), so neither of the two names a
 //         record before them, and whichever is indexed first pairs with
 //         nothing before the split.
@@ -187,25 +189,18 @@ func (f *SplitFinder) Next(from, limit int64) (int64, bool, error) {
 	pos := from
 	for pos < limit {
 		f.win.mark = pos
-		chunk, err := f.win.bytesAt(pos)
-		if len(chunk) == 0 {
-			if err == nil || err == io.EOF {
-				break
-			}
-			return 0, false, fmt.Errorf("looking for a split point at offset %d: %w", pos, err)
+		c, err := f.nextGzipHeader(pos, limit)
+		if err != nil {
+			return 0, false, err
 		}
-		j := bytes.IndexByte(chunk, 0x1f)
-		if j < 0 {
-			pos += int64(len(chunk))
-			continue
-		}
-		c := pos + int64(j)
-		if c >= limit {
+		if c < 0 {
 			break
 		}
 		pos = c + 1
 		f.win.mark = pos
-		if !f.plausibleGzipHeader(c) || !f.mayStartRange(c) {
+		maybe, resume := f.mayStartRange(c)
+		if !maybe {
+			pos = max(pos, resume)
 			continue
 		}
 		ok, bad, err := confirmSplitPoint(&f.win, f.size, c)
@@ -224,6 +219,34 @@ func (f *SplitFinder) Next(from, limit int64) (int64, bool, error) {
 	return limit, false, nil
 }
 
+// nextGzipHeader returns the offset of the first plausible gzip header at
+// or after pos and before limit; -1 if there is none.
+func (f *SplitFinder) nextGzipHeader(pos, limit int64) (int64, error) {
+	for pos < limit {
+		chunk, err := f.win.bytesAt(pos)
+		if len(chunk) == 0 {
+			if err == nil || err == io.EOF {
+				return -1, nil
+			}
+			return -1, fmt.Errorf("looking for a split point at offset %d: %w", pos, err)
+		}
+		j := bytes.IndexByte(chunk, 0x1f)
+		if j < 0 {
+			pos += int64(len(chunk))
+			continue
+		}
+		c := pos + int64(j)
+		if c >= limit {
+			return -1, nil
+		}
+		if f.plausibleGzipHeader(c) {
+			return c, nil
+		}
+		pos = c + 1
+	}
+	return -1, nil
+}
+
 // plausibleGzipHeader checks the fixed bytes of a gzip header at off: magic,
 // deflate, no reserved flag bits.
 func (f *SplitFinder) plausibleGzipHeader(off int64) bool {
@@ -234,13 +257,58 @@ func (f *SplitFinder) plausibleGzipHeader(off int64) bool {
 	return h[0] == 0x1f && h[1] == 0x8b && h[2] == 0x08 && h[3]&0xe0 == 0
 }
 
-// mayStartRange reads the WARC header of the member at c, inflating at most
-// probeBytes, and reports false only when confirmSplitPoint would refuse c
-// for its first record's fields: a request or a record with
-// WARC-Concurrent-To that cannot start a mutual pair (no WARC-Record-ID or
-// no WARC-Concurrent-To). Anything it cannot read whole (a damaged member, a
+// lookAhead bounds how far mayStartRange looks for the member after a
+// candidate: a record longer than that is confirmed the long way.
+const lookAhead = 1 << 20
+
+// mayStartRange reads the WARC header of the member at c and, for a record
+// that can only start a range as the first of a pair, the WARC header of
+// the next member (the next gzip header with a WARC header behind it),
+// inflating at most probeBytes of each. It reports false only when
+// confirmSplitPoint would refuse c: the first record's fields refuse it, or
+// the next record does not name it back (a gzip header inside the record's
+// own data can only make it refuse more candidates, which costs splits,
+// never a wrong one). Anything it cannot read whole (a damaged member, a
 // long header, an ARC record, garbage) is left to confirmSplitPoint.
-func (f *SplitFinder) mayStartRange(c int64) bool {
+//
+// resume is where the search goes on when c is refused: the first
+// plausible gzip header after c, or the end of what was looked through.
+func (f *SplitFinder) mayStartRange(c int64) (maybe bool, resume int64) {
+	rec, ok := f.probeHeader(c)
+	if !ok {
+		return true, c + 1
+	}
+	kind := startsRange(rec)
+	if kind != opensPair {
+		return kind == standsAlone, c + 1
+	}
+	id, ct := rec.RecordID, rec.ConcurrentTo
+	end := min(f.size, c+1+lookAhead)
+	resume = -1
+	for p := c + 1; ; {
+		q, err := f.nextGzipHeader(p, end)
+		if err != nil {
+			return true, c + 1 // confirmSplitPoint reports it
+		}
+		if q < 0 {
+			if resume < 0 {
+				resume = end
+			}
+			return true, resume
+		}
+		if resume < 0 {
+			resume = q
+		}
+		if next, ok := f.probeHeader(q); ok {
+			return namesBack(id, ct, next), resume
+		}
+		p = q + 1
+	}
+}
+
+// probeHeader inflates the start of the member at c, at most probeBytes,
+// and parses the WARC header there; ok is false if there is no whole one.
+func (f *SplitFinder) probeHeader(c int64) (rec *Record, ok bool) {
 	f.at.off = c
 	if f.src == nil {
 		f.src = bufio.NewReaderSize(&f.at, 16<<10)
@@ -250,7 +318,7 @@ func (f *SplitFinder) mayStartRange(c int64) bool {
 		f.src.Reset(&f.at)
 	}
 	if err := f.gz.Reset(f.src); err != nil {
-		return true
+		return nil, false
 	}
 	n := 0
 	for n < len(f.head) {
@@ -263,11 +331,7 @@ func (f *SplitFinder) mayStartRange(c int64) bool {
 			break
 		}
 	}
-	rec, complete := f.warcHeader(f.head[:n])
-	if !complete {
-		return true
-	}
-	return startsRange(rec) != refuse
+	return f.warcHeader(f.head[:n])
 }
 
 // warcHeader parses the WARC header at the start of head as the Iterator
@@ -315,9 +379,9 @@ func nextLine(b []byte) (line, rest []byte) {
 type rangeStart int
 
 const (
-	refuse          rangeStart = iota
-	standsAlone                // names no neighbour: a split point if its chain holds
-	opensMutualPair            // a split point if the next record names it back
+	refuse      rangeStart = iota
+	standsAlone            // names no neighbour: a split point if its chain holds
+	opensPair              // a split point if the next record names it back
 )
 
 // startsRange applies the rules of the file comment to the first record of
@@ -326,16 +390,17 @@ func startsRange(rec *Record) rangeStart {
 	switch {
 	case rec.Type != "request" && rec.ConcurrentTo == "":
 		return standsAlone
-	case rec.RecordID != "" && rec.ConcurrentTo != "" && rec.ConcurrentTo != rec.RecordID:
-		return opensMutualPair
+	case rec.RecordID != "" && rec.ConcurrentTo != rec.RecordID:
+		return opensPair
 	}
 	return refuse
 }
 
-// namesBack reports whether next, the record right after first, closes the
-// mutual pair first opens.
-func namesBack(first, next *Record) bool {
-	return next.Format == WARC && next.RecordID == first.ConcurrentTo && next.ConcurrentTo == first.RecordID
+// namesBack reports whether next, the record right after the record with
+// WARC-Record-ID id and WARC-Concurrent-To ct, closes the pair that record
+// opens: next names it, and it names nothing or next.
+func namesBack(id, ct string, next *Record) bool {
+	return next.Format == WARC && next.ConcurrentTo == id && (ct == "" || ct == next.RecordID)
 }
 
 // confirmSplitPoint reads records from c on: see the file comment. If c is
@@ -377,8 +442,8 @@ func confirmSplitPoint(r io.ReaderAt, size, c int64) (ok bool, bad int64, err er
 			if kind == refuse {
 				return false, c, nil
 			}
-		} else if kind == opensMutualPair {
-			if !namesBack(first, rec) {
+		} else if kind == opensPair {
+			if !namesBack(first.RecordID, first.ConcurrentTo, rec) {
 				return false, c, nil
 			}
 			kind = standsAlone // the pair is whole: the chain decides
@@ -448,7 +513,7 @@ func (w *window) bytesAt(off int64) ([]byte, error) {
 // ReadAt reads through the window; reads as large as the window go to the
 // file directly.
 func (w *window) ReadAt(p []byte, off int64) (int, error) {
-	if len(p) >= windowBytes/2 && !(off >= w.off && off+int64(len(p)) <= w.off+int64(len(w.buf))) {
+	if len(p) >= windowBytes && !(off >= w.off && off+int64(len(p)) <= w.off+int64(len(w.buf))) {
 		return w.r.ReadAt(p, off)
 	}
 	n := 0
