@@ -4,109 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
-
-// wgetLayout tells wgetArchive how each capture's two records name each
-// other.
-type wgetLayout int
-
-const (
-	// bothNamed: request then response, each with WARC-Concurrent-To
-	// naming the other (wget since 1.14).
-	bothNamed wgetLayout = iota
-	// responseNames: request then response; only the response has
-	// WARC-Concurrent-To (older wget, as in ../shared/conformance/ukwa).
-	responseNames
-	// responsesOnly: responses only, each naming a request that is not in
-	// the file: no record can start a range.
-	responsesOnly
-)
-
-// wgetArchive writes a WARC of n captures, one gzip member per record, the
-// way wget writes it: a warcinfo record, then a request and a response per
-// capture (every seventh a POST with a form body, some URLs captured
-// twice), then wget's metadata and resource records, which name the
-// warcinfo record. Bodies are random text, about 3 KB compressed.
-func wgetArchive(t testing.TB, n int, layout wgetLayout) []byte {
-	t.Helper()
-	rnd := rand.New(rand.NewPCG(7, uint64(layout)))
-	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	id := 0
-	newID := func() string {
-		id++
-		return fmt.Sprintf("<urn:uuid:00000000-0000-4000-8000-%012d>", id)
-	}
-	write := func(fields [][2]string, block string) {
-		var rec bytes.Buffer
-		rec.WriteString("WARC/1.0\r\n")
-		for _, f := range fields {
-			if f[1] != "" {
-				fmt.Fprintf(&rec, "%s: %s\r\n", f[0], f[1])
-			}
-		}
-		fmt.Fprintf(&rec, "Content-Length: %d\r\n\r\n%s\r\n\r\n", len(block), block)
-		zw.Reset(&out)
-		if _, err := zw.Write(rec.Bytes()); err != nil {
-			t.Fatal(err)
-		}
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	date := func(i int) string { return fmt.Sprintf("2024-05-%02dT10:%02d:%02dZ", 1+i%28, i/60%60, i%60) }
-	info := newID()
-	write([][2]string{{"WARC-Type", "warcinfo"}, {"WARC-Date", date(0)}, {"WARC-Record-ID", info},
-		{"WARC-Filename", "wget.warc.gz"}, {"Content-Type", "application/warc-fields"}}, "software: Wget/1.21.3\r\nformat: WARC File Format 1.0\r\n")
-	const letters = "abcdefghijklmnopqrstuvwxyz      \n"
-	body := make([]byte, 5000)
-	for i := range n {
-		url := fmt.Sprintf("http://example.org/page/%d", i%(n-n/10))
-		reqID, respID := newID(), newID()
-		method, reqBody := "GET", ""
-		if i%7 == 3 {
-			method, reqBody = "POST", fmt.Sprintf("q=term%d&page=%d", i, i%5)
-		}
-		request := fmt.Sprintf("%s /page/%d HTTP/1.1\r\nHost: example.org\r\nUser-Agent: Wget/1.21.3\r\n", method, i%(n-n/10))
-		if reqBody != "" {
-			request += fmt.Sprintf("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n", len(reqBody))
-		}
-		request += "\r\n" + reqBody
-		for j := range body {
-			body[j] = letters[rnd.IntN(len(letters))]
-		}
-		response := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n<html><body>%s</body></html>", len(body)+26, body)
-		reqTo, respTo := respID, reqID
-		switch layout {
-		case responseNames:
-			reqTo = ""
-		case responsesOnly:
-			respTo = fmt.Sprintf("<urn:uuid:ffffffff-0000-4000-8000-%012d>", i)
-		}
-		if layout != responsesOnly {
-			write([][2]string{{"WARC-Type", "request"}, {"WARC-Target-URI", url}, {"WARC-Date", date(i)},
-				{"WARC-Record-ID", reqID}, {"WARC-Concurrent-To", reqTo}, {"Content-Type", "application/http;msgtype=request"}}, request)
-		}
-		write([][2]string{{"WARC-Type", "response"}, {"WARC-Target-URI", url}, {"WARC-Date", date(i)},
-			{"WARC-Record-ID", respID}, {"WARC-Concurrent-To", respTo}, {"Content-Type", "application/http;msgtype=response"}}, response)
-	}
-	write([][2]string{{"WARC-Type", "metadata"}, {"WARC-Target-URI", "metadata://gnu.org/software/wget/warc/MANIFEST.txt"},
-		{"WARC-Date", date(n)}, {"WARC-Record-ID", newID()}, {"WARC-Concurrent-To", info}, {"Content-Type", "text/plain"}}, "<urn:uuid:x>\n")
-	write([][2]string{{"WARC-Type", "resource"}, {"WARC-Target-URI", "metadata://gnu.org/software/wget/warc/wget_arguments.txt"},
-		{"WARC-Date", date(n)}, {"WARC-Record-ID", newID()}, {"WARC-Concurrent-To", info}, {"Content-Type", "text/plain"}}, "\"--warc-file=wget\"\n")
-	return out.Bytes()
-}
 
 // splitPoints lists the split points a SplitFinder finds from every
 // nominal offset of a grid of step bytes.
