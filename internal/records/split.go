@@ -114,9 +114,11 @@ func FileLayout(r io.ReaderAt, size int64) (Layout, error) {
 
 // SplitFinder finds the split points of one file (see the file comment).
 // One finder keeps one window of the file's compressed bytes, one inflater
-// and one header buffer for every candidate it looks at: a gzip member that
-// cannot start a range costs the inflation of its WARC header, at most
-// probeBytes, and no allocation.
+// and one header buffer for every candidate it looks at. A gzip member that
+// cannot start a range costs the inflation of its WARC header and of the
+// next member's (at most probeBytes each), not of its record; only a
+// member that passes them is confirmed by reading on through its chain.
+// Not safe for concurrent use.
 type SplitFinder struct {
 	size   int64
 	layout Layout
