@@ -31,6 +31,8 @@ const (
 	// responsesOnly: responses only, each naming a request that is not in
 	// the file: no record can start a range.
 	responsesOnly
+	// responseFirst: response then request, each naming the other.
+	responseFirst
 )
 
 // wgetArchive writes a WARC of n captures, one gzip member per record, the
@@ -103,12 +105,18 @@ func writeWgetArchive(out io.Writer, n int, layout wgetLayout) error {
 		case responsesOnly:
 			respTo = fmt.Sprintf("<urn:uuid:ffffffff-0000-4000-8000-%012d>", i)
 		}
-		if layout != responsesOnly {
+		writeRequest := func() {
 			write([][2]string{{"WARC-Type", "request"}, {"WARC-Target-URI", url}, {"WARC-Date", date(i)},
 				{"WARC-Record-ID", reqID}, {"WARC-Concurrent-To", reqTo}, {"Content-Type", "application/http;msgtype=request"}}, request)
 		}
+		if layout != responsesOnly && layout != responseFirst {
+			writeRequest()
+		}
 		write([][2]string{{"WARC-Type", "response"}, {"WARC-Target-URI", url}, {"WARC-Date", date(i)},
 			{"WARC-Record-ID", respID}, {"WARC-Concurrent-To", respTo}, {"Content-Type", "application/http;msgtype=response"}}, response)
+		if layout == responseFirst {
+			writeRequest()
+		}
 	}
 	write([][2]string{{"WARC-Type", "metadata"}, {"WARC-Target-URI", "metadata://gnu.org/software/wget/warc/MANIFEST.txt"},
 		{"WARC-Date", date(n)}, {"WARC-Record-ID", newID()}, {"WARC-Concurrent-To", info}, {"Content-Type", "text/plain"}}, "<urn:uuid:x>\n")
