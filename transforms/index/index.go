@@ -25,7 +25,7 @@
 // package take minutes and gigabytes to compile.
 package index
 
-//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
+//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,toFileDocFreqEntry,dropFile,pruneDocFreqFn,writeDocFreqFn,keyByFileLanguage,writeBigtableDocFreqFn
 
 import (
 	"reflect"
