@@ -29,6 +29,12 @@
 // INDEX_DIR/.runs-<random>, removed at the end; the incomplete manifest
 // names it, so the next run removes it if this one is killed.
 //
+// With --bigtable the table also keeps the list of the archive files it
+// holds and, with --dictionary, each file's document frequencies, summed
+// when read (internal/btindex); --add indexes only the files it does not
+// hold yet, and `recrawl index remove` / `compact` take files out
+// (bigtable.go; docs/formats.md, "Reserved rows").
+//
 // Beam's own flags pass through; the default runner is prism, in process.
 package index
 
