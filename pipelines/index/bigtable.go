@@ -39,6 +39,16 @@ func planBigtableFiles(ctx context.Context, cfg Config) (*bigtableFiles, error) 
 	if err != nil {
 		return nil, fmt.Errorf("bigtable %s: %w", cfg.Bigtable, err)
 	}
+	if cfg.Add && len(listed) == 0 {
+		// A table of an earlier recrawl: one whole dictionary, no file list.
+		langs, err := btindex.DictionaryLanguages(ctx, tbl)
+		if err != nil {
+			return nil, fmt.Errorf("bigtable %s: %w", cfg.Bigtable, err)
+		}
+		if len(langs) > 0 {
+			return nil, fmt.Errorf("--add: bigtable %s holds document frequencies without a list of its files (written by an earlier recrawl); index all its files once without --add, so that they add up", cfg.Bigtable)
+		}
+	}
 	plan := &bigtableFiles{ids: map[string]index.FileIdentity{}}
 	for _, f := range cfg.Files {
 		id, err := index.IdentifyFile(ctx, f)

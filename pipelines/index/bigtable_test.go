@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,9 +15,11 @@ import (
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
+	tindex "github.com/recrawl/recrawl/transforms/index"
 )
 
 // cell is one cell of a table scan.
@@ -186,6 +189,19 @@ func TestBigtableNights(t *testing.T) {
 		t.Fatalf("full build: %d capture rows, want %d", len(fullRows), len(allLines))
 	}
 
+	// A table of an earlier recrawl (a whole dictionary, no file list)
+	// takes no --add: its counts could not add up.
+	legacy := client.Open("legacy")
+	if err := tindex.EnsureBigtable(ctx, "p/i/legacy"); err != nil {
+		t.Fatal(err)
+	}
+	if err := btindex.WriteDictionary(ctx, legacy, "en", []byte("#docs\t3\n#lang\ten\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(ctx, cfg("legacy", nights[0], true)); err == nil || !strings.Contains(err.Error(), "without a list of its files") {
+		t.Errorf("--add into a table with a whole dictionary: %v, want a refusal", err)
+	}
+
 	const nightly = "p/i/nights"
 	runIndex(t, cfg("nights", nights[0], true))
 	halfLang := "en"
@@ -251,7 +267,13 @@ func TestBigtableNights(t *testing.T) {
 	if shared == 0 {
 		t.Fatal("no URL has captures in the copy and in the original: the test would not see what a removal keeps")
 	}
-	if err := RemoveFromBigtable(ctx, nightly, []string{copyName}); err != nil {
+	if err := Main(ctx, []string{"remove", "--bigtable=" + nightly}); !errors.Is(err, cli.ErrUsage) {
+		t.Errorf("remove without a file name: %v, want a usage error", err)
+	}
+	if err := Main(ctx, []string{"remove", "--bigtable=" + nightly, "not-in-the-table.warc.gz"}); err == nil || !strings.Contains(err.Error(), "not-in-the-table.warc.gz") {
+		t.Errorf("remove of a file the table does not hold: %v, want an error naming it", err)
+	}
+	if err := Main(ctx, []string{"remove", "--bigtable=" + nightly, copyName}); err != nil {
 		t.Fatal(err)
 	}
 	fileLines := indexDirectly(t, files).lines
