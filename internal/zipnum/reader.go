@@ -68,7 +68,7 @@ type Reader struct {
 	cache  *blockCache
 	closed bool
 
-	indexBytes int64 // size of the secondary index, read whole by Open
+	indexBytes    int64 // size of the secondary index, read whole by Open
 	bytesRead     atomic.Int64
 	blocksRead    atomic.Int64
 	inflatedBytes atomic.Int64
