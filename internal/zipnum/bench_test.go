@@ -146,7 +146,7 @@ func benchSortedBatch(b *testing.B, bi *benchIndex, cold bool) {
 		}
 	}
 	runtime.GC()
-	blocks := -r.BlocksRead()
+	blocks, inflated := -r.BlocksRead(), -r.InflatedBytes()
 	var busy time.Duration
 	found := 0
 	b.ResetTimer()
@@ -155,6 +155,7 @@ func benchSortedBatch(b *testing.B, bi *benchIndex, cold bool) {
 		draw()
 		if cold {
 			blocks += r.BlocksRead()
+			inflated += r.InflatedBytes()
 			r.Close()
 			r = open()
 		}
@@ -170,6 +171,7 @@ func benchSortedBatch(b *testing.B, bi *benchIndex, cold bool) {
 		found += len(m)
 	}
 	blocks += r.BlocksRead()
+	inflated += r.InflatedBytes()
 	if found == 0 {
 		b.Fatal("no key found")
 	}
@@ -177,4 +179,5 @@ func benchSortedBatch(b *testing.B, bi *benchIndex, cold bool) {
 	b.ReportMetric(looked/b.Elapsed().Seconds(), "lookups/s")
 	b.ReportMetric(looked/busy.Seconds(), "lookups/cpu-s")
 	b.ReportMetric(float64(blocks)/float64(b.N), "blocks/batch")
+	b.ReportMetric(float64(inflated)/1e6/float64(b.N), "MB-inflated/batch")
 }

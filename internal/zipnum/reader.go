@@ -20,9 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/inflate"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -661,9 +660,8 @@ func (r *Reader) checkBlockLength(n int, sf *shardFile) error {
 // kilobytes per block, and allocating them anew made the garbage collector
 // a main cost in a process with a large heap.
 var (
-	bufPool     sync.Pool // *[]byte
-	gzipReaders sync.Pool // *gzip.Reader
-	outPool     sync.Pool // *[]byte
+	bufPool sync.Pool // *[]byte
+	outPool sync.Pool // *[]byte
 )
 
 func getBuf(n int) *[]byte {
@@ -684,27 +682,13 @@ func getBuf(n int) *[]byte {
 // it. The gzip trailer (CRC-32 and length) is checked when the whole block
 // is inflated.
 func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, complete bool, err error) {
-	br := bytes.NewReader(buf)
-	var zr *gzip.Reader
-	if v := gzipReaders.Get(); v != nil {
-		zr = v.(*gzip.Reader)
-		if err := zr.Reset(br); err != nil {
-			return "", 0, false, err
-		}
-	} else {
-		var err error
-		if zr, err = gzip.NewReader(br); err != nil {
-			return "", 0, false, err
-		}
-	}
-	defer gzipReaders.Put(zr)
+	zr := getBlockReader(buf)
+	defer blockReaders.Put(zr)
 	outp, _ := outPool.Get().(*[]byte)
 	if outp == nil {
 		outp = new([]byte)
 	}
 	defer outPool.Put(outp)
-	// A block is one gzip member; reading on through further members lets
-	// blocks written as several members (some tools do) work too.
 	var past func([]byte) int
 	if stop != "" {
 		past = func(out []byte) int { return endOfLineAtLeast(out, stop) }
@@ -719,6 +703,60 @@ func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, compl
 		out = out[:endOfLineAtLeast(out, stop)]
 	}
 	return string(out), inflated, complete, nil
+}
+
+// blockReader inflates one block's gzip data with the engine of the build
+// (internal/inflate: pure Go, or ISA-L with -tags isal). A block is one gzip
+// member; it reads on through further members, so blocks written as
+// several members (some tools do) work too.
+type blockReader struct {
+	src     *bufio.Reader
+	data    bytes.Reader
+	member  inflate.Member
+	started bool
+}
+
+var blockReaders sync.Pool // *blockReader
+
+// blockReaderBuffer is the input window of a blockReader: a Read of the
+// ISA-L engine gives at most half of it.
+const blockReaderBuffer = 64 << 10
+
+func getBlockReader(buf []byte) *blockReader {
+	zr, _ := blockReaders.Get().(*blockReader)
+	if zr == nil {
+		zr = &blockReader{member: inflate.New()}
+		zr.src = bufio.NewReaderSize(&zr.data, blockReaderBuffer)
+	}
+	zr.data.Reset(buf)
+	zr.src.Reset(&zr.data)
+	zr.started = false
+	return zr
+}
+
+func (z *blockReader) Read(p []byte) (int, error) {
+	for {
+		if !z.started {
+			if err := z.member.Reset(z.src); err != nil {
+				if errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF // a block is at least one member
+				}
+				return 0, err
+			}
+			z.started = true
+		}
+		n, err := z.member.Read(p)
+		if !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if _, perr := z.src.Peek(1); perr != nil {
+			return n, io.EOF // the last member ended
+		}
+		z.started = false // another member follows
+		if n > 0 {
+			return n, nil
+		}
+	}
 }
 
 // endOfLineAtLeast returns the length of the prefix of out that ends with
