@@ -1,12 +1,19 @@
 package zipnum
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -240,5 +247,50 @@ func TestLookupInflatesOnlyWhatItNeeds(t *testing.T) {
 	}
 	if !slices.Equal(all, lines) {
 		t.Errorf("Range over the block read %d lines, want %d", len(all), len(lines))
+	}
+}
+
+// TestLookupBlockOverLimit: a block that inflates past MaxBlockBytes before
+// the lines a look-up needs end is an error naming the shard and the limit,
+// found within the limit; a look-up answered by the lines before it is not.
+func TestLookupBlockOverLimit(t *testing.T) {
+	dir := t.TempDir()
+	var shard bytes.Buffer
+	member := func(data ...string) int64 {
+		start := shard.Len()
+		zw, _ := gzip.NewWriterLevel(&shard, gzip.BestSpeed)
+		for _, d := range data {
+			zw.Write([]byte(d))
+		}
+		zw.Close()
+		return int64(shard.Len() - start)
+	}
+	line := func(key string) string {
+		return key + ` 20100414120000 {"url": "http://x/", "status": "200", "offset": "0", "length": "1", "filename": "a.warc.gz"}` + "\n"
+	}
+	n1 := member(line("com,a)/"))
+	n2 := member(line("com,c)/"), line("com,c)/a"), "com,c)/x 20100414120000 ", strings.Repeat("y", MaxBlockBytes), "\n")
+	if err := os.WriteFile(filepath.Join(dir, "cdx.gz"), shard.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx := fmt.Sprintf("com,a)/ 20100414120000\tcdx.gz\t0\t%d\t1\ncom,c)/ 20100414120000\tcdx.gz\t%d\t%d\t2\n", n1, n1, n2)
+	if err := os.WriteFile(filepath.Join(dir, "cluster.idx"), []byte(idx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.Lookup([]string{"com,a)/", "com,c)/"})
+	if err != nil || len(got["com,a)/"]) != 1 || len(got["com,c)/"]) != 1 {
+		t.Errorf("look-up before the long line: %d and %d captures, %v; want 1, 1, no error", len(got["com,a)/"]), len(got["com,c)/"]), err)
+	}
+	_, err = r.Lookup([]string{"com,a)/", "com,c)/x"})
+	if !errors.Is(err, ErrBlockTooLarge) || !strings.Contains(err.Error(), filepath.Join(dir, "cdx.gz")) || !strings.Contains(err.Error(), "MaxBlockBytes") {
+		t.Errorf("look-up of the line past MaxBlockBytes: %v", err)
+	}
+	if n := r.InflatedBytes(); n > MaxBlockBytes+1<<20 {
+		t.Errorf("inflated %d bytes in all, block limit %d", n, MaxBlockBytes)
 	}
 }
