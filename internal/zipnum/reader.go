@@ -309,10 +309,11 @@ func (r *Reader) blockRange(start, end string) (lo, hi int) {
 // The keys are sorted and mapped to the blocks that can hold them, so each
 // block is read and inflated at most once per call however many keys it
 // answers. Blocks that lie end to end in a shard are read with one ranged
-// read of up to maxRunBytes; each block is inflated only up to the first
-// line past the last key it answers, then every key in it is answered and
-// the block dropped (or kept in the block cache), so a call holds at most
-// one inflated block per reading goroutine (2×GOMAXPROCS of them).
+// read of up to maxRunBytes; each block is inflated (once the block cache
+// is full, only up to the first line past the last key it answers), then
+// every key in it is answered and the block dropped or kept in the cache,
+// so a call holds at most one inflated block per reading goroutine
+// (2×GOMAXPROCS of them).
 func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
@@ -472,7 +473,11 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 	}
 	for _, i := range run {
 		e := r.entries[needs[i].n]
-		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], needs[i].end)
+		stop := needs[i].end
+		if r.cacheHasRoom() {
+			stop = "" // the whole block, cached for any later look-up in it
+		}
+		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], stop)
 		if err != nil {
 			return err
 		}
@@ -481,6 +486,17 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 		}
 	}
 	return nil
+}
+
+// cacheHasRoom reports whether the block cache has room for another block
+// as large as the last one it was given. While it has, look-ups inflate
+// whole blocks, so that the next batch finds
+// every line of them; once it is full (an index larger than the cache,
+// whose blocks evict each other), only as far as their keys.
+func (r *Reader) cacheHasRoom() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.max > 0 && r.cache.size+r.cache.last <= r.cache.max
 }
 
 // answer finds the captures of the keys of need in blk, which holds every
@@ -849,6 +865,7 @@ func (r *Reader) shard(name string) (*shardFile, error) {
 // blockCache is an LRU cache of decompressed blocks bounded in bytes.
 type blockCache struct {
 	max, size int64
+	last      int64      // size of the last block put
 	ll        *list.List // front: most recently used
 	m         map[int]*list.Element
 }
@@ -869,6 +886,7 @@ func (c *blockCache) put(b *block) {
 	if c.max <= 0 || b.size > c.max {
 		return
 	}
+	c.last = b.size
 	if e, ok := c.m[b.n]; ok { // filled concurrently, or a part of the block
 		c.ll.MoveToFront(e)
 		old := e.Value.(*block)
