@@ -3,7 +3,8 @@
 # the same run (never as timed tests). Usage:
 #
 #   scripts/bench.sh index      # indexer MB/s per core vs. the decompress+scan ceiling (target >= 70 %);
-#                               # wall time of the index pipeline on prism; look-ups/s per backend
+#                               # wall time of the index pipeline on prism; look-ups/s per backend;
+#                               # ZipNum look-ups of a sorted batch, cold and warm
 #                               # (100,000 random URLs in batches of 1000; target >= 20,000/s)
 #   scripts/bench.sh machine    # (part of index) the whole index pipeline on all cores vs. the all-cores
 #                               # inflate+scan ceiling (and the indexer alone, indexer-*, beside it),
@@ -191,6 +192,20 @@ bench_index() {
     [[ "$name" =~ ^(.*)-[0-9]+$ ]] && name="${BASH_REMATCH[1]}"
     awk -v n="$name" -v v="$v" 'BEGIN {
       printf "RESULT lookup %-24s %9.0f look-ups/s  %s\n", n, v, (v >= 20000 ? "(target met)" : "(below 20,000/s)") }'
+  done
+
+  echo
+  echo "== ZipNum: a round's sorted batch of 1,000 keys, cold (a new reader per batch) and warm, 10^5 and 10^6 captures (target cold >= 10,000/s)"
+  go test -c -o "$bin/zipnum.test" ./internal/zipnum
+  (cd internal/zipnum && "$bin/zipnum.test" -test.run '^$' -test.bench 'LookupSortedBatch' -test.benchtime 10x) | tee "$dir/zipnum-batch.txt" | grep -E '^Benchmark'
+  for n in 100000 1000000; do
+    for unit in lookups/s lookups/cpu-s; do
+      cold=$(benchstat_rows "$dir/zipnum-batch.txt" .name:LookupSortedBatch "$unit" | grep "^LookupSortedBatch/captures=$n/cold" | cut -d, -f2)
+      warm=$(benchstat_rows "$dir/zipnum-batch.txt" .name:LookupSortedBatch "$unit" | grep "^LookupSortedBatch/captures=$n/warm" | cut -d, -f2)
+      awk -v n="$n" -v u="$unit" -v c="$cold" -v w="$warm" 'BEGIN {
+        printf "RESULT zipnum sorted batch, %d captures: cold %.0f %s%s, warm %.0f (warm/cold %.1fx)\n", n, c, u,
+          (u == "lookups/s" ? (c >= 10000 ? " (target met)" : " (below 10,000/s)") : ""), w, w/c }'
+    done
   done
 }
 

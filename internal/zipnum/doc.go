@@ -6,13 +6,18 @@
 // that maps shard names to paths.
 //
 // An index is read through internal/storage, so it may be local or on
-// gs://; every block read is one ranged read of exactly that gzip member.
-// The secondary index is held in memory. A look-up of key K reads only the
-// blocks that can hold lines in ["K ", "K!"), decompresses them and searches
-// them with a binary search; batched look-ups sort their keys so that each
-// block is read at most once per batch, and a byte-bounded LRU cache keeps
-// decompressed blocks for the next batch. The reader counts the blocks and
-// bytes it reads, so tests can prove that it reads only what it needs.
+// gs://; a block read is one ranged read of its gzip member, or of a run of
+// adjacent members. The secondary index is held in memory. A look-up of key
+// K reads only the blocks that can hold lines in ["K ", "K!"). A batch of
+// look-ups sorts its keys and maps them to blocks, so each block is read and
+// inflated at most once per batch however many keys it answers: blocks that
+// lie end to end in a shard come in one read of up to 1 MiB, and a block is
+// inflated only as far as its first line past the last key it answers (its
+// gzip trailer is then not checked). Blocks inflate with the engine of
+// internal/inflate (pure Go, or ISA-L with -tags isal). A byte-bounded LRU
+// cache keeps inflated blocks, or their first lines, for the next batch.
+// The reader counts the blocks and bytes it reads and inflates, so tests can
+// prove that it reads only what it needs.
 //
 // The secondary index is input like any other: a block must end within its
 // shard file, its gzip member may be at most [MaxCompressedBlockBytes] long

@@ -20,9 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/inflate"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -68,9 +67,10 @@ type Reader struct {
 	cache  *blockCache
 	closed bool
 
-	indexBytes int64 // size of the secondary index, read whole by Open
-	bytesRead  atomic.Int64
-	blocksRead atomic.Int64
+	indexBytes    int64 // size of the secondary index, read whole by Open
+	bytesRead     atomic.Int64
+	blocksRead    atomic.Int64
+	inflatedBytes atomic.Int64
 }
 
 // shardFile is an open shard: a local file or a gs:// object, read with one
@@ -272,6 +272,10 @@ func (r *Reader) IndexBytes() int64 { return r.indexBytes }
 // (cache hits not counted).
 func (r *Reader) BlocksRead() int64 { return r.blocksRead.Load() }
 
+// InflatedBytes returns the bytes decompressed so far: the whole of each
+// block Range reads, the part of each block Lookup needs.
+func (r *Reader) InflatedBytes() int64 { return r.inflatedBytes.Load() }
+
 // Close closes the shard files.
 func (r *Reader) Close() error {
 	r.mu.Lock()
@@ -302,10 +306,14 @@ func (r *Reader) blockRange(start, end string) (lo, hi int) {
 // Lookup returns all captures of each key (an exact SURT key), in index
 // order (by timestamp). Keys without captures are absent from the map.
 //
-// The keys are sorted first, so the blocks they need come in increasing
-// order and each is read at most once per call. Blocks are read and
-// decompressed ahead, GOMAXPROCS at a time (decompression is the cost of a
-// ZipNum look-up), while the keys are searched in order.
+// The keys are sorted and mapped to the blocks that can hold them, so each
+// block is read and inflated at most once per call however many keys it
+// answers. Blocks that lie end to end in a shard are read with one ranged
+// read of up to maxRunBytes; each block is inflated (once the block cache
+// is full, only up to the first line past the last key it answers), then
+// every key in it is answered and the block dropped or kept in the cache,
+// so a call holds at most one inflated block per reading goroutine
+// (2×GOMAXPROCS of them).
 func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
@@ -313,84 +321,204 @@ func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 	if len(sorted) > 0 && sorted[0] == "" {
 		sorted = sorted[1:]
 	}
-	type span struct{ lo, hi int }
-	spans := make([]span, len(sorted))
-	var needed []int // distinct blocks, ascending
-	for i, k := range sorted {
-		lo, hi := r.blockRange(k+" ", k+"!")
-		spans[i] = span{lo, hi}
-		for b := lo; b < hi; b++ {
-			if len(needed) == 0 || needed[len(needed)-1] < b {
-				needed = append(needed, b)
-			}
+	needs := r.planBlocks(sorted)
+	found := make([][]keyCaptures, len(needs))
+	var toRead []int // indices in needs of the blocks not answered from the cache
+	for i := range needs {
+		blk, err := r.cachedBlock(needs[i].n, needs[i].end)
+		if err != nil {
+			return nil, err
+		}
+		if blk == nil {
+			toRead = append(toRead, i)
+			continue
+		}
+		if found[i], err = r.answer(blk, sorted, needs[i]); err != nil {
+			return nil, err
 		}
 	}
-	win := newWindow(r, needed, 2*runtime.GOMAXPROCS(0))
+	if err := r.readNeeds(sorted, needs, r.groupRuns(needs, toRead), found); err != nil {
+		return nil, err
+	}
 	out := make(map[string][]cdxj.Capture)
-	for i, k := range sorted {
-		start, end := k+" ", k+"!"
-		for b := spans[i].lo; b < spans[i].hi; b++ {
-			blk, err := win.get(b)
-			if err != nil {
-				return nil, err
-			}
-			lines := blk.lines
-			j := sort.SearchStrings(lines, start)
-			for ; j < len(lines) && lines[j] < end; j++ {
-				c, err := ParseLine(lines[j])
-				if err != nil {
-					e := r.entries[b]
-					return nil, fmt.Errorf("zipnum: shard %s block at %d: %w", e.Shard, e.Offset, err)
-				}
-				out[k] = append(out[k], c)
-			}
+	for _, kcs := range found { // blocks in index order: a key's captures stay in line order
+		for _, kc := range kcs {
+			out[sorted[kc.key]] = append(out[sorted[kc.key]], kc.captures...)
 		}
 	}
 	return out, nil
 }
 
-// window reads the blocks a batch needs, in order, size at a time in parallel.
-type window struct {
-	r      *Reader
-	needed []int
-	next   int // index in needed of the first block not loaded yet
-	size   int
-	blocks map[int]*block
+// blockNeed is a block a look-up reads and the keys it answers there.
+type blockNeed struct {
+	n int
+	// keys [first, last] (indices in the sorted keys) may have lines in
+	// block n.
+	first, last int
+	// end bounds the lines of those keys: once a line >= end is inflated,
+	// the rest of the block answers none of them.
+	end string
 }
 
-func newWindow(r *Reader, needed []int, size int) *window {
-	return &window{r: r, needed: needed, size: max(size, 1), blocks: map[int]*block{}}
+// keyCaptures are the captures one block holds for one key.
+type keyCaptures struct {
+	key      int // index in the sorted keys
+	captures []cdxj.Capture
 }
 
-// get returns block b, which must be in needed and not before the blocks
-// asked for so far.
-func (w *window) get(b int) (*block, error) {
-	if blk, ok := w.blocks[b]; ok {
-		return blk, nil
+// planBlocks returns the blocks that can hold lines of the sorted keys, in
+// index order, each with the keys it answers (a run of consecutive keys,
+// since both ends of a key's block range grow with the key).
+func (r *Reader) planBlocks(sorted []string) []blockNeed {
+	var needs []blockNeed
+	for i, k := range sorted {
+		lo, hi := r.blockRange(k+" ", k+"!")
+		for b := lo; b < hi; b++ {
+			if len(needs) > 0 && needs[len(needs)-1].n == b {
+				needs[len(needs)-1].last, needs[len(needs)-1].end = i, k+"!"
+				continue
+			}
+			if len(needs) > 0 && needs[len(needs)-1].n > b {
+				continue // cannot happen: the ranges of sorted keys are ordered
+			}
+			needs = append(needs, blockNeed{n: b, first: i, last: i, end: k + "!"})
+		}
 	}
-	for w.next < len(w.needed) && w.needed[w.next] < b {
-		w.next++
+	return needs
+}
+
+// maxRunBytes bounds one read of adjacent blocks (compressed bytes): a few
+// blocks of DefaultLinesPerBlock lines, one ranged GET on gs://. A block
+// longer than it is read alone.
+const maxRunBytes = 1 << 20
+
+// groupRuns cuts the needs to read (indices in needs, ascending) into runs
+// of blocks that lie end to end in one shard, each run at most maxRunBytes
+// long unless it is a single block.
+func (r *Reader) groupRuns(needs []blockNeed, toRead []int) [][]int {
+	var runs [][]int
+	var runBytes int64
+	for _, i := range toRead {
+		e := r.entries[needs[i].n]
+		if len(runs) > 0 {
+			run := runs[len(runs)-1]
+			prev := r.entries[needs[run[len(run)-1]].n]
+			if prev.Shard == e.Shard && prev.Offset+prev.Length == e.Offset && runBytes+e.Length <= maxRunBytes {
+				runs[len(runs)-1] = append(run, i)
+				runBytes += e.Length
+				continue
+			}
+		}
+		runs = append(runs, []int{i})
+		runBytes = e.Length
 	}
-	if w.next == len(w.needed) || w.needed[w.next] != b {
-		return w.r.block(b) // not planned: read it directly
-	}
-	batch := w.needed[w.next:min(w.next+w.size, len(w.needed))]
-	w.next += len(batch)
-	clear(w.blocks)
-	blocks := make([]*block, len(batch))
-	errs := make([]error, len(batch))
+	return runs
+}
+
+// readNeeds reads the runs, 2×GOMAXPROCS at a time (the goroutines beyond
+// the cores wait on reads, which matters for gs:// shards), and fills found
+// for each block read. The error returned is that of the first failing run
+// in index order.
+func (r *Reader) readNeeds(sorted []string, needs []blockNeed, runs [][]int, found [][]keyCaptures) error {
+	errs := make([]error, len(runs))
+	var next atomic.Int64
+	var failed atomic.Bool
 	var wg sync.WaitGroup
-	for i, n := range batch {
-		wg.Go(func() { blocks[i], errs[i] = w.r.block(n) })
+	for range min(2*runtime.GOMAXPROCS(0), len(runs)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(runs) || failed.Load() {
+					return
+				}
+				if errs[i] = r.readRun(sorted, needs, runs[i], found); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
-	for i, n := range batch {
-		w.blocks[n] = blocks[i]
+	return nil
+}
+
+// readRun reads one run of adjacent blocks with one ranged read, then
+// inflates and answers its blocks one at a time.
+func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found [][]keyCaptures) error {
+	first, last := r.entries[needs[run[0]].n], r.entries[needs[run[len(run)-1]].n]
+	sf, err := r.shard(first.Shard)
+	if err != nil {
+		return err
 	}
-	return w.blocks[b], nil
+	for _, i := range run {
+		if err := r.checkBlockLength(needs[i].n, sf); err != nil {
+			return err
+		}
+	}
+	length := last.Offset + last.Length - first.Offset
+	bufp := getBuf(int(length))
+	defer bufPool.Put(bufp)
+	buf := (*bufp)[:length]
+	m, err := sf.f.ReadAt(buf, first.Offset)
+	r.bytesRead.Add(int64(m))
+	if err != nil && !(errors.Is(err, io.EOF) && int64(m) == length) {
+		if len(run) == 1 {
+			return fmt.Errorf("zipnum: %s: %w", r.describeBlock(needs[run[0]].n, sf), err)
+		}
+		return fmt.Errorf("zipnum: %s, and the %d blocks after it: %w", r.describeBlock(needs[run[0]].n, sf), len(run)-1, err)
+	}
+	for _, i := range run {
+		e := r.entries[needs[i].n]
+		stop := needs[i].end
+		if r.cacheHasRoom() {
+			stop = "" // the whole block, cached for any later look-up in it
+		}
+		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], stop)
+		if err != nil {
+			return err
+		}
+		if found[i], err = r.answer(blk, sorted, needs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cacheHasRoom reports whether the block cache has room for another block
+// as large as the last one it was given. While it has, look-ups inflate
+// whole blocks, so that the next batch finds
+// every line of them; once it is full (an index larger than the cache,
+// whose blocks evict each other), only as far as their keys.
+func (r *Reader) cacheHasRoom() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.max > 0 && r.cache.size+r.cache.last <= r.cache.max
+}
+
+// answer finds the captures of the keys of need in blk, which holds every
+// line of block need.n below need.end.
+func (r *Reader) answer(blk *block, sorted []string, need blockNeed) ([]keyCaptures, error) {
+	var out []keyCaptures
+	for i := need.first; i <= need.last; i++ {
+		start, end := sorted[i]+" ", sorted[i]+"!"
+		var caps []cdxj.Capture
+		for j := sort.SearchStrings(blk.lines, start); j < len(blk.lines) && blk.lines[j] < end; j++ {
+			c, err := ParseLine(blk.lines[j])
+			if err != nil {
+				e := r.entries[need.n]
+				return nil, fmt.Errorf("zipnum: shard %s block at %d: %w", e.Shard, e.Offset, err)
+			}
+			caps = append(caps, c)
+		}
+		if len(caps) > 0 {
+			out = append(out, keyCaptures{key: i, captures: caps})
+		}
+	}
+	return out, nil
 }
 
 // Range iterates over the index lines in [start, end) (byte-wise order of
@@ -440,26 +568,44 @@ func prefixEnd(prefix string) string {
 	return ""
 }
 
-// block is one decompressed block: its lines, sorted.
+// block is one decompressed block, or the first lines of one: its lines,
+// sorted.
 type block struct {
 	n     int
 	lines []string
 	size  int64
+	// complete: lines are the whole block. Otherwise they end with the
+	// first line the look-up that inflated it needed no further than, and
+	// answer only look-ups bounded below that line (see covers).
+	complete bool
 }
 
-// block returns block n, from the cache or read from its shard.
-func (r *Reader) block(n int) (*block, error) {
+// covers reports whether b holds every line of its block that sorts below
+// end.
+func (b *block) covers(end string) bool {
+	return b.complete || (len(b.lines) > 0 && b.lines[len(b.lines)-1] >= end)
+}
+
+// cachedBlock returns block n from the cache if the cache holds it as far
+// as end ("" for the whole block), else nil.
+func (r *Reader) cachedBlock(n int, end string) (*block, error) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.closed {
-		r.mu.Unlock()
 		return nil, errors.New("zipnum: reader is closed")
 	}
-	if b := r.cache.get(n); b != nil {
-		r.mu.Unlock()
+	if b := r.cache.get(n); b != nil && (b.complete || (end != "" && b.covers(end))) {
 		return b, nil
 	}
+	return nil, nil
+}
+
+// block returns the whole of block n, from the cache or read from its shard.
+func (r *Reader) block(n int) (*block, error) {
+	if b, err := r.cachedBlock(n, ""); b != nil || err != nil {
+		return b, err
+	}
 	e := r.entries[n]
-	r.mu.Unlock()
 	sf, err := r.shard(e.Shard)
 	if err != nil {
 		return nil, err
@@ -475,7 +621,14 @@ func (r *Reader) block(n int) (*block, error) {
 	if err != nil && !(errors.Is(err, io.EOF) && int64(m) == e.Length) {
 		return nil, fmt.Errorf("zipnum: %s: %w", r.describeBlock(n, sf), err)
 	}
-	s, err := gunzip(buf, MaxBlockBytes)
+	return r.inflate(n, sf, buf, "")
+}
+
+// inflate decompresses block n from its gzip member data, as far as the
+// first line >= stop (the whole block if stop is ""), and caches it.
+func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block, error) {
+	s, inflated, complete, err := gunzip(data, MaxBlockBytes, stop)
+	r.inflatedBytes.Add(int64(inflated))
 	if errors.Is(err, ErrBlockTooLarge) {
 		return nil, fmt.Errorf("zipnum: %s inflates to more than %d bytes (MaxBlockBytes): %w", r.describeBlock(n, sf), MaxBlockBytes, err)
 	}
@@ -484,7 +637,7 @@ func (r *Reader) block(n int) (*block, error) {
 	}
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
-	b := &block{n: n, size: int64(len(s))}
+	b := &block{n: n, size: int64(len(s)), complete: complete}
 	if s != "" {
 		b.lines = strings.Split(s, "\n")
 		b.size += int64(len(b.lines)) * 16
@@ -523,9 +676,8 @@ func (r *Reader) checkBlockLength(n int, sf *shardFile) error {
 // kilobytes per block, and allocating them anew made the garbage collector
 // a main cost in a process with a large heap.
 var (
-	bufPool     sync.Pool // *[]byte
-	gzipReaders sync.Pool // *gzip.Reader
-	outPool     sync.Pool // *[]byte
+	bufPool sync.Pool // *[]byte
+	outPool sync.Pool // *[]byte
 )
 
 func getBuf(n int) *[]byte {
@@ -539,43 +691,113 @@ func getBuf(n int) *[]byte {
 }
 
 // gunzip decompresses a block into one string (the only allocation that
-// stays: the lines of a cached block point into it). A block that inflates
-// to more than limit bytes is ErrBlockTooLarge, found after reading at most
-// limit+1 bytes of it.
-func gunzip(buf []byte, limit int64) (string, error) {
-	br := bytes.NewReader(buf)
-	var zr *gzip.Reader
-	if v := gzipReaders.Get(); v != nil {
-		zr = v.(*gzip.Reader)
-		if err := zr.Reset(br); err != nil {
-			return "", err
-		}
-	} else {
-		var err error
-		if zr, err = gzip.NewReader(br); err != nil {
-			return "", err
-		}
-	}
-	defer gzipReaders.Put(zr)
+// stays: the lines of a cached block point into it). With stop not "", it
+// ends after the first whole line >= stop and reports the block incomplete
+// (unless the block ended there). A block that inflates to more than limit
+// bytes is ErrBlockTooLarge, found after reading at most limit+1 bytes of
+// it. The gzip trailer (CRC-32 and length) is checked when the whole block
+// is inflated.
+func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, complete bool, err error) {
+	zr := getBlockReader(buf)
+	defer blockReaders.Put(zr)
 	outp, _ := outPool.Get().(*[]byte)
 	if outp == nil {
 		outp = new([]byte)
 	}
 	defer outPool.Put(outp)
-	// A block is one gzip member; reading on through further members lets
-	// blocks written as several members (some tools do) work too.
-	out, err := readAtMost(zr, (*outp)[:0], limit)
-	*outp = out
-	if err != nil {
-		return "", err
+	var past func([]byte) int
+	if stop != "" {
+		past = func(out []byte) int { return endOfLineAtLeast(out, stop) }
 	}
-	return string(out), nil
+	out, complete, err := readAtMost(zr, (*outp)[:0], limit, past)
+	*outp = out
+	inflated = len(out)
+	if err != nil {
+		return "", inflated, false, err
+	}
+	if !complete {
+		out = out[:endOfLineAtLeast(out, stop)]
+	}
+	return string(out), inflated, complete, nil
+}
+
+// blockReader inflates one block's gzip data with the engine of the build
+// (internal/inflate: pure Go, or ISA-L with -tags isal). A block is one gzip
+// member; it reads on through further members, so blocks written as
+// several members (some tools do) work too.
+type blockReader struct {
+	src     *bufio.Reader
+	data    bytes.Reader
+	member  inflate.Member
+	started bool
+}
+
+var blockReaders sync.Pool // *blockReader
+
+// blockReaderBuffer is the input window of a blockReader: a Read of the
+// ISA-L engine gives at most half of it.
+const blockReaderBuffer = 64 << 10
+
+func getBlockReader(buf []byte) *blockReader {
+	zr, _ := blockReaders.Get().(*blockReader)
+	if zr == nil {
+		zr = &blockReader{member: inflate.New()}
+		zr.src = bufio.NewReaderSize(&zr.data, blockReaderBuffer)
+	}
+	zr.data.Reset(buf)
+	zr.src.Reset(&zr.data)
+	zr.started = false
+	return zr
+}
+
+func (z *blockReader) Read(p []byte) (int, error) {
+	for {
+		if !z.started {
+			if err := z.member.Reset(z.src); err != nil {
+				if errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF // a block is at least one member
+				}
+				return 0, err
+			}
+			z.started = true
+		}
+		n, err := z.member.Read(p)
+		if !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if _, perr := z.src.Peek(1); perr != nil {
+			return n, io.EOF // the last member ended
+		}
+		z.started = false // another member follows
+		if n > 0 {
+			return n, nil
+		}
+	}
+}
+
+// endOfLineAtLeast returns the length of the prefix of out that ends with
+// its last whole line if that line is >= stop, else -1. The lines of a block
+// are sorted, so the first time a read ends past such a line, no line after
+// it is below stop.
+func endOfLineAtLeast(out []byte, stop string) int {
+	end := bytes.LastIndexByte(out, '\n')
+	if end < 0 {
+		return -1
+	}
+	start := bytes.LastIndexByte(out[:end], '\n') + 1
+	if string(out[start:end]) >= stop {
+		return end + 1
+	}
+	return -1
 }
 
 // readAtMost appends what r yields to buf, growing buf to at most limit+1
 // bytes (so a block at the limit never needs twice the limit), and returns
-// ErrBlockTooLarge once r yields more than limit bytes.
-func readAtMost(r io.Reader, buf []byte, limit int64) ([]byte, error) {
+// ErrBlockTooLarge once r yields more than limit bytes. If past is not nil,
+// it is asked after each read of new lines whether the bytes read so far
+// are enough (a length >= 0): the reading then stops, with complete false.
+// complete is true when r was read to its end.
+func readAtMost(r io.Reader, buf []byte, limit int64, past func([]byte) int) (_ []byte, complete bool, _ error) {
 	for {
 		if len(buf) == cap(buf) {
 			grown := make([]byte, len(buf), min(max(2*int64(cap(buf)), 64<<10), limit+1))
@@ -585,13 +807,18 @@ func readAtMost(r io.Reader, buf []byte, limit int64) ([]byte, error) {
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
-			return buf, ErrBlockTooLarge
+			return buf, false, ErrBlockTooLarge
 		}
 		if errors.Is(err, io.EOF) {
-			return buf, nil
+			return buf, true, nil
 		}
 		if err != nil {
-			return buf, err
+			return buf, false, err
+		}
+		if past != nil && bytes.IndexByte(buf[len(buf)-n:], '\n') >= 0 {
+			if past(buf) >= 0 {
+				return buf, false, nil
+			}
 		}
 	}
 }
@@ -638,6 +865,7 @@ func (r *Reader) shard(name string) (*shardFile, error) {
 // blockCache is an LRU cache of decompressed blocks bounded in bytes.
 type blockCache struct {
 	max, size int64
+	last      int64      // size of the last block put
 	ll        *list.List // front: most recently used
 	m         map[int]*list.Element
 }
@@ -658,12 +886,25 @@ func (c *blockCache) put(b *block) {
 	if c.max <= 0 || b.size > c.max {
 		return
 	}
-	if e, ok := c.m[b.n]; ok { // filled concurrently by another goroutine
+	c.last = b.size
+	if e, ok := c.m[b.n]; ok { // filled concurrently, or a part of the block
 		c.ll.MoveToFront(e)
+		old := e.Value.(*block)
+		if old.complete || (!b.complete && len(old.lines) >= len(b.lines)) {
+			return
+		}
+		e.Value = b // the longer part replaces the shorter
+		c.size += b.size - old.size
+		c.evict()
 		return
 	}
 	c.m[b.n] = c.ll.PushFront(b)
 	c.size += b.size
+	c.evict()
+}
+
+// evict drops the least recently used blocks until the cache fits its bound.
+func (c *blockCache) evict() {
 	for c.size > c.max {
 		e := c.ll.Back()
 		old := e.Value.(*block)
