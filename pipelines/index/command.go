@@ -30,8 +30,12 @@ import (
 var indexFlags = flag.NewFlagSet("index", flag.ContinueOnError)
 
 // Usage is the synopsis that `recrawl index --help` prints above the flags.
-const Usage = `usage: recrawl index --input FILES --output DIR [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
-       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies`
+const Usage = `usage: recrawl index --input FILES --output DIR [--add] [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
+       recrawl index compact --output DIR
+       recrawl index remove --output DIR NAME...
+       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies;
+       --add indexes only the files DIR does not hold yet, as a new segment; compact merges the segments;
+       remove takes files out of the index`
 
 var (
 	input         = indexFlags.String("input", "", "archive files: comma-separated local paths, gs:// URIs and glob patterns (.warc, .warc.gz, .arc, .arc.gz)")
@@ -48,6 +52,8 @@ var (
 	dictionaryMinDF  = indexFlags.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
 	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
 
+	add = indexFlags.Bool("add", false, "index only the --input files the index in --output does not hold yet (same name, size, first and last 64 KiB), as a new segment listed in OUTPUT/index.files; without an index there, build it")
+
 	verbose = indexFlags.Bool("verbose", false, cli.VerboseUsage)
 	check   = indexFlags.Bool("check", false, cli.CheckUsage)
 )
@@ -61,11 +67,21 @@ func Flags() *flag.FlagSet { return indexFlags }
 // help, and an error wrapping cli.ErrUsage for a wrong command line.
 // Call it once per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
+	command := ""
+	if len(args) > 0 && (args[0] == "compact" || args[0] == "remove") {
+		command, args = args[0], args[1:]
+	}
 	stop, err := cli.StartPipeline(args, Usage, indexFlags, verbose)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	switch command {
+	case "compact":
+		return runCompact(ctx)
+	case "remove":
+		return runRemove(ctx)
+	}
 	return run(ctx)
 }
 
@@ -98,6 +114,9 @@ func run(ctx context.Context) error {
 		return fmt.Errorf("--input: %w", err)
 	}
 	cfg.Files = files
+	if *add {
+		return runAdd(ctx, cfg)
+	}
 	sum, err := Run(ctx, cfg)
 	if sum != nil {
 		sum.Print(os.Stdout)
@@ -118,7 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.OutputDir != "" {
+	if cfg.OutputDir != "" && !cfg.lockHeld {
 		// One run per output directory (the lock also refuses a file).
 		release, err := worklock.Hold(ctx, os.Stderr, cfg.OutputDir)
 		if err != nil {

@@ -73,6 +73,10 @@ type Config struct {
 	DictionarySample float64 // share of documents counted, in (0, 1]
 	DictionaryMinDF  int64   // terms in fewer documents are left out
 	DefaultLanguage  string  // analyzer of documents in other languages
+	// DocFreqCounts also writes OutputDir/dfcounts-<lang>.tsv, the counts
+	// with no term left out, which the parts of an index built with --add
+	// keep so that their sums are those of one full build.
+	DocFreqCounts bool
 	// TempDir is the run's own folder for its sorted runs and part files,
 	// removed at the end; "": Build names one, OutputDir/.runs-<random>.
 	// Run makes it (locally with os.Mkdir, under a name nothing in
@@ -84,6 +88,10 @@ type Config struct {
 	// Build reads it too: on prism in process (no --endpoint) the ranges
 	// of the files stay in one bundle (index.IndexArchivesOptions.OneProcess).
 	Runner *runners.Config
+
+	// lockHeld: the caller holds the lock of OutputDir's index (--add,
+	// compact), so Run does not take it again.
+	lockHeld bool
 }
 
 // Validate checks the configuration and names the flag at fault.
@@ -163,6 +171,9 @@ func Build(s beam.Scope, cfg Config) {
 	if cfg.Dictionary {
 		counts := index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
 		written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
+		if cfg.DocFreqCounts {
+			written = append(written, index.WriteDocumentFrequencyCounts(s, counts, cfg.OutputDir))
+		}
 	}
 	if len(written) > 0 {
 		index.WriteIndexManifest(s, cfg.OutputDir, written...)
