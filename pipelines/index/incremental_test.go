@@ -6,11 +6,14 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
@@ -257,4 +260,74 @@ func TestIncremental(t *testing.T) {
 			}
 		})
 	}
+}
+
+// killWhenSeen starts `recrawl index ARGS` and kills it (SIGKILL) as soon
+// as the file or folder seen exists; it fails the test if the command ends
+// first.
+func killWhenSeen(t *testing.T, seen string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(indexCommand(t), append([]string{"index"}, args...)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	var log strings.Builder
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.After(2 * time.Minute)
+	for {
+		select {
+		case err := <-done:
+			t.Fatalf("recrawl index %v ended (%v) before %s was seen:\n%s", args, err, seen, log.String())
+		case <-deadline:
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("no %s after two minutes:\n%s", seen, log.String())
+		case <-time.After(2 * time.Millisecond):
+		}
+		if _, err := os.Stat(seen); err == nil {
+			break
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-done
+}
+
+// TestKilledAdd: an --add killed (SIGKILL) while it writes its segment, and
+// a compact killed while it writes the merged index, leave index.files and
+// the look-ups as they were; the next run of each finishes the work, and
+// the index is then a full build's, byte for byte. The recrawl command is
+// built once per test process (shared with TestKilledRunTempDir): about a
+// minute on a cold cache, a few seconds of runs after it.
+func TestKilledAdd(t *testing.T) {
+	files := dictionaryArchive(t)
+	half := len(files) / 2
+	full := t.TempDir()
+	runIndex(t, incrementalConfig("cdxj", files, full, false))
+	inc := filepath.Join(t.TempDir(), "index")
+	addNight(t, incrementalConfig("cdxj", files[:half], inc, false))
+	list := string(readFile(t, filepath.Join(inc, lookup.FileListFile)))
+	night1 := t.TempDir()
+	runIndex(t, incrementalConfig("cdxj", files[:half], night1, false))
+
+	args := []string{"--add", "--input=" + strings.Join(files, ","), "--output=" + inc, "--shards=2", "--lines_per_block=7"}
+	killWhenSeen(t, filepath.Join(inc, lookup.SegmentsDir, "000001", lookup.ManifestFile), args...)
+	if got := string(readFile(t, filepath.Join(inc, lookup.FileListFile))); got != list {
+		t.Errorf("the killed --add changed %s:\n%s", lookup.FileListFile, got)
+	}
+	checkSameLookups(t, "cdxj", inc, night1)
+	res := addNight(t, incrementalConfig("cdxj", files, inc, false))
+	if res.Segment != "000001" || len(res.Added) != len(files)-half {
+		t.Errorf("the next --add: segment %q, %d files added; want 000001, %d", res.Segment, len(res.Added), len(files)-half)
+	}
+	checkSameLookups(t, "cdxj", inc, full)
+
+	killWhenSeen(t, filepath.Join(inc, lookup.SegmentsDir, "000002", lookup.ManifestFile), "compact", "--output="+inc)
+	checkSameLookups(t, "cdxj", inc, full)
+	if done, err := Compact(context.Background(), inc, nil); err != nil || !done {
+		t.Fatalf("compact after a killed one: %v, %v", done, err)
+	}
+	checkSameFiles(t, inc, full)
 }
