@@ -224,6 +224,7 @@ func TestIncremental(t *testing.T) {
 			if c.dictionary {
 				checkSameDictionaries(t, inc, full)
 			}
+			checkAddErrors(t, incrementalConfig(c.format, files, inc, c.dictionary), full)
 
 			if err := Remove(context.Background(), inc, []string{filepath.Base(removed)}); err != nil {
 				t.Fatal(err)
@@ -330,4 +331,32 @@ func TestKilledAdd(t *testing.T) {
 		t.Fatalf("compact after a killed one: %v, %v", done, err)
 	}
 	checkSameFiles(t, inc, full)
+}
+
+// checkAddErrors: another file under a name the index holds, and a name
+// it does not hold given to remove, are errors naming the file, which
+// change nothing; --add into a full build's folder is refused.
+func checkAddErrors(t *testing.T, cfg Config, fullDir string) {
+	t.Helper()
+	before := snapshot(t, cfg.OutputDir)
+	changed := filepath.Join(t.TempDir(), filepath.Base(cfg.Files[0]))
+	if err := os.WriteFile(changed, append(readFile(t, cfg.Files[0]), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := cfg
+	other.Files = []string{changed}
+	if _, err := Add(context.Background(), other); err == nil || !strings.Contains(err.Error(), changed) || !strings.Contains(err.Error(), "recrawl index remove") {
+		t.Errorf("--add of another file under a held name: %v; want an error naming it and index remove", err)
+	}
+	if err := Remove(context.Background(), cfg.OutputDir, []string{"nope.warc.gz"}); err == nil || !strings.Contains(err.Error(), "nope.warc.gz") {
+		t.Errorf("remove of a name the index does not hold: %v; want an error naming it", err)
+	}
+	if after := snapshot(t, cfg.OutputDir); !reflect.DeepEqual(before, after) {
+		t.Errorf("a refused --add or remove changed the index folder")
+	}
+	full := cfg
+	full.OutputDir = fullDir
+	if _, err := Add(context.Background(), full); err == nil || !strings.Contains(err.Error(), "without --add") {
+		t.Errorf("--add into a full build's folder: %v; want it refused", err)
+	}
 }
