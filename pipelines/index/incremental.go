@@ -197,7 +197,8 @@ func removeUnlistedSegments(ctx context.Context, dir string, list *lookup.FileLi
 			}
 		}
 	}
-	for _, m := range found {
+	slices.Sort(found)
+	for _, m := range slices.Compact(found) {
 		seg := storage.Dir(m)
 		name := storage.Base(seg)
 		if slices.Contains(listed, name) {
@@ -435,7 +436,7 @@ func writeSummedDocFreqs(ctx context.Context, dir, out string) ([]string, error)
 		return nil, err
 	}
 	var paths []string
-	for _, lang := range slices.Sorted(mapsKeys(sums)) {
+	for _, lang := range slices.Sorted(maps.Keys(sums)) {
 		c := sums[lang]
 		var counts, pruned bytes.Buffer
 		if _, err := c.WriteTo(&counts); err != nil {
@@ -445,7 +446,7 @@ func writeSummedDocFreqs(ctx context.Context, dir, out string) ([]string, error)
 		if _, err := c.WriteTo(&pruned); err != nil {
 			return nil, err
 		}
-		for name, data := range map[string][]byte{lookup.DocFreqCountsFileName(lang): counts.Bytes(), dfFileName(lang): pruned.Bytes()} {
+		for name, data := range map[string][]byte{lookup.DocFreqCountsFileName(lang): counts.Bytes(), scoring.DocFreqFileName(lang): pruned.Bytes()} {
 			p := storage.Join(out, name)
 			if err := storage.WriteFile(ctx, p, data); err != nil {
 				return nil, err
@@ -511,7 +512,7 @@ func openPartCursor(ctx context.Context, p lookup.Part) (*partCursor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("index part %s: %w", p.Spec, err)
 		}
-		next, stop := iterPull(zr.Range("", "\xff"))
+		next, stop := iter.Pull2(zr.Range("", "\xff"))
 		c.next = func() ([]byte, bool, error) {
 			l, err, ok := next()
 			if err != nil {
@@ -604,14 +605,6 @@ func moveFile(ctx context.Context, from, to string) error {
 		return err
 	}
 	return storage.Remove(ctx, from)
-}
-
-func mapsKeys[V any](m map[string]V) iter.Seq[string] { return maps.Keys(m) }
-
-func dfFileName(lang string) string { return scoring.DocFreqFileName(lang) }
-
-func iterPull(seq iter.Seq2[string, error]) (func() (string, error, bool), func()) {
-	return iter.Pull2(seq)
 }
 
 // runAdd is `recrawl index --add`: it prints what it did.
