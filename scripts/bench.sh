@@ -765,7 +765,7 @@ bench_incremental() {
   go build -o "$bin/recrawl" ./cmd/recrawl
   go test -c -o "$bin/lookup.test" ./internal/lookup
   mapfile -t files < <(ls "$inc"/*.warc.gz | sort)
-  local n=${#files[@]} night=$(( (${#files[@]} + 99) / 100 ))
+  local n=${#files[@]} night=$(( ${#files[@]} >= 200 ? ${#files[@]} / 100 : 1 ))
   echo "archive: $n files, $(du -cb "${files[@]}" | tail -1 | cut -f1) bytes; a night is the last $night file(s)"
   local flags=(--format=zipnum --shards=4) w="$dir/incr.tmp"
   rm -rf "$w"; mkdir -p "$w"
