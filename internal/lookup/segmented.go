@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
@@ -166,8 +164,8 @@ func (s *segmentedIndex) Lookup(ctx context.Context, keys []string) (map[string]
 	out := map[string][]cdxj.Capture{}
 	for i, m := range found {
 		p := s.parts[i]
-		for _, key := range slices.Sorted(maps.Keys(m)) {
-			for _, c := range m[key] {
+		for key, cs := range m { // the order is set by sortCaptures below
+			for _, c := range cs {
 				if !p.Drops(c.Filename) {
 					out[key] = append(out[key], c)
 				}
