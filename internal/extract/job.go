@@ -308,9 +308,12 @@ func LoadDocFreq(ctx context.Context, p string) (*scoring.DocFreq, error) {
 // readDictionaryFile reads a dictionary file and tells whether it holds
 // document frequencies.
 func readDictionaryFile(ctx context.Context, p string) (data []byte, isDocFreq bool, err error) {
-	if btindex.IsDictionaryPath(p) {
+	switch {
+	case btindex.IsDictionaryPath(p):
 		data, err = btindex.ReadDictionaryPath(ctx, p)
-	} else {
+	case lookup.IsSegmentedDictionaryPath(p):
+		data, err = lookup.ReadSegmentedDictionary(ctx, p)
+	default:
 		data, err = storage.ReadFile(ctx, p)
 	}
 	if err != nil {
@@ -345,8 +348,13 @@ func FindDictionaries(ctx context.Context, index string) (map[string]string, err
 // (local or gs://) by language; none is not an error. When an index run
 // wrote dir (its lookup.ManifestFile), only the files it listed count, and
 // a df file it did not list is an error (lookup.FilesOfRun): another
-// run's IDF is never used as this index's.
+// run's IDF is never used as this index's. An index built night by night
+// (lookup.FileListFile) gives each language the sum of its parts
+// (lookup.SegmentedDictionaryPath): the IDF of one full build.
 func DictionariesIn(ctx context.Context, dir string) (map[string]string, error) {
+	if d, ok, err := lookup.SegmentedDictionaries(ctx, dir); ok || err != nil {
+		return d, err
+	}
 	files, err := lookup.FilesOfRun(ctx, dir, scoring.DocFreqFileGlob)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,13 @@ func WriteRun(ctx context.Context, path string, lines [][]byte) (Run, error) {
 	})
 }
 
+// WriteSortedRun writes the lines that each(add) adds, which must come in
+// sorted order (lines merged from sorted indexes), as a run at path, with
+// its marks.
+func WriteSortedRun(ctx context.Context, path string, each func(add func([]byte) error) error) (Run, error) {
+	return writeSorted(ctx, path, each)
+}
+
 // writeSorted writes the lines that each(add) adds, in sorted order, as a
 // run at path.
 func writeSorted(ctx context.Context, path string, each func(add func([]byte) error) error) (Run, error) {

@@ -19,6 +19,11 @@
 // call. Bigtable honours BIGTABLE_EMULATOR_HOST, so the emulator works as a
 // drop-in for tests.
 //
+// A CDXJ or ZipNum index built night by night (recrawl index --add) is a
+// base and segments listed in the folder's index.files (filelist.go); the
+// same specs, cdxj:DIR/index.cdxj and zipnum:DIR, read every part as one
+// index, without the captures of files removed from it (segmented.go).
+//
 // Several named indexes (a national archive and a special collection) are
 // searched as one by the multi-index of multi.go, which tags each capture
 // with its archive's name.
@@ -71,14 +76,8 @@ func Open(ctx context.Context, text string) (Index, error) {
 // OpenSpec opens the index a parsed spec names.
 func OpenSpec(ctx context.Context, spec Spec) (Index, error) {
 	switch spec.Kind {
-	case KindCDXJ:
-		return OpenCDXJ(spec.Location, CDXJOptions{})
-	case KindZipNum:
-		r, err := zipnum.OpenContext(ctx, spec.Location, zipnum.Options{})
-		if err != nil {
-			return nil, fmt.Errorf("index %q: %w", spec, err)
-		}
-		return NewZipNum(r), nil
+	case KindCDXJ, KindZipNum:
+		return openFileIndex(ctx, spec)
 	case KindBigtable:
 		parts := strings.Split(spec.Location, "/")
 		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {

@@ -28,12 +28,15 @@ import (
 var indexFlags = flag.NewFlagSet("index", flag.ContinueOnError)
 
 // Usage is the synopsis that `recrawl index --help` prints above the flags.
-const Usage = `usage: recrawl index --input FILES --output DIR [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
+const Usage = `usage: recrawl index --input FILES --output DIR [--add] [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
+       recrawl index compact --output DIR
+       recrawl index remove --output DIR NAME...
        recrawl index --add --input FILES --bigtable P/I/T [--dictionary] [flags]
-       recrawl index remove --bigtable P/I/T NAME...
        recrawl index compact --bigtable P/I/T
-       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies;
-       --add indexes only the files the index does not hold yet; remove takes files out of the index`
+       recrawl index remove --bigtable P/I/T NAME...
+       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines) or a Bigtable table, optionally with document frequencies;
+       --add indexes only the files the index does not hold yet (a CDXJ or ZipNum index: as a new segment);
+       compact merges the segments (Bigtable: drops removed files' rows); remove takes files out of the index`
 
 var (
 	input         = indexFlags.String("input", "", "archive files: comma-separated local paths, gs:// URIs and glob patterns (.warc, .warc.gz, .arc, .arc.gz)")
@@ -44,12 +47,13 @@ var (
 	rangeBytes    = indexFlags.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
 	parallelism   = indexFlags.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
 	bigtableSpec  = indexFlags.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
-	add           = indexFlags.Bool("add", false, "index only the files the index does not hold yet (same base name, size and SHA-256 of the first and last 64 KiB); a different file under a held name is an error. With --bigtable")
 
 	dictionary       = indexFlags.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
 	dictionarySample = indexFlags.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
 	dictionaryMinDF  = indexFlags.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
 	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
+
+	add = indexFlags.Bool("add", false, "index only the --input files the index does not hold yet (same base name, size and SHA-256 of the first and last 64 KiB; a different file under a held name is an error): with --output, as a new segment listed in OUTPUT/index.files (without an index there, build it); with --bigtable, into the table, which lists its files")
 
 	verbose = indexFlags.Bool("verbose", false, cli.VerboseUsage)
 	check   = indexFlags.Bool("check", false, cli.CheckUsage)
@@ -64,17 +68,24 @@ func Flags() *flag.FlagSet { return indexFlags }
 // help, and an error wrapping cli.ErrUsage for a wrong command line.
 // Call it once per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "remove", "compact":
+	command := ""
+	if len(args) > 0 && (args[0] == "compact" || args[0] == "remove") {
+		if namesBigtable(args[1:]) {
 			return maintain(ctx, args[0], args[1:])
 		}
+		command, args = args[0], args[1:]
 	}
 	stop, err := cli.StartPipeline(args, Usage, indexFlags, verbose)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	switch command {
+	case "compact":
+		return runCompact(ctx)
+	case "remove":
+		return runRemove(ctx)
+	}
 	return run(ctx)
 }
 
@@ -107,6 +118,9 @@ func run(ctx context.Context) error {
 		return fmt.Errorf("--input: %w", err)
 	}
 	cfg.Files = files
+	if *add && cfg.Bigtable == "" {
+		return runAdd(ctx, cfg) // a file index: a new segment
+	}
 	sum, err := Run(ctx, cfg)
 	if sum != nil {
 		sum.Print(os.Stdout)
@@ -145,7 +159,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			return nil, err
 		}
 	}
-	if cfg.OutputDir != "" {
+	if cfg.OutputDir != "" && !cfg.lockHeld {
 		// One run per output directory (the lock also refuses a file).
 		release, err := worklock.Hold(ctx, os.Stderr, cfg.OutputDir)
 		if err != nil {
@@ -441,4 +455,16 @@ func checkFlags() error {
 		return fmt.Errorf("%s: only with --dictionary", strings.Join(unused, ", "))
 	}
 	return nil
+}
+
+// namesBigtable reports whether the arguments of `index compact|remove` name
+// a Bigtable index (--bigtable) rather than a folder (--output).
+func namesBigtable(args []string) bool {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "bigtable" {
+			return true
+		}
+	}
+	return false
 }

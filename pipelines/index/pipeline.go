@@ -69,8 +69,10 @@ type Config struct {
 	Bigtable      string   // PROJECT/INSTANCE/TABLE, or ""
 	// Add indexes only the files the index does not hold yet (--add):
 	// files of the same name, size, head and tail are skipped, and a
-	// different file under a held name is an error. Bigtable only (the
-	// file list is kept in the table, internal/btindex files.go).
+	// different file under a held name is an error. A CDXJ or ZipNum
+	// index keeps its file list in OutputDir/index.files and takes the new
+	// files as a segment (Add, incremental.go); a Bigtable index keeps it
+	// in the table (internal/btindex files.go).
 	Add bool
 	// RangeBytes is the size of the parts a large archive file is cut
 	// into (0: transforms.DefaultRangeBytes; < 0: whole files), and
@@ -84,6 +86,10 @@ type Config struct {
 	DictionarySample float64 // share of documents counted, in (0, 1]
 	DictionaryMinDF  int64   // terms in fewer documents are left out
 	DefaultLanguage  string  // analyzer of documents in other languages
+	// DocFreqCounts also writes OutputDir/dfcounts-<lang>.tsv, the counts
+	// with no term left out, which the parts of an index built with --add
+	// keep so that their sums are those of one full build.
+	DocFreqCounts bool
 	// TempDir is the run's own folder for its sorted runs and part files,
 	// removed at the end; "": Build names one, OutputDir/.runs-<random>.
 	// Run makes it (locally with os.Mkdir, under a name nothing in
@@ -95,6 +101,10 @@ type Config struct {
 	// Build reads it too: on prism in process (no --endpoint) the ranges
 	// of the files stay in one bundle (index.IndexArchivesOptions.OneProcess).
 	Runner *runners.Config
+
+	// lockHeld: the caller holds the lock of OutputDir's index (--add,
+	// compact), so Run does not take it again.
+	lockHeld bool
 }
 
 // Validate checks the configuration and names the flag at fault.
@@ -110,8 +120,8 @@ func (c Config) validateOptions() error {
 	if c.OutputDir == "" && c.Bigtable == "" {
 		return fmt.Errorf("--output or --bigtable is required: the index has to go somewhere")
 	}
-	if c.Add && (c.Bigtable == "" || c.OutputDir != "") {
-		return fmt.Errorf("--add: give --bigtable and no --output (the table keeps the list of the files it holds)")
+	if c.Add && c.Bigtable != "" && c.OutputDir != "" {
+		return fmt.Errorf("--add: give --output (a CDXJ or ZipNum index, which keeps its list of files there) or --bigtable (the table keeps it), not both")
 	}
 	switch c.Format {
 	case "cdxj", "zipnum":
@@ -189,6 +199,9 @@ func Build(s beam.Scope, cfg Config) {
 		}
 		if cfg.OutputDir != "" {
 			written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
+			if cfg.DocFreqCounts {
+				written = append(written, index.WriteDocumentFrequencyCounts(s, counts, cfg.OutputDir))
+			}
 		}
 	}
 	if len(written) > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -26,6 +27,18 @@ func WriteDocumentFrequencies(s beam.Scope, entries beam.PCollection, dir string
 	s = s.Scope("WriteDocumentFrequencies")
 	byLang := beam.ParDo(s, &pruneDocFreqFn{MinDF: minDF}, entries)
 	return beam.ParDo(s, &writeDocFreqFn{Dir: dir}, beam.GroupByKey(s, byLang))
+}
+
+// WriteDocumentFrequencyCounts writes the counts of
+// CountDocumentFrequencies, no term left out, as dir/dfcounts-LANG.tsv
+// (lookup.DocFreqCountsFileName; the format of df-LANG.tsv): an index
+// built with --add keeps them beside df-LANG.tsv so that the counts of its
+// parts add up to those of one index of all the files. Returns the paths
+// written.
+func WriteDocumentFrequencyCounts(s beam.Scope, entries beam.PCollection, dir string) beam.PCollection {
+	s = s.Scope("WriteDocumentFrequencyCounts")
+	byLang := beam.ParDo(s, &pruneDocFreqFn{MinDF: 1}, entries)
+	return beam.ParDo(s, &writeDocFreqFn{Dir: dir, Counts: true}, beam.GroupByKey(s, byLang))
 }
 
 // pruneDocFreqFn drops rare terms and keys the rest by language.
@@ -50,6 +63,9 @@ func (f *pruneDocFreqFn) ProcessElement(ctx context.Context, e DocFreqEntry, emi
 // writeDocFreqFn writes the table of one language.
 type writeDocFreqFn struct {
 	Dir string
+	// Counts: the unpruned counts file (dfcounts-LANG.tsv), not counted
+	// in dictionary/terms.
+	Counts bool
 
 	terms beam.Counter
 }
@@ -68,7 +84,11 @@ func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entrie
 			c.AddCounts(e.Term, e.DF, 0)
 		}
 	}
-	p := storage.Join(f.Dir, scoring.DocFreqFileName(lang))
+	name := scoring.DocFreqFileName(lang)
+	if f.Counts {
+		name = lookup.DocFreqCountsFileName(lang)
+	}
+	p := storage.Join(f.Dir, name)
 	w, err := storage.Create(ctx, p)
 	if err != nil {
 		return fmt.Errorf("dictionary of %q: %w", lang, err)
@@ -79,6 +99,10 @@ func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entrie
 	}
 	if err := w.Close(); err != nil {
 		return err
+	}
+	if f.Counts {
+		emit(p)
+		return nil
 	}
 	f.terms.Inc(ctx, int64(c.Len()))
 	slog.Info("wrote document frequencies", "file", p, "lang", lang, "docs", c.Docs(), "terms", c.Len())

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -25,6 +27,9 @@ type IndexRange struct {
 	Kind       string // cdxj or zipnum
 	Path       string
 	Start, End int64
+	// Drop names the archive files removed from the index: their lines
+	// are left out.
+	Drop []string
 }
 
 // IndexLine is one line of an index with the name of its archive.
@@ -48,19 +53,19 @@ func (splitIndexFn) ProcessElement(src lookup.Source, emit func(IndexRange)) err
 	if err != nil {
 		return err
 	}
-	kind, p := spec.Kind, spec.Location
-	switch kind {
-	case lookup.KindCDXJ:
-		size, err := storage.Size(context.Background(), p)
+	switch spec.Kind {
+	case lookup.KindCDXJ, lookup.KindZipNum:
+		// The base and segments of an index built with --add, each read
+		// without the lines of the files removed from it.
+		parts, err := lookup.IndexParts(context.Background(), spec)
 		if err != nil {
-			return fmt.Errorf("index %s: %w", spec, err)
+			return err
 		}
-		for start := int64(0); start < size; start += cdxjRangeBytes {
-			emit(IndexRange{Archive: src.Name, Kind: kind, Path: p, Start: start, End: min(start+cdxjRangeBytes, size)})
+		for _, part := range parts {
+			if err := emitPartRanges(src.Name, part, emit); err != nil {
+				return err
+			}
 		}
-		return nil
-	case lookup.KindZipNum:
-		emit(IndexRange{Archive: src.Name, Kind: kind, Path: p})
 		return nil
 	}
 	if src.Name != "" {
@@ -69,11 +74,34 @@ func (splitIndexFn) ProcessElement(src lookup.Source, emit func(IndexRange)) err
 	return fmt.Errorf("--join=cogroup reads the whole index and needs a cdxj: or zipnum: index, not %q", spec)
 }
 
+// emitPartRanges emits the pieces of one part of an index.
+func emitPartRanges(archive string, part lookup.Part, emit func(IndexRange)) error {
+	kind, p := part.Spec.Kind, part.Spec.Location
+	drop := slices.Sorted(maps.Keys(part.Removed))
+	if kind == lookup.KindZipNum {
+		emit(IndexRange{Archive: archive, Kind: kind, Path: p, Drop: drop})
+		return nil
+	}
+	size, err := storage.Size(context.Background(), p)
+	if err != nil {
+		return fmt.Errorf("index %s: %w", part.Spec, err)
+	}
+	for start := int64(0); start < size; start += cdxjRangeBytes {
+		emit(IndexRange{Archive: archive, Kind: kind, Path: p, Start: start, End: min(start+cdxjRangeBytes, size), Drop: drop})
+	}
+	return nil
+}
+
 type readIndexRangeFn struct{}
 
 func (readIndexRangeFn) ProcessElement(ctx context.Context, r IndexRange, emit func(string, IndexLine)) error {
 	skipped := beam.NewCounter(CounterNamespace, "index_lines_without_key")
 	emitLine := func(line string) {
+		if len(r.Drop) > 0 {
+			if c, err := zipnum.ParseLine(line); err == nil && slices.Contains(r.Drop, c.Filename) {
+				return
+			}
+		}
 		if key, _, ok := strings.Cut(line, " "); ok {
 			emit(key, IndexLine{Archive: r.Archive, Line: line})
 		} else {
