@@ -55,7 +55,7 @@ func writeOutputs(ctx context.Context, out string, results extract.ResultSource,
 				}
 			}
 		default:
-			if latestMissing[r.Entry.Key] != i {
+			if last := latestMissing[r.Entry.Key]; last > 0 && last != i {
 				return nil // resolved again later
 			}
 			e := r.Entry
