@@ -47,7 +47,8 @@ func readFile(t *testing.T, p string) []byte {
 }
 
 // TestRefresh: an extraction on the index of the first three WARC files
-// ("night 1"), then refreshed against the index of all four with a higher
+// ("night 1", built by recrawl index), then refreshed against the
+// fixture's index of all four with a higher
 // target_size. The refresh keeps the documents and WARC records of the
 // first run as the prefix of documents.jsonl and collection.warc.gz and
 // adds new ones, collects URLs that were missing for want of a capture,
@@ -55,12 +56,12 @@ func readFile(t *testing.T, p string) []byte {
 // copy refreshed with two SIGKILLs on the way ends with the same outputs,
 // and a spec that differs in another field is refused naming it.
 //
-// Over 10 s: two night-1 extractions, three refreshes and two indexes.
+// Over 10 s: an index, two night-1 extractions and four refreshes.
 func TestRefresh(t *testing.T) {
 	a := fixture(t)
 	dir := t.TempDir()
 	night1 := indexFiles(t, filepath.Join(dir, "night1"), a.WARCs[:len(a.WARCs)-1])
-	full := indexFiles(t, filepath.Join(dir, "full"), a.WARCs)
+	full := a.IndexSpec() // all four files, with the same lines and document frequencies
 	first, second := filepath.Join(dir, "first"), filepath.Join(dir, "second")
 	// Several rounds per job: fewer job starts, the same outputs.
 	extractWith := func(out, index string, extra ...string) []string {
