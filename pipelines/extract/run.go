@@ -392,7 +392,7 @@ func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Inde
 	}
 	beamEngine := &engine.Beam{Runner: &rc, Work: o.workDir(), RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace, IndexState: indexState}
 	if o.refresh {
-		beamEngine.Refresh = &engine.Refresh{Index: o.indexes, IndexState: indexState, Now: time.Now()}
+		beamEngine.Refresh = &engine.Refresh{Index: o.indexes, IndexState: indexState, Now: time.Now(), Lookup: idx}
 	}
 	return beamEngine, func() { rc.Close() }, nil
 }

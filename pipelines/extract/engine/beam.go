@@ -105,7 +105,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		return nil, err
 	}
 	if e.Refresh != nil {
-		if refreshes, err = startRefresh(ctx, work, jobJSON, *e.Refresh, e.OutputsInPlace, n, st, refreshes); err != nil {
+		if refreshes, err = startRefresh(ctx, job, work, jobJSON, *e.Refresh, e.OutputsInPlace, n, st, refreshes); err != nil {
 			return nil, err
 		}
 	}

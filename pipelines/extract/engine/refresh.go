@@ -9,6 +9,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
+	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -18,7 +19,12 @@ type Refresh struct {
 	Index      []string
 	IndexState string // "" when it cannot be known: the URLs are resolved again
 	Now        time.Time
+	// Lookup is the job's index, where the missing URLs are looked up.
+	Lookup lookup.Index
 }
+
+// lookupBatch is how many missing URLs resolveAgain looks up at once.
+const lookupBatch = 1000
 
 // errNothingNew: see ErrNothingNew.
 var errNothingNew = errors.New("nothing new to refresh")
@@ -55,12 +61,13 @@ func checkRefreshable(ctx context.Context, work string) error {
 //  1. FINISHED is removed;
 //  2. unless the last refresh (or the extraction) recorded the same index
 //     state and job, a new refresh record is written at state n, which
-//     puts the missing URLs (retriedReasons) back into the frontier;
+//     puts the missing URLs that now have a capture back into the
+//     frontier (resolveAgain);
 //  3. job.json becomes the refreshed job.
 //
 // The rounds then go on from state n as a resumed run's do. It returns
 // the refreshes of the work directory.
-func startRefresh(ctx context.Context, work, jobJSON string, req Refresh, outputsInPlace bool, n int, st *runState, refreshes []roundstate.Refresh) ([]roundstate.Refresh, error) {
+func startRefresh(ctx context.Context, job *extract.Job, work, jobJSON string, req Refresh, outputsInPlace bool, n int, st *runState, refreshes []roundstate.Refresh) ([]roundstate.Refresh, error) {
 	last, err := roundstate.ReadOrigin(ctx, work)
 	if err != nil {
 		return nil, err
@@ -84,7 +91,7 @@ func startRefresh(ctx context.Context, work, jobJSON string, req Refresh, output
 	if !same {
 		r := roundstate.Refresh{Number: len(refreshes) + 1, State: n, Time: req.Now.UTC().Format(time.RFC3339),
 			Index: req.Index, IndexState: req.IndexState, JobDigest: current.JobDigest}
-		again, seen, err := resolveAgain(ctx, work, n, st, refreshes)
+		again, seen, err := resolveAgain(ctx, job, req.Lookup, work, n, st, refreshes)
 		if err != nil {
 			return nil, err
 		}
@@ -104,11 +111,14 @@ func startRefresh(ctx context.Context, work, jobJSON string, req Refresh, output
 }
 
 // resolveAgain returns the entries of the URLs a refresh at state n puts
-// back into the frontier, in collection order: those whose latest result
-// is missing for one of retriedReasons and that are in the seen set (a URL
-// put back by an earlier refresh and not taken since is in the frontier
-// already), and the seen set without them, sorted.
-func resolveAgain(ctx context.Context, work string, n int, st *runState, refreshes []roundstate.Refresh) ([]extract.Entry, []string, error) {
+// back into the frontier, in collection order, and the seen set without
+// them, sorted. They are the URLs whose latest result is missing for one
+// of retriedReasons, that are in the seen set (a URL put back by an
+// earlier refresh and not taken since is in the frontier already), and
+// for which the snapshot rule now finds a capture in idx: a URL that
+// would be missing again stays as it is, so a refresh's work follows what
+// the index gained, not how many URLs are missing.
+func resolveAgain(ctx context.Context, job *extract.Job, idx lookup.Index, work string, n int, st *runState, refreshes []roundstate.Refresh) ([]extract.Entry, []string, error) {
 	seen, err := roundstate.LoadSeen(ctx, roundstate.SeenFilesWith(work, n, refreshes))
 	if err != nil {
 		return nil, nil, err
@@ -117,16 +127,34 @@ func resolveAgain(ctx context.Context, work string, n int, st *runState, refresh
 	for i, r := range st.results {
 		latest[r.Entry.Key] = i
 	}
-	var again []extract.Entry
-	taken := map[string]bool{}
+	var candidates []extract.Entry
 	for i, r := range st.results {
 		key := r.Entry.Key
-		if _, isSeen := seen[key]; latest[key] != i || r.Outcome != extract.OutcomeMissing || !retriedReasons[r.ReasonCode] || !isSeen {
-			continue
+		if _, isSeen := seen[key]; latest[key] == i && r.Outcome == extract.OutcomeMissing && retriedReasons[r.ReasonCode] && isSeen {
+			candidates = append(candidates, r.Entry)
 		}
-		again = append(again, r.Entry)
-		taken[key] = true
 	}
+	var again []extract.Entry
+	taken := map[string]bool{}
+	iv, archives := job.Interval(), job.ArchiveNames()
+	for start := 0; start < len(candidates); start += lookupBatch {
+		batch := candidates[start:min(start+lookupBatch, len(candidates))]
+		keys := make([]string, len(batch))
+		for i, e := range batch {
+			keys[i] = e.Key
+		}
+		found, err := idx.Lookup(ctx, keys)
+		if err != nil {
+			return nil, nil, fmt.Errorf("refresh: look up %d missing URLs: %w", len(keys), err)
+		}
+		for _, e := range batch {
+			if extract.SelectSnapshotIn(found[e.Key], iv, archives).Kind != extract.NoSnapshot {
+				again = append(again, e)
+				taken[e.Key] = true
+			}
+		}
+	}
+	slog.Info("refresh: missing URLs looked up again", "missing", len(candidates), "with_a_capture_now", len(again))
 	rest := make([]string, 0, len(seen))
 	for k := range seen {
 		if !taken[k] {
