@@ -13,8 +13,11 @@
 // re-running a load adds no duplicates. All captures of a URL are adjacent
 // rows, sorted by time; the keys are not salted, so host and domain range
 // scans keep working. The index pipeline's document frequencies are stored in
-// the same table under the reserved row-key prefix "~df " (DictionaryPrefix),
-// which sorts after every SURT key and never answers a capture look-up.
+// the same table, per archive file, under the reserved row-key prefix "~dff "
+// (dictionary.go), and the list of the archive files the table holds under
+// "~file " (files.go); these prefixes sort after every SURT key and never
+// answer a capture look-up. A removed file's captures stay in the table,
+// left out of every look-up, until PurgeRemoved deletes them.
 //
 // Reader.Lookup sends one ReadRows request per DefaultKeysPerRead keys, with
 // one prefix range per key. Why this schema, and its hot spots: docs/formats.md.
@@ -212,7 +215,8 @@ func NewReader(tbl *bigtable.Table, keysPerRead int) *Reader {
 }
 
 // Lookup returns the captures of each key (an exact SURT key), sorted by
-// timestamp; ties keep row-key order. Keys without captures are absent.
+// timestamp; ties keep row-key order. Keys without captures are absent, and
+// so are the captures of removed files (MarkRemoved).
 func (r *Reader) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.Capture, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
@@ -220,6 +224,12 @@ func (r *Reader) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.C
 	// No SURT key is empty or starts with "~"; such keys would match the
 	// document-frequency rows (DictionaryPrefix).
 	sorted = slices.DeleteFunc(sorted, func(k string) bool { return k == "" || k[0] == '~' })
+	// Captures of removed files answer no look-up (files.go), from the
+	// moment they are marked.
+	removed, err := RemovedFiles(ctx, r.tbl)
+	if err != nil {
+		return nil, fmt.Errorf("bigtable look-up: %w", err)
+	}
 	out := make(map[string][]cdxj.Capture)
 	// Only the latest version; no family filter: the table has one family, and
 	// parseRow picks its cell (the emulator compiles a regexp per cell for a
@@ -247,5 +257,6 @@ func (r *Reader) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.C
 			return nil, fmt.Errorf("bigtable look-up of %d keys (%q…): %w", len(chunk), chunk[0], err)
 		}
 	}
+	keepLive(out, removed)
 	return out, nil
 }

@@ -9,7 +9,7 @@ import (
 
 // Range is a nominal byte range [Start, End) of an archive file of Size
 // bytes: the unit of work when one file is indexed in parts. IndexRange
-// moves both ends to split points (records.SplitPoint), so the ranges
+// moves both ends to split points (records.SplitFinder), so the ranges
 // Split returns together index every record of the file exactly once.
 type Range struct {
 	File       string
@@ -44,18 +44,24 @@ func (r Range) Whole() bool { return r.Start <= 0 && r.End >= r.Size }
 // that is the whole file, as for IndexFile when not a single record could be
 // read (records.ErrNoRecords). A part of a larger file may hold no record.
 func IndexRange(r io.ReaderAt, filename string, rng Range, opts IndexOptions, emit func(Capture) error) (IndexStats, error) {
-	start, err := records.SplitPoint(r, rng.Size, rng.Start)
+	splits, err := records.NewSplitFinder(r, rng.Size)
 	if err != nil {
 		return IndexStats{}, err
 	}
+	// The search for the start stops at the range's end: a range without
+	// a split point holds no record start, whatever follows it.
+	start, found, err := splits.Next(rng.Start, rng.End)
+	if err != nil {
+		return IndexStats{}, err
+	}
+	if !found && !rng.Whole() {
+		return IndexStats{}, nil // a part of a file that holds no record start
+	}
 	end := rng.Size
 	if rng.End < rng.Size {
-		if end, err = records.SplitPoint(r, rng.Size, rng.End); err != nil {
+		if end, _, err = splits.Next(rng.End, rng.Size); err != nil {
 			return IndexStats{}, err
 		}
-	}
-	if start >= end && !rng.Whole() {
-		return IndexStats{}, nil // a part of a file that holds no record start
 	}
 	shifted := opts
 	shifted.FileOffset = start

@@ -13,14 +13,12 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
-	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/internal/worklock"
 	"github.com/recrawl/recrawl/runners"
-	"github.com/recrawl/recrawl/scoring"
 	"github.com/recrawl/recrawl/scoring/document"
 	"github.com/recrawl/recrawl/transforms/index"
 )
@@ -31,7 +29,11 @@ var indexFlags = flag.NewFlagSet("index", flag.ContinueOnError)
 
 // Usage is the synopsis that `recrawl index --help` prints above the flags.
 const Usage = `usage: recrawl index --input FILES --output DIR [--format cdxj|zipnum] [--shards N] [--dictionary] [--bigtable P/I/T] [flags]
-       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies`
+       recrawl index --add --input FILES --bigtable P/I/T [--dictionary] [flags]
+       recrawl index remove --bigtable P/I/T NAME...
+       recrawl index compact --bigtable P/I/T
+       indexes WARC/ARC files into a CDXJ or ZipNum index (pywb's lines), optionally with document frequencies;
+       --add indexes only the files the index does not hold yet; remove takes files out of the index`
 
 var (
 	input         = indexFlags.String("input", "", "archive files: comma-separated local paths, gs:// URIs and glob patterns (.warc, .warc.gz, .arc, .arc.gz)")
@@ -42,6 +44,7 @@ var (
 	rangeBytes    = indexFlags.Int64("range_bytes", index.DefaultRangeBytes, "archive files are indexed in parts of about this many bytes, cut at confirmed gzip record boundaries (the index does not depend on it); <= 0: whole files")
 	parallelism   = indexFlags.Int("index_parallelism", 0, "parts of archive files one worker indexes at once (0: GOMAXPROCS)")
 	bigtableSpec  = indexFlags.String("bigtable", "", "also load the captures into Bigtable: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
+	add           = indexFlags.Bool("add", false, "index only the files the index does not hold yet (same base name, size and SHA-256 of the first and last 64 KiB); a different file under a held name is an error. With --bigtable")
 
 	dictionary       = indexFlags.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
 	dictionarySample = indexFlags.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
@@ -61,6 +64,12 @@ func Flags() *flag.FlagSet { return indexFlags }
 // help, and an error wrapping cli.ErrUsage for a wrong command line.
 // Call it once per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "remove", "compact":
+			return maintain(ctx, args[0], args[1:])
+		}
+	}
 	stop, err := cli.StartPipeline(args, Usage, indexFlags, verbose)
 	if err != nil {
 		return err
@@ -86,7 +95,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	cfg := Config{OutputDir: *output, Format: *format, Shards: *shards,
-		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec,
+		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec, Add: *add,
 		RangeBytes: max(*rangeBytes, -1), Parallelism: *parallelism,
 		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
 		DefaultLanguage: *defaultLanguage, Runner: &rc}
@@ -117,6 +126,24 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	var tableFiles *bigtableFiles
+	if cfg.Bigtable != "" {
+		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
+			return nil, err
+		}
+		var err error
+		if tableFiles, err = planBigtableFiles(ctx, cfg); err != nil {
+			return nil, err
+		}
+		if len(tableFiles.toIndex) == 0 {
+			fmt.Fprintf(os.Stderr, "bigtable %s already holds all %d files: nothing to index\n", cfg.Bigtable, len(cfg.Files))
+			return &Summary{Skipped: map[string]int64{}, DictionarySkipped: map[string]int64{}, FilesHeld: int64(len(cfg.Files))}, nil
+		}
+		cfg.Files = tableFiles.toIndex
+		if err := tableFiles.unlistRewritten(ctx, cfg.Bigtable); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.OutputDir != "" {
 		// One run per output directory (the lock also refuses a file).
@@ -160,11 +187,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			}()
 		}
 	}
-	if cfg.Bigtable != "" {
-		if err := index.EnsureBigtable(ctx, cfg.Bigtable); err != nil {
-			return nil, err
-		}
-	}
 	fmt.Fprintf(os.Stderr, "indexing %d files into %s\n", len(cfg.Files), describeOutputs(cfg))
 	slog.Debug("indexing", "files", len(cfg.Files), "format", cfg.Format, "shards", cfg.Shards, "output", cfg.OutputDir, "bigtable", cfg.Bigtable, "dictionary", cfg.Dictionary)
 	p, s := beam.NewPipelineWithRoot()
@@ -177,6 +199,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, nil
 	}
 	sum := Summarize(res.Metrics())
+	if tableFiles != nil {
+		sum.FilesHeld = int64(tableFiles.held)
+	}
 	if sum.Captures == 0 && sum.Files > 0 {
 		return &sum, fmt.Errorf("nothing could be indexed from %d files (%d unreadable, %d records skipped)", sum.Files, sum.FilesUnreadable, sum.SkippedTotal())
 	}
@@ -185,8 +210,10 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			return &sum, fmt.Errorf("--output %s: the pipeline ended without writing a complete %s (%v)", cfg.OutputDir, lookup.ManifestFile, err)
 		}
 	}
-	if cfg.Bigtable != "" && cfg.Dictionary {
-		if err := storeDictionaries(ctx, cfg.Bigtable, cfg.OutputDir); err != nil {
+	if tableFiles != nil {
+		// Listed only now that all their rows are written: a run that
+		// stops before indexes them again, over the same row keys.
+		if err := tableFiles.list(ctx, cfg); err != nil {
 			return &sum, err
 		}
 	}
@@ -250,33 +277,6 @@ func describeOutputs(cfg Config) string {
 	return strings.Join(parts, ", ")
 }
 
-// storeDictionaries copies the df-LANG.tsv files the pipeline wrote to dir
-// into the Bigtable index (internal/btindex, "Document frequencies"), so
-// that the extraction finds them with the index.
-func storeDictionaries(ctx context.Context, spec, dir string) error {
-	files, err := lookup.FilesOfRun(ctx, dir, scoring.DocFreqFileGlob)
-	if err != nil {
-		return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
-	}
-	client, tbl, err := btindex.Open(ctx, spec)
-	if err != nil {
-		return err
-	}
-	defer client.Close()
-	for _, f := range files {
-		data, err := storage.ReadFile(ctx, f)
-		if err != nil {
-			return fmt.Errorf("dictionaries for bigtable %s: %w", spec, err)
-		}
-		lang, _ := scoring.DocFreqLanguage(storage.Base(f))
-		if err := btindex.WriteDictionary(ctx, tbl, lang, data); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
-		}
-	}
-	fmt.Fprintf(os.Stderr, "stored the document frequencies of %d languages in bigtable %s\n", len(files), spec)
-	return nil
-}
-
 // checkCommandLine is --check, once the flags and the paths every worker
 // must reach are checked: the configuration but its files (--input is not
 // expanded: a gs:// pattern needs the workers' credentials) and the form of
@@ -311,7 +311,10 @@ func checkUniqueNames(files []string) error {
 // Summary is what an index run reports at its end.
 type Summary struct {
 	Files, FilesUnreadable, Captures int64
-	Skipped                          map[string]int64 // by kind
+	// FilesHeld: input files the Bigtable index already held, not indexed
+	// again (--add).
+	FilesHeld int64
+	Skipped   map[string]int64 // by kind
 
 	// With --dictionary: documents counted, captures left out of the
 	// sample, captures skipped by reason, terms written and pruned.
@@ -380,6 +383,9 @@ func (s *Summary) addDictionaryCounter(name string, v int64) {
 
 // Print writes the summary for a person.
 func (s Summary) Print(w io.Writer) {
+	if s.FilesHeld > 0 {
+		fmt.Fprintf(w, "skipped %d files the index already holds\n", s.FilesHeld)
+	}
 	fmt.Fprintf(w, "indexed %d captures from %d files (%d unreadable)\n", s.Captures, s.Files, s.FilesUnreadable)
 	kinds := make([]string, 0, len(s.Skipped))
 	for k := range s.Skipped {

@@ -29,6 +29,12 @@
 // INDEX_DIR/.runs-<random>, removed at the end; the incomplete manifest
 // names it, so the next run removes it if this one is killed.
 //
+// With --bigtable the table also keeps the list of the archive files it
+// holds and, with --dictionary, each file's document frequencies, summed
+// when read (internal/btindex); --add indexes only the files it does not
+// hold yet, and `recrawl index remove` / `compact` take files out
+// (bigtable.go; docs/formats.md, "Reserved rows").
+//
 // Beam's own flags pass through; the default runner is prism, in process.
 package index
 
@@ -61,6 +67,11 @@ type Config struct {
 	Shards        int      // key-range shards (zipnum files; cdxj parts)
 	LinesPerBlock int      // ZipNum lines per gzip block
 	Bigtable      string   // PROJECT/INSTANCE/TABLE, or ""
+	// Add indexes only the files the index does not hold yet (--add):
+	// files of the same name, size, head and tail are skipped, and a
+	// different file under a held name is an error. Bigtable only (the
+	// file list is kept in the table, internal/btindex files.go).
+	Add bool
 	// RangeBytes is the size of the parts a large archive file is cut
 	// into (0: transforms.DefaultRangeBytes; < 0: whole files), and
 	// Parallelism the ranges one worker indexes at once (0: GOMAXPROCS).
@@ -99,6 +110,9 @@ func (c Config) validateOptions() error {
 	if c.OutputDir == "" && c.Bigtable == "" {
 		return fmt.Errorf("--output or --bigtable is required: the index has to go somewhere")
 	}
+	if c.Add && (c.Bigtable == "" || c.OutputDir != "") {
+		return fmt.Errorf("--add: give --bigtable and no --output (the table keeps the list of the files it holds)")
+	}
 	switch c.Format {
 	case "cdxj", "zipnum":
 	default:
@@ -114,8 +128,8 @@ func (c Config) validateOptions() error {
 		return fmt.Errorf("--lines_per_block=%d: must be at least 1", c.LinesPerBlock)
 	}
 	if c.Dictionary {
-		if c.OutputDir == "" {
-			return fmt.Errorf("--dictionary needs --output: the df-<lang>.tsv files go there")
+		if c.OutputDir == "" && c.Bigtable == "" {
+			return fmt.Errorf("--dictionary needs --output (the df-<lang>.tsv files go there) or --bigtable (the counts go into the table)")
 		}
 		if !(c.DictionarySample > 0 && c.DictionarySample <= 1) {
 			return fmt.Errorf("--dictionary_sample=%v: must be in (0, 1]", c.DictionarySample)
@@ -161,8 +175,21 @@ func Build(s beam.Scope, cfg Config) {
 		index.WriteBigtable(s, lines, cfg.Bigtable)
 	}
 	if cfg.Dictionary {
-		counts := index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
-		written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
+		var counts beam.PCollection
+		if cfg.Bigtable != "" {
+			// The table keeps the counts per file, so that they add up
+			// when files are added or removed.
+			byFile := index.CountDocumentFrequenciesByFile(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
+			index.WriteBigtableDocumentFrequencies(s, byFile, cfg.Bigtable)
+			if cfg.OutputDir != "" {
+				counts = index.SumFiles(s, byFile)
+			}
+		} else {
+			counts = index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
+		}
+		if cfg.OutputDir != "" {
+			written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
+		}
 	}
 	if len(written) > 0 {
 		index.WriteIndexManifest(s, cfg.OutputDir, written...)

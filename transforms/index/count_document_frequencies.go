@@ -38,6 +38,7 @@ const (
 // DF documents of language Lang contain Term. The entry with Term "" holds
 // N, the number of documents of the language.
 type DocFreqEntry struct {
+	File string // the archive file counted, for CountDocumentFrequenciesByFile; else ""
 	Lang string
 	Term string
 	DF   int64
@@ -68,15 +69,40 @@ type DocFreqEntry struct {
 // the document count.
 func CountDocumentFrequencies(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string) beam.PCollection {
 	s = s.Scope("CountDocumentFrequencies")
+	sums := countTerms(s, lines, archiveLocations, sampleRate, defaultLanguage, false)
+	return beam.ParDo(s, toDocFreqEntry, sums)
+}
+
+// CountDocumentFrequenciesByFile counts as CountDocumentFrequencies, per
+// archive file: one DocFreqEntry per (file, language, term), with File the
+// file name of the capture, plus one per (file, language) with Term "" and
+// the document count. The counts of the files add up to those of
+// CountDocumentFrequencies (SumFiles).
+func CountDocumentFrequenciesByFile(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string) beam.PCollection {
+	s = s.Scope("CountDocumentFrequenciesByFile")
+	sums := countTerms(s, lines, archiveLocations, sampleRate, defaultLanguage, true)
+	return beam.ParDo(s, toFileDocFreqEntry, sums)
+}
+
+// SumFiles sums the per-file counts of CountDocumentFrequenciesByFile into
+// those of CountDocumentFrequencies.
+func SumFiles(s beam.Scope, entries beam.PCollection) beam.PCollection {
+	s = s.Scope("SumFiles")
+	keyed := beam.ParDo(s, dropFile, entries)
+	return beam.ParDo(s, toDocFreqEntry, beam.CombinePerKey(s, sumDocFreq, keyed))
+}
+
+// countTerms gives ("lang\tterm", df) and ("lang\t", N) sums; byFile puts
+// the capture's file name and a tab in front of each key.
+func countTerms(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string, byFile bool) beam.PCollection {
 	// Keep the captures of HTML documents in the sample; count the others.
 	docs := beam.ParDo(s, &selectDictionaryCapturesFn{SampleRate: sampleRate}, lines)
 	// Reading and parsing is the heavy step: spread the captures over workers.
 	docs = beam.Reshuffle(s, docs)
 	// Each document gives ("lang\tterm", 1) per distinct term and ("lang\t", 1).
-	terms := beam.ParDo(s, &documentTermsFn{Locations: archiveLocations, DefaultLanguage: defaultLanguage}, docs)
+	terms := beam.ParDo(s, &documentTermsFn{Locations: archiveLocations, DefaultLanguage: defaultLanguage, ByFile: byFile}, docs)
 	// Sum per key with a combiner: partial sums before the shuffle.
-	sums := beam.CombinePerKey(s, sumDocFreq, terms)
-	return beam.ParDo(s, toDocFreqEntry, sums)
+	return beam.CombinePerKey(s, sumDocFreq, terms)
 }
 
 func dictionarySkipCounter(reason string) beam.Counter {
@@ -127,6 +153,9 @@ func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line st
 type documentTermsFn struct {
 	Locations       []string
 	DefaultLanguage string
+	// ByFile keys the counts "file\tlang\tterm" (the partial maps below
+	// then hold "file\tlang" where they say lang).
+	ByFile bool
 
 	fetcher   *archive.Fetcher
 	analyzers *scoring.Analyzers
@@ -181,6 +210,9 @@ func (f *documentTermsFn) ProcessElement(ctx context.Context, line string, emit 
 		return nil
 	}
 	f.docs.Inc(ctx, 1)
+	if f.ByFile {
+		lang = c.Filename + "\t" + lang
+	}
 	if f.partialDF == nil {
 		f.partialDF, f.partialDocs = map[string]map[string]int64{}, map[string]int64{}
 	}
@@ -272,3 +304,11 @@ func toDocFreqEntry(key string, n int64, emit func(DocFreqEntry)) {
 	lang, term, _ := strings.Cut(key, "\t")
 	emit(DocFreqEntry{Lang: lang, Term: term, DF: n})
 }
+
+func toFileDocFreqEntry(key string, n int64, emit func(DocFreqEntry)) {
+	file, rest, _ := strings.Cut(key, "\t")
+	lang, term, _ := strings.Cut(rest, "\t")
+	emit(DocFreqEntry{File: file, Lang: lang, Term: term, DF: n})
+}
+
+func dropFile(e DocFreqEntry) (string, int64) { return e.Lang + "\t" + e.Term, e.DF }

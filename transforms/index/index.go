@@ -10,6 +10,8 @@
 //	WriteBigtable   CDXJ lines → Bigtable rows (write_bigtable.go)
 //	CountDocumentFrequencies  CDXJ lines → (language, term, df) of the HTML
 //	                documents, read back from the archive (count_document_frequencies.go)
+//	CountDocumentFrequenciesByFile, SumFiles  the same, per archive file, and summed
+//	WriteBigtableDocumentFrequencies  per-file counts → Bigtable rows (write_bigtable.go)
 //	WriteDocumentFrequencies  → INDEX_DIR/df-<lang>.tsv (write_document_frequencies.go)
 //	WriteIndexManifest  the paths written → INDEX_DIR/index.manifest (write_manifest.go)
 //
@@ -25,7 +27,7 @@
 // package take minutes and gigabytes to compile.
 package index
 
-//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,pruneDocFreqFn,writeDocFreqFn
+//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,toFileDocFreqEntry,dropFile,pruneDocFreqFn,writeDocFreqFn,keyByFileLanguage,writeBigtableDocFreqFn
 
 import (
 	"reflect"

@@ -22,10 +22,13 @@ import (
 )
 
 func init() {
+	runtime.RegisterFunction(dropFile)
 	runtime.RegisterFunction(emitShardSpecsFn)
+	runtime.RegisterFunction(keyByFileLanguage)
 	runtime.RegisterFunction(splitBatchFn)
 	runtime.RegisterFunction(sumDocFreq)
 	runtime.RegisterFunction(toDocFreqEntry)
+	runtime.RegisterFunction(toFileDocFreqEntry)
 	runtime.RegisterFunction(toShardPath)
 	runtime.RegisterType(reflect.TypeOf((*DocFreqEntry)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*DocFreqEntry)(nil)).Elem())
@@ -55,6 +58,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*shardPlan)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*shardPlan)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*writeBigtableDocFreqFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*writeBigtableDocFreqFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeBigtableFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeBigtableFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem())
@@ -74,6 +79,7 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planShardsFn)(nil)).Elem(), wrapMakerPlanShardsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem(), wrapMakerPruneDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem(), wrapMakerSelectDictionaryCapturesFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableDocFreqFn)(nil)).Elem(), wrapMakerWriteBigtableDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableFn)(nil)).Elem(), wrapMakerWriteBigtableFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem(), wrapMakerWriteCDXJShardFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem(), wrapMakerWriteClusterIndexFn)
@@ -92,8 +98,11 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(*DocFreqEntry) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextStringIterDocFreqEntryEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(*DocFreqEntry) bool) error)(nil)).Elem(), funcMakerContext۰ContextStringIterDocFreqEntryГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string) error)(nil)).Elem(), funcMakerContext۰ContextStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context) error)(nil)).Elem(), funcMakerContext۰ContextГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(DocFreqEntry) (string, DocFreqEntry))(nil)).Elem(), funcMakerDocFreqEntryГStringDocFreqEntry)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(DocFreqEntry) (string, int64))(nil)).Elem(), funcMakerDocFreqEntryГStringInt64)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int64, int64) int64)(nil)).Elem(), funcMakerInt64Int64ГInt64)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int, string) KVShardPath)(nil)).Elem(), funcMakerIntStringГKVShardPath)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan, shardPlan) shardPlan)(nil)).Elem(), funcMakerShardPlanShardPlanГShardPlan)
@@ -186,6 +195,17 @@ func wrapMakerSelectDictionaryCapturesFn(fn any) map[string]reflectx.Func {
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string)) { dfn.ProcessElement(a0, a1, a2) }),
 		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
+func wrapMakerWriteBigtableDocFreqFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*writeBigtableDocFreqFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(*DocFreqEntry) bool) error {
+			return dfn.ProcessElement(a0, a1, a2)
+		}),
+		"Setup":    reflectx.MakeFunc(func(a0 context.Context) error { return dfn.Setup(a0) }),
+		"Teardown": reflectx.MakeFunc(func() error { return dfn.Teardown() }),
 	}
 }
 
@@ -559,6 +579,32 @@ func (c *callerContext۰ContextStringIterDocFreqEntryEmitStringГError) Call4x1(
 	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(*DocFreqEntry) bool), arg3.(func(string)))
 }
 
+type callerContext۰ContextStringIterDocFreqEntryГError struct {
+	fn func(context.Context, string, func(*DocFreqEntry) bool) error
+}
+
+func funcMakerContext۰ContextStringIterDocFreqEntryГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, func(*DocFreqEntry) bool) error)
+	return &callerContext۰ContextStringIterDocFreqEntryГError{fn: f}
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntryГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntryГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntryГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(string), args[2].(func(*DocFreqEntry) bool))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntryГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(*DocFreqEntry) bool))
+}
+
 type callerContext۰ContextStringГError struct {
 	fn func(context.Context, string) error
 }
@@ -609,6 +655,58 @@ func (c *callerContext۰ContextГError) Call(args []any) []any {
 
 func (c *callerContext۰ContextГError) Call1x1(arg0 any) any {
 	return c.fn(arg0.(context.Context))
+}
+
+type callerDocFreqEntryГStringDocFreqEntry struct {
+	fn func(DocFreqEntry) (string, DocFreqEntry)
+}
+
+func funcMakerDocFreqEntryГStringDocFreqEntry(fn any) reflectx.Func {
+	f := fn.(func(DocFreqEntry) (string, DocFreqEntry))
+	return &callerDocFreqEntryГStringDocFreqEntry{fn: f}
+}
+
+func (c *callerDocFreqEntryГStringDocFreqEntry) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerDocFreqEntryГStringDocFreqEntry) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerDocFreqEntryГStringDocFreqEntry) Call(args []any) []any {
+	out0, out1 := c.fn(args[0].(DocFreqEntry))
+	return []any{out0, out1}
+}
+
+func (c *callerDocFreqEntryГStringDocFreqEntry) Call1x2(arg0 any) (any, any) {
+	return c.fn(arg0.(DocFreqEntry))
+}
+
+type callerDocFreqEntryГStringInt64 struct {
+	fn func(DocFreqEntry) (string, int64)
+}
+
+func funcMakerDocFreqEntryГStringInt64(fn any) reflectx.Func {
+	f := fn.(func(DocFreqEntry) (string, int64))
+	return &callerDocFreqEntryГStringInt64{fn: f}
+}
+
+func (c *callerDocFreqEntryГStringInt64) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerDocFreqEntryГStringInt64) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerDocFreqEntryГStringInt64) Call(args []any) []any {
+	out0, out1 := c.fn(args[0].(DocFreqEntry))
+	return []any{out0, out1}
+}
+
+func (c *callerDocFreqEntryГStringInt64) Call1x2(arg0 any) (any, any) {
+	return c.fn(arg0.(DocFreqEntry))
 }
 
 type callerInt64Int64ГInt64 struct {

@@ -94,3 +94,70 @@ func (f *writeBigtableFn) Teardown() error {
 	}
 	return nil
 }
+
+// WriteBigtableDocumentFrequencies stores the per-file counts of
+// CountDocumentFrequenciesByFile in the Bigtable index, one set of rows per
+// (archive file, language) (internal/btindex, dictionary.go), unpruned: the
+// table sums them when it is read. The counts of one file and language
+// meet on one worker and are written in chunks as they come, so memory
+// holds one chunk. Counted: bigtable/dictionaries_written.
+func WriteBigtableDocumentFrequencies(s beam.Scope, entries beam.PCollection, spec string) {
+	s = s.Scope("WriteBigtableDocumentFrequencies")
+	keyed := beam.ParDo(s, keyByFileLanguage, entries)
+	beam.ParDo0(s, &writeBigtableDocFreqFn{Spec: spec}, beam.GroupByKey(s, keyed))
+}
+
+// keyByFileLanguage keys an entry "file\tlang".
+func keyByFileLanguage(e DocFreqEntry) (string, DocFreqEntry) { return e.File + "\t" + e.Lang, e }
+
+type writeBigtableDocFreqFn struct {
+	Spec string
+
+	client  *bigtable.Client
+	tbl     *bigtable.Table
+	written beam.Counter
+}
+
+func (f *writeBigtableDocFreqFn) Setup(ctx context.Context) error {
+	project, instance, table, err := ParseBigtableSpec(f.Spec)
+	if err != nil {
+		return err
+	}
+	f.client, err = bigtable.NewClient(ctx, project, instance)
+	if err != nil {
+		return fmt.Errorf("bigtable client for %s/%s: %w", project, instance, err)
+	}
+	f.tbl = f.client.Open(table)
+	f.written = beam.NewCounter("bigtable", "dictionaries_written")
+	return nil
+}
+
+func (f *writeBigtableDocFreqFn) ProcessElement(ctx context.Context, key string, entries func(*DocFreqEntry) bool) error {
+	file, lang, _ := strings.Cut(key, "\t")
+	w, err := btindex.NewFileDictionaryWriter(f.tbl, file, lang)
+	if err != nil {
+		return err
+	}
+	var e DocFreqEntry
+	for entries(&e) {
+		if e.Term == "" {
+			w.AddDocs(e.DF)
+			continue
+		}
+		if err := w.Add(ctx, e.Term, e.DF); err != nil {
+			return err
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		return err
+	}
+	f.written.Inc(ctx, 1)
+	return nil
+}
+
+func (f *writeBigtableDocFreqFn) Teardown() error {
+	if f.client != nil {
+		return f.client.Close()
+	}
+	return nil
+}
