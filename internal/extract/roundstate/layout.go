@@ -49,7 +49,7 @@ func Claim(ctx context.Context, work, jobJSON string) error {
 	case err != nil:
 		return err
 	case string(old) != jobJSON:
-		return fmt.Errorf("--work %s holds the state of another extraction (different spec, flags or references); use another --work or delete it", work)
+		return fmt.Errorf("--work %s holds the state of another extraction (different spec, flags or references); use another --work or delete it (to continue it on a newer index or to a larger target_size: --refresh)", work)
 	}
 	return nil
 }

@@ -171,3 +171,53 @@ func TestLoadSeenGrows(t *testing.T) {
 		t.Error("a missing seen file gave no error")
 	}
 }
+
+// TestRefreshRecords: a refresh that resolves URLs again starts the seen
+// set anew from its own file and adds its entries to its state's frontier;
+// one that resolves none changes neither; an incomplete one is not listed.
+func TestRefreshRecords(t *testing.T) {
+	ctx := t.Context()
+	work := t.TempDir()
+	if rs, err := Refreshes(ctx, work); err != nil || len(rs) != 0 {
+		t.Fatalf("no refresh yet: %v, %v", rs, err)
+	}
+	again := []extract.Entry{{Key: "m", URL: "https://m/"}}
+	if err := WriteRefresh(ctx, work, Refresh{Number: 1, State: 3}, again, []string{"b", "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRefresh(ctx, work, Refresh{Number: 2, State: 5}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := storage.WriteFile(ctx, storage.Join(RefreshDir(work, 3), RefreshFile), []byte(`{"number":3}`)); err != nil {
+		t.Fatal(err) // no DONE: not a refresh
+	}
+	rs, err := Refreshes(ctx, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].ResolvedAgain != 1 || rs[1].ResolvedAgain != 0 || rs[1].State != 5 {
+		t.Fatalf("refreshes %+v, want 1 (1 URL at state 3) and 2 (none at state 5)", rs)
+	}
+	if got, want := SeenFilesWith(work, 2, rs), SeenFiles(work, 2); !reflect.DeepEqual(got, want) {
+		t.Errorf("before the first refresh: seen files %v, want %v", got, want)
+	}
+	want := []string{storage.Join(RefreshDir(work, 1), SeenFile), storage.Join(StateDir(work, 4), SeenFile), storage.Join(StateDir(work, 5), SeenFile)}
+	if got := SeenFilesWith(work, 5, rs); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the refreshes: seen files %v, want %v", got, want)
+	}
+	seen, err := LoadSeen(ctx, want[:1])
+	if err != nil || len(seen) != 2 {
+		t.Errorf("the refresh's seen set: %v, %v; want a and b", seen, err)
+	}
+	files, n := RefreshFrontier(work, 3, rs)
+	if len(files) != 1 || n != 1 {
+		t.Fatalf("frontier added at state 3: %v (%d), want one file of 1 entry", files, n)
+	}
+	var got []extract.Entry
+	if err := ReadPart(ctx, files[0], func(e extract.Entry) error { got = append(got, e); return nil }); err != nil || !reflect.DeepEqual(got, again) {
+		t.Errorf("the refresh's frontier: %v, %v", got, err)
+	}
+	if files, n := RefreshFrontier(work, 5, rs); len(files) != 0 || n != 0 {
+		t.Errorf("a refresh that resolved nothing adds %v (%d) to the frontier", files, n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/collection"
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -25,5 +26,19 @@ func TestStopAfterEmptyRounds(t *testing.T) {
 	spec.StopAfterEmptyRounds = 0
 	if r := st.stopReason(&spec, 4, 10); r != "" {
 		t.Errorf("stop_after_empty_rounds 0: %q", r)
+	}
+}
+
+// TestResolvedAgainReplacesMissing: a URL missing in one round and
+// collected after a refresh counts as collected only, its reason gone.
+func TestResolvedAgainReplacesMissing(t *testing.T) {
+	st := newRunState()
+	e := extract.Entry{Key: "com,example)/a", URL: "https://example.com/a"}
+	st.add(extract.Result{Entry: e, Outcome: extract.OutcomeMissing, ReasonCode: extract.ReasonNotInIndex})
+	st.add(extract.Result{Entry: extract.Entry{Key: "b"}, Outcome: extract.OutcomeMissing, ReasonCode: extract.ReasonNotInIndex})
+	st.add(extract.Result{Entry: e, Outcome: extract.OutcomeCollected, Document: &collection.Document{TopicR: 0.5}})
+	tot := st.totals(1)
+	if tot.Missing != 1 || tot.Collected != 1 || tot.MissingReasons[extract.ReasonNotInIndex] != 1 {
+		t.Errorf("totals %+v: want 1 missing (not-in-index) and 1 collected", tot)
 	}
 }
