@@ -36,6 +36,11 @@
 #                               # and two earlier forms (every document in pages.jsonl, with a ZipNum or a flat
 #                               # index), for collections of 348 and 19,045 documents (target: every checked page
 #                               # of the default package within 30 s)
+#   scripts/bench.sh incremental  # an index grown night by night (index --add): the cost of adding a 1 % night
+#                               # against a full rebuild of all the files, in wall time and bytes written (target
+#                               # <= 3 % each), and look-ups/s across a base and 10 segments against the same
+#                               # index compacted (target >= 0.7); ZipNum, 4 shards, on a generated archive of
+#                               # BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
 #   scripts/bench.sh all
 #
 # Environment:
@@ -743,6 +748,68 @@ bench_replay() {
   return $fail
 }
 
+# bench_incremental: index --add of a 1 % night against a full rebuild, and
+# look-ups across a base and 10 segments against the compacted index.
+bench_incremental() {
+  local inc="$dir/archive-incr-$bytes"
+  if [ ! -f "$inc/.complete" ]; then
+    go build -o "$bin/genarchive" ./cmd/genarchive
+    local total per
+    total=$(numfmt --from=auto "${bytes%B}")
+    per=$((total / 100))
+    echo "== generating a $bytes archive in 100 files of $per bytes in $inc (once)"
+    rm -rf "$inc"
+    "$bin/genarchive" --out "$inc" --target_bytes "$bytes" --max_file_size "$per" --seed 1 --quiet | sed -n '1,3p'
+    touch "$inc/.complete"
+  fi
+  go build -o "$bin/recrawl" ./cmd/recrawl
+  go test -c -o "$bin/lookup.test" ./internal/lookup
+  mapfile -t files < <(ls "$inc"/*.warc.gz | sort)
+  local n=${#files[@]} night=$(( (${#files[@]} + 99) / 100 ))
+  echo "archive: $n files, $(du -cb "${files[@]}" | tail -1 | cut -f1) bytes; a night is the last $night file(s)"
+  local flags=(--format=zipnum --shards=4) w="$dir/incr.tmp"
+  rm -rf "$w"; mkdir -p "$w"
+  join() { local IFS=,; echo "$*"; }
+  written() { du -sb "$1" | cut -f1; }
+
+  echo
+  echo "== a full rebuild of all $n files against --add of the last $night onto an index of the others"
+  read -r fwall _ _ < <(timed "$dir/incr-full.log" "$bin/recrawl" index --input="$(join "${files[@]}")" --output="$w/full" "${flags[@]}")
+  fbytes=$(written "$w/full")
+  "$bin/recrawl" index --add --input="$(join "${files[@]:0:n-night}")" --output="$w/inc" "${flags[@]}" >"$dir/incr-base.log" 2>&1
+  before=$(written "$w/inc")
+  read -r nwall _ _ < <(timed "$dir/incr-night.log" "$bin/recrawl" index --add --input="$(join "${files[@]}")" --output="$w/inc" "${flags[@]}")
+  nbytes=$(( $(written "$w/inc") - before ))
+  awk -v fw="$fwall" -v nw="$nwall" -v fb="$fbytes" -v nb="$nbytes" 'BEGIN {
+    printf "RESULT incremental night: %.2f s and %d bytes written, against %.2f s and %d bytes for a full rebuild: %.1f %% of the wall time (target <= 3 %%: %s), %.1f %% of the bytes (target <= 3 %%: %s)\n",
+      nw, nb, fw, fb, 100*nw/fw, (nw/fw <= 0.03 ? "met" : "NOT met"), 100*nb/fb, (nb/fb <= 0.03 ? "met" : "NOT met") }'
+
+  echo
+  echo "== look-ups: a base of 90 % of the files and 10 nights of 1 % as segments, against the same index compacted"
+  rm -rf "$w/inc"
+  local base=$((n - 10 * night))
+  "$bin/recrawl" index --add --input="$(join "${files[@]:0:base}")" --output="$w/inc" "${flags[@]}" >"$dir/incr-base.log" 2>&1
+  for i in $(seq 1 10); do
+    "$bin/recrawl" index --add --input="$(join "${files[@]:0:base+i*night}")" --output="$w/inc" "${flags[@]}" >>"$dir/incr-base.log" 2>&1
+  done
+  echo "segments: $(ls "$w/inc/segments" | wc -l)"
+  cp -r "$w/inc" "$w/compacted"
+  "$bin/recrawl" index compact --output="$w/compacted" >>"$dir/incr-base.log" 2>&1
+  cmp -s "$w/compacted/cluster.idx" "$w/full/cluster.idx" || echo "RESULT incremental: the compacted cluster.idx DIFFERS from the full build's"
+  zcat "$w/full"/cdx-*.gz | cut -d' ' -f1 | uniq >"$w/keys.txt"
+  (cd internal/lookup && RECRAWL_BENCH_KEYS="$w/keys.txt" RECRAWL_BENCH_INDEXES="segments=zipnum:$w/inc,compacted=zipnum:$w/compacted" \
+    "$bin/lookup.test" -test.run '^$' -test.bench '^BenchmarkIndexLookup$' -test.benchtime 100x -test.count "$reps") | tee "$dir/incr-lookup.txt" | grep -E '^Benchmark'
+  # median look-ups/s of a sub-benchmark over the rounds
+  median_rate() { grep "^BenchmarkIndexLookup/$1-" "$dir/incr-lookup.txt" | awk '{ for (i = 2; i <= NF; i++) if ($i == "lookups/s") print $(i-1) }' |
+    sort -g | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR+1)/2)] : "nan") }'; }
+  seg=$(median_rate segments)
+  comp=$(median_rate compacted)
+  awk -v s="$seg" -v c="$comp" 'BEGIN {
+    printf "RESULT incremental look-ups: %.0f/s across a base and 10 segments, %.0f/s compacted: %.2f of the compacted rate (target >= 0.7: %s)\n",
+      s, c, s/c, (s/c >= 0.7 ? "met" : "NOT met") }'
+  rm -rf "$w"
+}
+
 main() {
   case "$what" in
     build) bench_build ;;
@@ -752,8 +819,9 @@ main() {
     extract) bench_extract ;;
     extract-jobs) bench_extract_jobs ;;
     replay) bench_replay ;;
+    incremental) bench_incremental ;;
     all) bench_index; bench_machine; bench_document; bench_extract; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, replay, all)"; exit 2 ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, replay, incremental, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

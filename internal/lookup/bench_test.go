@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -206,4 +207,30 @@ func BenchmarkLookup(b *testing.B) {
 		f := getFixture(b)
 		runLookups(b, f, NewBigtable(f.bigtable(b), "captures"))
 	})
+}
+
+// BenchmarkIndexLookup looks up random keys of RECRAWL_BENCH_KEYS (one SURT
+// key per line) in each index of RECRAWL_BENCH_INDEXES ("NAME=SPEC,...",
+// e.g. an index of a base and 10 segments and the same index compacted),
+// one sub-benchmark per NAME; scripts/bench.sh incremental sets them.
+func BenchmarkIndexLookup(b *testing.B) {
+	specs, keysFile := os.Getenv("RECRAWL_BENCH_INDEXES"), os.Getenv("RECRAWL_BENCH_KEYS")
+	if specs == "" || keysFile == "" {
+		b.Skip("RECRAWL_BENCH_INDEXES and RECRAWL_BENCH_KEYS are not set")
+	}
+	data, err := os.ReadFile(keysFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &benchFixture{keys: strings.Fields(string(data))}
+	for _, named := range strings.Split(specs, ",") {
+		name, spec, _ := strings.Cut(named, "=")
+		b.Run(name, func(b *testing.B) {
+			idx, err := Open(context.Background(), spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runLookups(b, f, idx)
+		})
+	}
 }
