@@ -27,6 +27,12 @@
 #                               # rounds per job at K = 100 and 1000 on prism, a Flink and a Spark cluster
 #                               # (started and stopped here by the project's scripts); the job start and the
 #                               # work per round from N = 1 against N = 10 on the same runner
+#   scripts/bench.sh refresh    # recrawl extract --refresh after a night that adds 1 % of the captures to the
+#                               # index (the night-1 index: every 100th CDXJ line left out) against a fresh
+#                               # extraction of the same final size on the whole index, in one run: the wall
+#                               # time of each and their ratio (the refresh's work should follow what changed,
+#                               # not the collection). BENCH_REFRESH_BYTES (default 200MB), BENCH_REFRESH_TARGET
+#                               # (default 2000 documents; night 1 extracts 99 % of it), BENCH_REFRESH_K (200)
 #   scripts/bench.sh build      # cold build of the module: wall time of `go build ./...` of a copy of the
 #                               # module, its dependencies cached (target < 90 s on 2 cores), and the largest
 #                               # compiler memory of any of its packages (target < 2 GB); BENCH_BUILD_FRESH=1
@@ -810,8 +816,49 @@ bench_incremental() {
   rm -rf "$w"
 }
 
+# bench_refresh: see the usage at the top. The archive is its own (small by
+# default); the full index and the night-1 index are built once per size.
+bench_refresh() {
+  local bytes="${BENCH_REFRESH_BYTES:-200MB}"
+  local archive="$dir/archive-$bytes"
+  ensure_archive
+  local target="${BENCH_REFRESH_TARGET:-2000}" k="${BENCH_REFRESH_K:-200}"
+  local night1_target=$((target * 99 / 100))
+  local spec="$archive/specs/${BENCH_EXTRACT_SPEC:-federal-election-2009}.yaml"
+  local idx="$dir/index-refresh-$bytes"
+  go build -o "$bin/recrawl" ./cmd/recrawl
+  if [ ! -f "$idx/.complete" ]; then
+    echo "== indexing $archive for the refresh (cdxj + document frequencies, once)"
+    rm -rf "$idx"
+    "$bin/recrawl" index --input="$archive/*.warc.gz" --output="$idx/full" --dictionary --dictionary_sample=0.25 >"$dir/index-refresh.log" 2>&1 ||
+      { tail -20 "$dir/index-refresh.log"; exit 1; }
+    # Night 1: the same index without every 100th capture, with the same
+    # document frequencies (and the manifest that lists them).
+    mkdir -p "$idx/night1"
+    awk 'NR % 100 != 0' "$idx/full/index.cdxj" >"$idx/night1/index.cdxj"
+    cp "$idx/full/"df-*.tsv "$idx/full/index.manifest" "$idx/night1/"
+    touch "$idx/.complete"
+  fi
+  local common=(--spec "$spec" --archive "$archive" --batch_size "$k" --max_rounds 0 --strategy ctf --quiet)
+  local fresh="$dir/refresh-fresh" refreshed="$dir/refresh-refreshed"
+  rm -rf "$fresh" "$refreshed"
+  echo "== fresh extraction of $target documents (K=$k) on the whole index"
+  read -r fw frss _ < <(timed "$fresh.log" "$bin/recrawl" extract "${common[@]}" --index "cdxj:$idx/full/index.cdxj" --output "$fresh" --target_size "$target") || return 1
+  echo "== night 1: $night1_target documents on the index without 1 % of its captures"
+  read -r nw _ < <(timed "$refreshed-night1.log" "$bin/recrawl" extract "${common[@]}" --index "cdxj:$idx/night1/index.cdxj" --output "$refreshed" --target_size "$night1_target") || return 1
+  echo "== refresh to $target documents on the whole index"
+  read -r rw rrss _ < <(timed "$refreshed.log" "$bin/recrawl" extract "${common[@]}" --index "cdxj:$idx/full/index.cdxj" --output "$refreshed" --target_size "$target" --refresh) || return 1
+  local added again rounds frounds
+  read -r added again rounds < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=r["refreshes"][-1]; print(f["documents_added"], f["resolved_again"], r["totals"]["rounds"]-f["first_round"])' "$refreshed/run.json")
+  frounds=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["rounds"])' "$fresh/run.json")
+  awk -v r="$rw" -v f="$fw" -v n="$nw" -v a="$added" -v g="$again" -v rr="$rounds" -v fr="$frounds" -v rm="$rrss" -v fm="$frss" 'BEGIN {
+    printf "RESULT refresh: %.1f s (%d rounds, %d documents added, %d missing URLs resolved again; peak RSS %s MB) vs fresh extraction %.1f s (%d rounds; %s MB): ratio %.2f (night 1 took %.1f s)\n",
+      r, rr, a, g, rm, f, fr, fm, r/f, n }'
+}
+
 main() {
   case "$what" in
+    refresh) bench_refresh ;;
     build) bench_build ;;
     index) bench_index; bench_machine ;;
     machine) bench_machine ;;
@@ -820,8 +867,8 @@ main() {
     extract-jobs) bench_extract_jobs ;;
     replay) bench_replay ;;
     incremental) bench_incremental ;;
-    all) bench_index; bench_machine; bench_document; bench_extract; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, replay, incremental, all)"; exit 2 ;;
+    all) bench_index; bench_machine; bench_document; bench_extract; bench_refresh; bench_replay ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, refresh, replay, incremental, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

@@ -162,6 +162,10 @@ type RunInfo struct {
 	Gate    *scoring.Calibration `json:"follow_threshold_calibration,omitempty"`
 	Totals  Totals               `json:"totals"`
 	Seconds float64              `json:"seconds"`
+	// Refreshes lists each refresh of the collection (recrawl extract
+	// --refresh): when, on which index state, from which round, how many
+	// missing URLs it resolved again and documents it added.
+	Refreshes []Refresh `json:"refreshes,omitempty"`
 }
 
 // ArchiveUse is one archive of a run with named archives, as run.json
@@ -171,4 +175,25 @@ type ArchiveUse struct {
 	Index     string   `json:"index"`
 	Locations []string `json:"locations"`
 	Documents int      `json:"documents"`
+}
+
+// Refresh is one refresh of a collection (recrawl extract --refresh), as
+// the work directory records it and run.json lists it.
+type Refresh struct {
+	Number int `json:"number"` // 1, 2, … in the order they were made
+	// State is the state the refresh applies at: its first round is round
+	// State.
+	State int    `json:"first_round"`
+	Time  string `json:"time"` // when it was made, UTC, RFC 3339
+	// Index are the --index values of the refresh, IndexState the digest
+	// of what they held (pipelines/extract.IndexState; "" when it
+	// cannot be known, as for Bigtable).
+	Index      []string `json:"index"`
+	IndexState string   `json:"index_state"`
+	// JobDigest is the sha256 of the job it continued with (job.json).
+	JobDigest string `json:"job_digest"`
+	// ResolvedAgain counts the missing URLs put back into the frontier.
+	ResolvedAgain int `json:"resolved_again"`
+	// Added is the number of documents the refresh's rounds collected.
+	Added int `json:"documents_added"`
 }

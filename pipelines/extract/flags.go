@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/recrawl/recrawl/internal/btindex"
@@ -45,6 +46,9 @@ func checkOptions(o options) error {
 		if _, _, ok := specs.PresetValues(specs.Preset(o.focus)); !ok {
 			checks = append(checks, fmt.Errorf("--focus=%s: not one of %s, %s", o.focus, specs.PresetDefault, specs.PresetPaper))
 		}
+	}
+	if o.refresh && o.engine == "sequential" {
+		checks = append(checks, errors.New("--refresh: only with --engine=beam (the sequential engine keeps no state to continue)"))
 	}
 	if o.engine == "sequential" && o.roundsPerJob > 1 {
 		checks = append(checks, fmt.Errorf("--rounds_per_job=%d: only with --engine=beam (the sequential engine runs no jobs)", o.roundsPerJob))

@@ -188,7 +188,7 @@ var exactOutputs = []string{
 var timedOutputs = []string{"rounds.jsonl", "run.json"}
 
 // readOutput returns an output file; rounds.jsonl without its "seconds"
-// fields; run.json without "seconds" and, with dropFlags, without the
+// fields; run.json without "seconds", the time of each refresh and, with dropFlags, without the
 // flags and the engine (which differ between the runs compared on purpose),
 // else without the --output and --work flags (which differ between two
 // runs of the same command into two directories).
@@ -221,6 +221,11 @@ func readOutput(t *testing.T, dir, name string, dropFlags bool) []byte {
 			t.Fatalf("%s: %v", filepath.Join(dir, name), err)
 		}
 		delete(m, "seconds")
+		if refreshes, ok := m["refreshes"].([]any); ok { // when each was made
+			for _, r := range refreshes {
+				delete(r.(map[string]any), "time")
+			}
+		}
 		if dropFlags {
 			delete(m, "flags")
 			delete(m, "engine")

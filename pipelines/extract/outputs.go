@@ -15,10 +15,18 @@ import (
 // either engine, so equal results give equal files.
 func writeOutputs(ctx context.Context, out string, results extract.ResultSource, rounds []collection.Round, run collection.RunInfo, withListings bool, f *archive.Fetcher) error {
 	inCollection := map[string]bool{}
+	// A URL missing in one round and resolved again by a refresh has a
+	// later result: missing.jsonl lists only the latest.
+	latestMissing := map[string]int{}
+	i := 0
 	if err := results(func(r extract.Result) error {
 		if r.Outcome == extract.OutcomeCollected {
 			inCollection[r.Entry.Key] = true
 		}
+		if r.Outcome == extract.OutcomeMissing || latestMissing[r.Entry.Key] > 0 {
+			latestMissing[r.Entry.Key] = i + 1
+		}
+		i++
 		withListings = withListings || r.Outcome == extract.OutcomeListing
 		return nil
 	}); err != nil {
@@ -29,7 +37,9 @@ func writeOutputs(ctx context.Context, out string, results extract.ResultSource,
 		return err
 	}
 	var collected []archive.Record
+	i = 0
 	err = results(func(r extract.Result) error {
+		i++
 		switch r.Outcome {
 		case extract.OutcomeListing:
 			// Not in the collection, so not a node of its link graph.
@@ -45,6 +55,9 @@ func writeOutputs(ctx context.Context, out string, results extract.ResultSource,
 				}
 			}
 		default:
+			if last := latestMissing[r.Entry.Key]; last > 0 && last != i {
+				return nil // resolved again later
+			}
 			e := r.Entry
 			return w.WriteMissing(&collection.Missing{URL: e.URL, SURT: e.Key, Path: e.Path, Depth: e.Depth, Parent: e.Parent,
 				Priority: e.Priority, Round: r.Round, ReasonCode: r.ReasonCode, Reason: r.Reason})

@@ -47,6 +47,7 @@ var (
 	missingFlag  = productFlags.String("on_missing_archive_file", extract.OnMissingFileStop, "when the index names a file that is in no --archive location: stop (the default: a wrong --archive shows at once) or count (the URL goes to missing.jsonl as archive-file-missing, with the file name, and the run goes on)")
 	perJobFlag   = productFlags.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 	checkFlag    = productFlags.Bool("check", false, cli.CheckUsage)
+	refreshFlag  = productFlags.Bool("refresh", false, "continue the finished or interrupted extraction in --output (its --work) against the index as it is now: the frontier and the missing URLs are resolved again and the rounds go on to target_size (which may be raised); documents already collected are kept; exit 0 with nothing written when neither the index nor the settings changed")
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -69,6 +70,7 @@ type options struct {
 	roundsPerJob                       int
 	alpha                              float64
 	quiet                              bool
+	refresh                            bool              // --refresh
 	flags                              map[string]string // recorded in run.json
 	// adjust changes the loaded spec (eval's Table 3 variants); may be nil.
 	adjust func(*specs.Spec)
@@ -81,7 +83,8 @@ func optionsFromFlags() options {
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		onMissingFile: *missingFlag,
 		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
-		flags: map[string]string{},
+		refresh: *refreshFlag,
+		flags:   map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
 	return o
@@ -294,11 +297,19 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	defer idx.Close()
-	seeds, refs, err := seedsAndReferences(ctx, job, idx)
-	if err != nil {
-		return err
+	var seeds []extract.Entry
+	if o.refresh { // the seeds, references and gate are the extraction's
+		if job, err = refreshedJob(ctx, job, o.workDir()); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "refreshing %s: target %d, index %s\n", job.Spec.Name, job.Spec.TargetSize, strings.Join(o.indexes, " "))
+	} else {
+		var refs []extract.Reference
+		if seeds, refs, err = seedsAndReferences(ctx, job, idx); err != nil {
+			return err
+		}
+		announce(job, o, len(seeds), len(refs))
 	}
-	announce(job, o, len(seeds), len(refs))
 	eng, closeEngine, err := newEngine(ctx, job, o, idx)
 	if err != nil {
 		return err
@@ -308,6 +319,9 @@ func extractRun(ctx context.Context, o options) error {
 	switch {
 	case errors.Is(err, engine.ErrAlreadyFinished):
 		fmt.Printf("already finished: the outputs in %s are those of this run (state in %s); nothing to do\n", o.output, eng.(*engine.Beam).Work)
+		return nil
+	case errors.Is(err, engine.ErrNothingNew):
+		fmt.Printf("refresh: nothing new: the index and the settings are those of the last run or refresh of %s; nothing written\n", o.output)
 		return nil
 	case errors.Is(err, engine.ErrDryRun):
 		return nil
@@ -371,7 +385,15 @@ func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Inde
 		rc.Close()
 		return nil, nil, err
 	}
-	beamEngine := &engine.Beam{Runner: &rc, Work: o.workDir(), RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace}
+	indexState, err := IndexState(ctx, job.Sources)
+	if err != nil {
+		rc.Close()
+		return nil, nil, err
+	}
+	beamEngine := &engine.Beam{Runner: &rc, Work: o.workDir(), RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace, IndexState: indexState}
+	if o.refresh {
+		beamEngine.Refresh = &engine.Refresh{Index: o.indexes, IndexState: indexState, Now: time.Now()}
+	}
 	return beamEngine, func() { rc.Close() }, nil
 }
 
@@ -395,6 +417,10 @@ func finishRun(ctx context.Context, job *extract.Job, o options, eng engine.Engi
 		return err
 	}
 	fmt.Println(st.Summary(o.output))
+	if rs := st.Refreshes(); o.refresh && len(rs) > 0 {
+		r := rs[len(rs)-1]
+		fmt.Printf("refresh %d: %d documents added, %d missing URLs resolved again (index state %.12s)\n", r.Number, r.Added, r.ResolvedAgain, r.IndexState)
+	}
 	if t := info.Totals; t.Starvation != "" {
 		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)
 	}
@@ -446,6 +472,6 @@ func runInfo(job *extract.Job, st *engine.Run, o options, took time.Duration) (c
 	return collection.RunInfo{
 		Spec: specJSON, Strategy: string(job.Spec.Strategy), Engine: o.engine, Flags: flags, Versions: versions,
 		Archives: archives, Gate: job.Gate,
-		Totals: st.Totals(), Seconds: took.Seconds(),
+		Totals: st.Totals(), Seconds: took.Seconds(), Refreshes: st.Refreshes(),
 	}, nil
 }

@@ -29,28 +29,37 @@ var errAlreadyFinished = errors.New("the run is already finished")
 // nothing; there are no results to read and no outputs to write.
 var errDryRun = errors.New("dry run")
 
-// runRounds runs the extraction as Beam rounds, resuming from --work. When
-// the work directory holds a finished run of the same job (FINISHED) and
-// outputsInPlace is set, it returns errAlreadyFinished and changes nothing.
+// runRounds runs the extraction as Beam rounds, resuming from --work (the
+// settings of e). When the work directory holds a finished run of the same
+// job (FINISHED) and its outputs are in place, it returns
+// errAlreadyFinished and changes nothing. With e.Refresh it continues the
+// extraction the work directory holds (startRefresh).
 //
 // roundsPerJob rounds run as one pipeline (round.ExtractRounds); the state
 // after each is committed once the job ends, so an interrupted job resumes
 // from the state before it.
-func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds []extract.Entry, work string, roundsPerJob int, quiet, outputsInPlace bool) (*runState, error) {
+func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds []extract.Entry, e *Beam) (*runState, error) {
+	work, roundsPerJob, quiet := e.Work, max(e.RoundsPerJob, 1), e.Quiet
 	jobJSON, err := job.Marshal()
 	if err != nil {
 		return nil, err
 	}
-	if err := roundstate.Claim(ctx, work, jobJSON); err != nil {
-		return nil, err
-	}
-	if outputsInPlace {
-		finished, err := roundstate.Finished(ctx, work)
-		if err != nil {
+	if e.Refresh != nil {
+		if err := checkRefreshable(ctx, work); err != nil {
 			return nil, err
 		}
-		if finished {
-			return nil, errAlreadyFinished
+	} else {
+		if err := roundstate.Claim(ctx, work, jobJSON); err != nil {
+			return nil, err
+		}
+		if e.OutputsInPlace {
+			finished, err := roundstate.Finished(ctx, work)
+			if err != nil {
+				return nil, err
+			}
+			if finished {
+				return nil, errAlreadyFinished
+			}
 		}
 	}
 	strategy, err := job.Strategy()
@@ -61,12 +70,18 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	if err != nil {
 		return nil, err
 	}
+	if n < 0 && e.Refresh != nil {
+		return nil, fmt.Errorf("--refresh: %s holds no complete state of the extraction; run it without --refresh first", work)
+	}
 	if n < 0 {
+		if err := roundstate.WriteOrigin(ctx, work, roundstate.Origin{IndexState: e.IndexState, JobDigest: roundstate.JobDigest(jobJSON)}); err != nil {
+			return nil, err
+		}
 		if err := roundstate.WriteInitial(ctx, work, seeds); err != nil {
 			return nil, err
 		}
 		n = 0
-	} else {
+	} else if e.Refresh == nil {
 		slog.Info("resuming", "work", work, "completed_rounds", n)
 	}
 	if err := roundstate.PruneFrontiers(ctx, work, n); err != nil {
@@ -85,12 +100,26 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			return nil, err
 		}
 	}
+	refreshes, err := roundstate.Refreshes(ctx, work)
+	if err != nil {
+		return nil, err
+	}
+	if e.Refresh != nil {
+		if refreshes, err = startRefresh(ctx, work, jobJSON, *e.Refresh, e.OutputsInPlace, n, st, refreshes); err != nil {
+			return nil, err
+		}
+	}
+	st.refreshes = refreshes
+	if len(refreshes) > 0 {
+		st.emptySince = refreshes[len(refreshes)-1].State
+	}
 	m, err := roundstate.ReadManifest(ctx, roundstate.StateDir(work, n))
 	if err != nil {
 		return nil, err
 	}
-	files, frontierSize := m.Frontier, m.FrontierSize
-	seenFiles := roundstate.SeenFiles(work, n)
+	again, againSize := roundstate.RefreshFrontier(work, n, refreshes)
+	files, frontierSize := append(m.Frontier, again...), m.FrontierSize+againSize
+	seenFiles := roundstate.SeenFilesWith(work, n, refreshes)
 	spec := job.Spec
 	for r := n; ; {
 		if stop := st.stopReason(spec, r, frontierSize); stop != "" {

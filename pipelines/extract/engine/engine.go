@@ -42,6 +42,10 @@ type Engine interface {
 // job and its outputs are in place; there is nothing to do.
 var ErrAlreadyFinished = errAlreadyFinished
 
+// ErrNothingNew: a refresh found the index and the job as the last run or
+// refresh of a finished extraction left them; it changed nothing.
+var ErrNothingNew = errNothingNew
+
 // ErrDryRun: the runner translated or checked the first round (--dry_run,
 // --runner=vet) and ran nothing; there are no results and no outputs.
 var ErrDryRun = errDryRun
@@ -85,11 +89,18 @@ type Beam struct {
 	// OutputsInPlace: the run's outputs exist; a finished run of the same
 	// job then returns ErrAlreadyFinished and changes nothing.
 	OutputsInPlace bool
+	// IndexState is the digest of what the job's indexes hold ("" when it
+	// cannot be known), recorded when the extraction starts and with
+	// each refresh.
+	IndexState string
+	// Refresh, when set, continues the extraction the work directory holds
+	// against the index as it is now (recrawl extract --refresh).
+	Refresh *Refresh
 }
 
 // Extract runs the rounds, resuming from the work directory.
 func (e *Beam) Extract(ctx context.Context, job *extract.Job, seeds []extract.Entry) (*Run, error) {
-	st, err := runRounds(ctx, e.Runner, job, seeds, e.Work, max(e.RoundsPerJob, 1), e.Quiet, e.OutputsInPlace)
+	st, err := runRounds(ctx, e.Runner, job, seeds, e)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +116,24 @@ type Run struct{ st *runState }
 
 // Results replays every step's result, in collection order.
 func (r *Run) Results() extract.ResultSource { return r.st.source() }
+
+// Refreshes are the refreshes of the work directory, each with the
+// documents its rounds collected (run.json).
+func (r *Run) Refreshes() []roundstate.Refresh {
+	out := append([]roundstate.Refresh(nil), r.st.refreshes...)
+	for i := range out {
+		end := -1 // the rounds of refresh i: from its state to the next one's
+		if i+1 < len(out) {
+			end = out[i+1].State
+		}
+		for _, res := range r.st.results {
+			if res.Outcome == extract.OutcomeCollected && res.Round >= out[i].State && (end < 0 || res.Round < end) {
+				out[i].Added++
+			}
+		}
+	}
+	return out
+}
 
 // Rounds are the statistics of every round (rounds.jsonl).
 func (r *Run) Rounds() []collection.Round { return r.st.rounds }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -33,16 +34,34 @@ type runState struct {
 	learner *extract.Learner
 
 	round roundCounts // the current round's outcomes
+	// missingKeys: the reason code of each URL whose latest result is
+	// missing; a refresh resolves such a URL again, and its new result
+	// replaces the missing one in the counts.
+	missingKeys map[string]string
+	// emptySince: stop_after_empty_rounds counts the rounds from this one
+	// on (the first round of the last refresh).
+	emptySince int
+	// refreshes are the work directory's refreshes (run.json).
+	refreshes []roundstate.Refresh
 }
 
 // roundCounts are the outcomes of one round, for rounds.jsonl.
 type roundCounts struct{ collected, missing, redirects, listings int }
 
-func newRunState() *runState { return &runState{reasons: map[string]int{}} }
+func newRunState() *runState {
+	return &runState{reasons: map[string]int{}, missingKeys: map[string]string{}}
+}
 
 // add records one step's result.
 func (s *runState) add(r extract.Result) {
 	s.results = append(s.results, r)
+	if code, ok := s.missingKeys[r.Entry.Key]; ok { // resolved again by a refresh
+		delete(s.missingKeys, r.Entry.Key)
+		s.missing--
+		if s.reasons[code]--; s.reasons[code] == 0 {
+			delete(s.reasons, code)
+		}
+	}
 	s.unparsable += int64(r.UnparsableOutlinks)
 	if r.BodyTruncated {
 		s.truncated++
@@ -66,6 +85,7 @@ func (s *runState) add(r extract.Result) {
 		s.missing++
 		s.round.missing++
 		s.reasons[r.ReasonCode]++
+		s.missingKeys[r.Entry.Key] = r.ReasonCode
 	}
 }
 
@@ -97,6 +117,9 @@ func (s *runState) progress(round, frontier int) extract.Progress {
 func (s *runState) emptyRounds() int {
 	n := 0
 	for _, r := range s.rounds {
+		if r.Round < s.emptySince {
+			continue
+		}
 		n = extract.EmptyRoundsAfter(n, r.Collected)
 	}
 	return n

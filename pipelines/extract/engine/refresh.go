@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
+	"github.com/recrawl/recrawl/internal/storage"
+)
+
+// Refresh is what a refresh continues with: the --index values and the
+// digest of what they hold now, and the time it is made.
+type Refresh struct {
+	Index      []string
+	IndexState string // "" when it cannot be known: the URLs are resolved again
+	Now        time.Time
+}
+
+// errNothingNew: see ErrNothingNew.
+var errNothingNew = errors.New("nothing new to refresh")
+
+// retriedReasons are the reasons a missing URL is resolved again by a
+// refresh: those a newer index or a file that arrived since can change.
+var retriedReasons = map[string]bool{
+	extract.ReasonNotInIndex:      true,
+	extract.ReasonNoUsable:        true,
+	extract.ReasonStaleIndex:      true,
+	extract.ReasonArchiveFileGone: true,
+}
+
+// checkRefreshable checks that work holds an extraction: a refresh needs
+// its job and its first state.
+func checkRefreshable(ctx context.Context, work string) error {
+	ok, err := storage.Exists(ctx, storage.Join(work, roundstate.JobFile))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("--refresh: %s holds no extraction (no %s); run the extraction without --refresh first", work, roundstate.JobFile)
+	}
+	return nil
+}
+
+// startRefresh begins (or takes up again) a refresh of the extraction in
+// work, whose last complete state is n and whose rounds st holds. It
+// returns errNothingNew when the extraction is finished, its outputs are
+// in place and neither the index state nor the job changed since its last
+// run or refresh (an unknown index state always counts as changed).
+// Otherwise, in this order, each step safe to be killed after:
+//
+//  1. FINISHED is removed;
+//  2. unless the last refresh (or the extraction) recorded the same index
+//     state and job, a new refresh record is written at state n, which
+//     puts the missing URLs (retriedReasons) back into the frontier;
+//  3. job.json becomes the refreshed job.
+//
+// The rounds then go on from state n as a resumed run's do. It returns
+// the refreshes of the work directory.
+func startRefresh(ctx context.Context, work, jobJSON string, req Refresh, outputsInPlace bool, n int, st *runState, refreshes []roundstate.Refresh) ([]roundstate.Refresh, error) {
+	last, err := roundstate.ReadOrigin(ctx, work)
+	if err != nil {
+		return nil, err
+	}
+	if len(refreshes) > 0 {
+		r := refreshes[len(refreshes)-1]
+		last = roundstate.Origin{IndexState: r.IndexState, JobDigest: r.JobDigest}
+	}
+	current := roundstate.Origin{IndexState: req.IndexState, JobDigest: roundstate.JobDigest(jobJSON)}
+	same := req.IndexState != "" && last == current
+	finished, err := roundstate.Finished(ctx, work)
+	if err != nil {
+		return nil, err
+	}
+	if finished && outputsInPlace && same {
+		return nil, errNothingNew
+	}
+	if err := roundstate.Unfinish(ctx, work); err != nil {
+		return nil, err
+	}
+	if !same {
+		r := roundstate.Refresh{Number: len(refreshes) + 1, State: n, Time: req.Now.UTC().Format(time.RFC3339),
+			Index: req.Index, IndexState: req.IndexState, JobDigest: current.JobDigest}
+		again, seen, err := resolveAgain(ctx, work, n, st, refreshes)
+		if err != nil {
+			return nil, err
+		}
+		if err := roundstate.WriteRefresh(ctx, work, r, again, seen); err != nil {
+			return nil, err
+		}
+		r.ResolvedAgain = len(again)
+		refreshes = append(refreshes, r)
+		slog.Info("refresh", "number", r.Number, "first_round", n, "resolved_again", len(again), "index_state", r.IndexState)
+	} else {
+		slog.Info("refresh taken up again", "number", len(refreshes), "completed_rounds", n)
+	}
+	if err := storage.WriteFile(ctx, storage.Join(work, roundstate.JobFile), []byte(jobJSON)); err != nil {
+		return nil, err
+	}
+	return refreshes, nil
+}
+
+// resolveAgain returns the entries of the URLs a refresh at state n puts
+// back into the frontier, in collection order: those whose latest result
+// is missing for one of retriedReasons and that are in the seen set (a URL
+// put back by an earlier refresh and not taken since is in the frontier
+// already), and the seen set without them, sorted.
+func resolveAgain(ctx context.Context, work string, n int, st *runState, refreshes []roundstate.Refresh) ([]extract.Entry, []string, error) {
+	seen, err := roundstate.LoadSeen(ctx, roundstate.SeenFilesWith(work, n, refreshes))
+	if err != nil {
+		return nil, nil, err
+	}
+	latest := make(map[string]int, len(st.results))
+	for i, r := range st.results {
+		latest[r.Entry.Key] = i
+	}
+	var again []extract.Entry
+	taken := map[string]bool{}
+	for i, r := range st.results {
+		key := r.Entry.Key
+		if _, isSeen := seen[key]; latest[key] != i || r.Outcome != extract.OutcomeMissing || !retriedReasons[r.ReasonCode] || !isSeen {
+			continue
+		}
+		again = append(again, r.Entry)
+		taken[key] = true
+	}
+	rest := make([]string, 0, len(seen))
+	for k := range seen {
+		if !taken[k] {
+			rest = append(rest, k)
+		}
+	}
+	return again, rest, nil
+}

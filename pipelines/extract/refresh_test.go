@@ -1,0 +1,155 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recrawl/recrawl/internal/collection"
+	"github.com/recrawl/recrawl/internal/extract/roundstate"
+)
+
+// indexFiles builds a CDXJ index of warcs with document frequencies in
+// dir with `recrawl index`, and returns its --index value.
+func indexFiles(t *testing.T, dir string, warcs []string) string {
+	t.Helper()
+	cmd := indexCommand(t, nil, "--input", strings.Join(warcs, ","), "--output", dir, "--dictionary")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("index %s: %v\n%s", dir, err, tail(string(out), 3000))
+	}
+	return "cdxj:" + filepath.Join(dir, "index.cdxj")
+}
+
+func readRunInfo(t *testing.T, out string) collection.RunInfo {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info collection.RunInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		t.Fatalf("%s/run.json: %v", out, err)
+	}
+	return info
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestRefresh: an extraction on the index of the first three WARC files
+// ("night 1", built by recrawl index), then refreshed against the
+// fixture's index of all four with a higher
+// target_size. The refresh keeps the documents and WARC records of the
+// first run as the prefix of documents.jsonl and collection.warc.gz and
+// adds new ones, collects URLs that were missing for want of a capture,
+// and lists itself in run.json. Refreshed again on the same index, it writes nothing. A second
+// copy refreshed with two SIGKILLs on the way ends with the same outputs,
+// and a spec that differs in another field is refused naming it.
+//
+// Over 10 s: an index, two night-1 extractions and four refreshes.
+func TestRefresh(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	night1 := indexFiles(t, filepath.Join(dir, "night1"), a.WARCs[:len(a.WARCs)-1])
+	full := a.IndexSpec() // all four files, with the same lines and document frequencies
+	first, second := filepath.Join(dir, "first"), filepath.Join(dir, "second")
+	// Several rounds per job: fewer job starts, the same outputs.
+	extractWith := func(out, index string, extra ...string) []string {
+		return extractArgs(a, testEvent, out, append([]string{"--index", index, "--batch_size=20", "--target_size=50", "--rounds_per_job=8"}, extra...)...)
+	}
+	refresh := func(out string, extra ...string) []string {
+		return extractWith(out, full, append([]string{"--refresh", "--target_size=80"}, extra...)...)
+	}
+	mustRun(t, nil, extractWith(first, night1)...)
+	mustRun(t, nil, extractWith(second, night1)...)
+	sameOutputs(t, first, second, false)
+	before := map[string][]byte{}
+	for _, name := range []string{"documents.jsonl", "collection.warc.gz"} {
+		before[name] = readFile(t, filepath.Join(first, name))
+	}
+	docsBefore, missingBefore := readDocs(t, first), readMissing(t, first)
+	rounds := readTotals(t, first).Rounds
+
+	// A field other than the stopping ones: refused, naming it, nothing changed.
+	snap := snapshotDir(t, first)
+	r := runBin(t, nil, refresh(first, "--batch_size=30")...)
+	if r.err == nil || !strings.Contains(r.stderr, "batch_size") || !strings.Contains(r.stderr, "target_size") {
+		t.Errorf("a refresh with another batch_size: want an error naming batch_size and what may change, got %s", r)
+	}
+	if d := diffSnapshots(snap, snapshotDir(t, first)); len(d) > 0 {
+		t.Errorf("a refused refresh changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	r = mustRun(t, nil, refresh(first)...)
+	if !strings.Contains(r.stdout, "refresh 1:") {
+		t.Errorf("the refresh does not report itself:\n%s", r)
+	}
+	docs := readDocs(t, first)
+	if len(docs) <= len(docsBefore) {
+		t.Fatalf("the refresh added no document: %d before, %d after", len(docsBefore), len(docs))
+	}
+	for name, old := range before {
+		now := readFile(t, filepath.Join(first, name))
+		if !bytes.HasPrefix(now, old) || len(now) == len(old) {
+			t.Errorf("%s after the refresh: %d bytes, not the %d bytes of the first run followed by more", name, len(now), len(old))
+		}
+	}
+	collected := map[string]bool{}
+	for _, d := range docs {
+		collected[d.SURT] = true
+	}
+	found := 0
+	for _, m := range missingBefore {
+		if collected[m.SURT] {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Errorf("none of the %d URLs missing after night 1 was collected by the refresh", len(missingBefore))
+	}
+	info := readRunInfo(t, first)
+	if len(info.Refreshes) != 1 {
+		t.Fatalf("run.json lists %d refreshes, want 1", len(info.Refreshes))
+	}
+	rf := info.Refreshes[0]
+	if rf.Added != len(docs)-len(docsBefore) || rf.State != rounds || rf.ResolvedAgain == 0 || rf.IndexState == "" ||
+		len(rf.Index) != 1 || rf.Index[0] != full || info.Totals.Collected != len(docs) {
+		t.Errorf("run.json's refresh %+v: want %d documents added from round %d, URLs resolved again, index %s; totals %+v",
+			rf, len(docs)-len(docsBefore), rounds, full, info.Totals)
+	}
+	if _, err := time.Parse(time.RFC3339, rf.Time); err != nil {
+		t.Errorf("refresh time %q: %v", rf.Time, err)
+	}
+	checkReasonsAgree(t, first)
+	t.Logf("night 1: %d documents, %d missing; refresh: %d documents added, %d of the missing URLs collected, %d resolved again",
+		len(docsBefore), len(missingBefore), rf.Added, found, rf.ResolvedAgain)
+
+	// The same refresh again, the index unchanged: nothing written.
+	snap = snapshotDir(t, first)
+	time.Sleep(20 * time.Millisecond) // a rewrite would get a later mtime
+	r = mustRun(t, nil, refresh(first)...)
+	if !strings.Contains(r.stdout, "nothing new") {
+		t.Errorf("a refresh on an unchanged index does not say there is nothing new:\n%s", r)
+	}
+	if d := diffSnapshots(snap, snapshotDir(t, first)); len(d) > 0 {
+		t.Errorf("a refresh on an unchanged index changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	// The second copy: killed once its refresh is recorded, and once the
+	// refresh's second round is committed; then run to the end.
+	work := filepath.Join(second, ".work")
+	killAt(t, refresh(second), filepath.Join(roundstate.RefreshDir(work, 1), roundstate.DoneFile), 0)
+	killAt(t, refresh(second, "--rounds_per_job=2"), doneFileOf(work, rounds+2), 30*time.Millisecond)
+	mustRun(t, nil, refresh(second)...)
+	sameOutputs(t, first, second, false)
+}
