@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -147,7 +149,8 @@ func TestNightly(t *testing.T) {
 		t.Fatal(err)
 	}
 	gen := filepath.Join(root, "generated")
-	if _, err := archivegen.Generate(context.Background(), archivegen.Config{OutDir: gen, Seed: 11, Pages: nightPages, MaxFileSize: nightFile}); err != nil {
+	if _, err := archivegen.Generate(context.Background(), archivegen.Config{OutDir: gen, Seed: 11, Pages: nightPages, MaxFileSize: nightFile,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
 		t.Fatal(err)
 	}
 	warcs, err := filepath.Glob(filepath.Join(gen, "*.warc.gz"))
