@@ -255,7 +255,44 @@ func TestNightly(t *testing.T) {
 	if diff := diffSnapshots(before, snapshot(t, root, dirs["index"], dirs["output"], dirs["publish"])); len(diff) > 0 {
 		t.Errorf("a failed night changed files:\n%s", strings.Join(diff, "\n"))
 	}
+
+	// Flink and Spark: the same nights' commands through scripts/run-RUNNER.sh,
+	// which checks them with recrawl --check and prints what it would run.
+	for _, runner := range []string{"flink", "spark"} {
+		checkClusterCommands(t, n, runner)
+	}
 	t.Logf("total %.1fs", time.Since(start).Seconds())
+}
+
+// checkClusterCommands runs testdata/cluster_commands.py: the DAG's index
+// and refresh commands for runner, through its cluster script with
+// PRINT_ONLY=1 and a LOOPBACK job server address that is never dialled.
+func checkClusterCommands(t *testing.T, n *nightly, runner string) {
+	t.Helper()
+	conf := map[string]any{"shards": 1, "dictionary": true, "index_flags": "--index_parallelism=1", "extract_flags": "--rounds_per_job=3"}
+	for k, v := range n.conf {
+		conf[k] = v
+	}
+	conf["runner"] = runner
+	conf["cluster_env"] = map[string]string{strings.ToUpper(runner) + "_JOB_ENDPOINT": "localhost:1",
+		"ENVIRONMENT_TYPE": "LOOPBACK", "PRINT_ONLY": "1"}
+	js, err := json.Marshal(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	python := filepath.Join(filepath.Dir(n.airflow), "python")
+	cmd := exec.Command(python, filepath.Join("testdata", "cluster_commands.py"), filepath.Join(sharedtest.Repo(), "dags", "recrawl_nightly.py"), string(js))
+	cmd.Env = n.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the DAG's %s commands: %v\n%s", runner, err, tail(string(out), 4000))
+	}
+	for _, want := range []string{"index --runner=" + runner, "--add --dictionary --index_parallelism=1",
+		"extract --runner=" + runner, "--refresh --quiet --rounds_per_job=3"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the DAG's %s commands do not print %q:\n%s", runner, want, tail(string(out), 4000))
+		}
+	}
 }
 
 // fileNumber is the serial number of a generated WARC file's name

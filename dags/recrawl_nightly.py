@@ -88,8 +88,10 @@ PARAMS = {
                      description="folder of the published files: PUBLISH/NAME/collection.wacz and PUBLISH/NAME/report/"),
     "runner": Param(_env("runner", "prism"), enum=list(RUNNERS),
                     description="prism: in the worker's process; flink or spark: through scripts/run-RUNNER.sh"),
-    "runner_flags": Param(_env("runner_flags"), type="string",
-                          description="more flags for every index and extract command, e.g. --rounds_per_job=10"),
+    "index_flags": Param(_env("index_flags"), type="string",
+                         description="more flags for recrawl index, e.g. --lines_per_block=1000 --parallelism=8"),
+    "extract_flags": Param(_env("extract_flags"), type="string",
+                           description="more flags for recrawl extract, e.g. --rounds_per_job=10"),
     "cluster_env": Param(json.loads(_env("cluster_env", "{}")), type="object",
                          description="environment of scripts/run-RUNNER.sh, e.g. {\"FLINK_MASTER\": \"host:8081\"}"),
     "recrawl": Param(_env("recrawl", "recrawl"), type="string",
@@ -139,7 +141,8 @@ class Commands:
     output: str
     publish: str
     runner: str
-    runner_flags: str
+    index_flags: str
+    extract_flags: str
     cluster_env: dict = field(default_factory=dict)
     recrawl: str = "recrawl"
 
@@ -163,10 +166,10 @@ class Commands:
 
     def pipeline(self, name: str, own_flags: list[str], script_env: dict[str, str],
                  extra: list[str]) -> tuple[list[str], dict[str, str]]:
-        """`recrawl NAME OWN_FLAGS EXTRA RUNNER_FLAGS` on prism; on Flink or
+        """`recrawl NAME OWN_FLAGS EXTRA NAME_FLAGS` on prism; on Flink or
         Spark, scripts/run-RUNNER.sh with the pipeline's flags in its
-        environment (SCRIPT_ENV) and EXTRA RUNNER_FLAGS as its arguments."""
-        more = shlex.split(self.runner_flags)
+        environment (SCRIPT_ENV) and EXTRA NAME_FLAGS as its arguments."""
+        more = shlex.split(getattr(self, name + "_flags"))
         if self.runner == "prism":
             return [self.recrawl, name, *own_flags, *extra, "--runner=prism", *more], {}
         env = {"PIPELINE": name, **script_env, **{k: str(v) for k, v in self.cluster_env.items()}}
