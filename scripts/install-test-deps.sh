@@ -62,3 +62,5 @@ install_isal
 bash "$(dirname "$0")/install-replay-deps.sh"
 # Flink, Spark and Beam's job servers for the cluster tests (runners/cluster_test.go).
 bash "$(dirname "$0")/install-cluster-deps.sh"
+# Apache Airflow and its Beam provider for the nightly DAG's test (dags/nightly_test.go).
+bash "$(dirname "$0")/install-airflow-deps.sh"

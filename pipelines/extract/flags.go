@@ -93,15 +93,15 @@ func checkArchives(job *extract.Job) error {
 
 // checkDictionaries checks that the job's local dictionary files exist,
 // naming where each came from (the flag or the spec's dictionary field).
-// Dictionaries stored in a Bigtable index (found by extract.FindDictionaries)
-// are not files.
+// Dictionaries stored in a Bigtable index or summed over the segments of an
+// index built with --add (found by extract.FindDictionaries) are not files.
 func checkDictionaries(job *extract.Job, flagValue string) error {
 	from := "--dictionary"
 	if flagValue == "" {
 		from = "dictionary (the spec's field)"
 	}
 	for _, p := range job.Dictionaries {
-		if btindex.IsDictionaryPath(p) { // stored in the Bigtable index, found there
+		if btindex.IsDictionaryPath(p) || lookup.IsSegmentedDictionaryPath(p) { // stored in the Bigtable index, or summed over an index's segments
 			continue
 		}
 		if err := cli.CheckFile(from, p); err != nil {
