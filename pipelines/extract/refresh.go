@@ -26,7 +26,7 @@ var refreshableFields = map[string]bool{"target_size": true, "max_rounds": true,
 
 // IndexListFile is the list of the files an incremental index holds, in
 // its directory: when there, an index's state is the digest of its content.
-const IndexListFile = "index.files"
+const IndexListFile = lookup.FileListFile
 
 // refreshedJob is the job a refresh continues with: the job stored in
 // work (its reference texts, calibrated gate and every setting), with the
