@@ -19,8 +19,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
@@ -74,29 +72,6 @@ func portableConfig(endpoint string) Config {
 	return Config{Runner: Universal, Endpoint: endpoint, EnvironmentType: Loopback}
 }
 
-// jobsNamed lists the jobs the job service at endpoint knows under name.
-func jobsNamed(t *testing.T, endpoint, name string) []*jobpb.JobInfo {
-	t.Helper()
-	cc, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := jobpb.NewJobServiceClient(cc).GetJobs(ctx, &jobpb.GetJobsRequest{})
-	if err != nil {
-		t.Fatalf("GetJobs at %s: %v", endpoint, err)
-	}
-	var out []*jobpb.JobInfo
-	for _, j := range resp.GetJobInfo() {
-		if j.GetJobName() == name {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
 // TestPortableEndpointNotRunning: an endpoint where nothing listens fails
 // with "connection refused" naming it, before anything is submitted.
 func TestPortableEndpointNotRunning(t *testing.T) {
@@ -132,7 +107,7 @@ func TestPortableJobName(t *testing.T) {
 	if _, err := c.Run(context.Background(), smallPipeline()); err != nil {
 		t.Fatal(err)
 	}
-	jobs := jobsNamed(t, endpoint, name)
+	jobs := testservers.Jobs(t, endpoint, name)
 	if len(jobs) != 1 {
 		t.Fatalf("the job server knows %d jobs %s, want 1", len(jobs), name)
 	}
@@ -162,7 +137,7 @@ func TestPortableInterruptCancelsJob(t *testing.T) {
 	}
 	t.Logf("error: %v", err)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		jobs := jobsNamed(t, endpoint, name)
+		jobs := testservers.Jobs(t, endpoint, name)
 		if len(jobs) == 1 && jobs[0].GetState() == jobpb.JobState_CANCELLED {
 			break
 		}

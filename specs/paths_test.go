@@ -1,11 +1,12 @@
 package specs
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/testkit/hostile"
 )
 
 // TestLoadConfinesPaths: reference document files and the dictionary must
@@ -106,25 +107,7 @@ func TestLoadChecksWhatItOpens(t *testing.T) {
 	ref := filepath.Join(dir, "ref.txt")
 	os.WriteFile(ref, []byte("inside text"), 0o644)
 
-	stop := make(chan struct{})
-	swapped := make(chan struct{})
-	go func() {
-		defer close(swapped)
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			tmp := filepath.Join(dir, fmt.Sprintf(".swap-%d", i))
-			if i%2 == 0 {
-				os.Symlink(secret, tmp)
-			} else {
-				os.WriteFile(tmp, []byte("inside text"), 0o644)
-			}
-			os.Rename(tmp, ref)
-		}
-	}()
+	stop := hostile.SwapFile(ref, secret, []byte("inside text"))
 	var accepted, leaked int
 	for range 300 {
 		s, err := Load(path)
@@ -140,8 +123,7 @@ func TestLoadChecksWhatItOpens(t *testing.T) {
 			leaked++
 		}
 	}
-	close(stop)
-	<-swapped
+	stop()
 	if leaked > 0 {
 		t.Errorf("%d of %d accepted loads used the file outside the folder", leaked, accepted)
 	}

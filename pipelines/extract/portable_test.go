@@ -24,8 +24,6 @@ import (
 	gcs "cloud.google.com/go/storage"
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"google.golang.org/api/iterator"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
@@ -287,7 +285,7 @@ func TestPortableInterruptCancelsJob(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	// Interrupt while the job server runs one of the rounds' jobs.
-	for jobStates(t, endpoint, job)[jobpb.JobState_RUNNING] == 0 {
+	for testservers.JobStates(t, endpoint, job)[jobpb.JobState_RUNNING] == 0 {
 		select {
 		case err := <-done:
 			t.Fatalf("the extraction ended before a job ran: %v\n%s", err, stderr.String())
@@ -311,7 +309,7 @@ func TestPortableInterruptCancelsJob(t *testing.T) {
 			t.Logf("job server log:\n%s", tail(serverLog.String(), 4000))
 		}
 	})
-	states := jobStates(t, endpoint, job)
+	states := testservers.JobStates(t, endpoint, job)
 	if states[jobpb.JobState_RUNNING] != 0 || states[jobpb.JobState_CANCELLED] != 1 {
 		t.Errorf("the job server's jobs %s after SIGINT: %v, want one CANCELLED and none RUNNING", job, states)
 	}
@@ -320,36 +318,4 @@ func TestPortableInterruptCancelsJob(t *testing.T) {
 			t.Errorf("the error output does not say %q:\n%s", want, tail(stderr.String(), 3000))
 		}
 	}
-}
-
-// jobStates counts the jobs named name on the job server at endpoint by
-// state.
-func jobStates(t *testing.T, endpoint, name string) map[jobpb.JobState_Enum]int {
-	t.Helper()
-	cc, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cc.Close()
-	// A call can fail while the job server is busy starting a job on a
-	// loaded machine; a few seconds of failures are not the test's subject.
-	var resp *jobpb.GetJobsResponse
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		resp, err = jobpb.NewJobServiceClient(cc).GetJobs(ctx, &jobpb.GetJobsRequest{})
-		cancel()
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GetJobs at %s: %v", endpoint, err)
-		}
-	}
-	states := map[jobpb.JobState_Enum]int{}
-	for _, j := range resp.GetJobInfo() {
-		if j.GetJobName() == name {
-			states[j.GetState()]++
-		}
-	}
-	return states
 }

@@ -1,8 +1,9 @@
 // Package hostile makes the hostile inputs the tests of recrawl feed to its
 // pipelines (compressed bombs: WARC records whose block, or whose HTTP
-// body's content coding, inflates to gigabytes) and measures what a run
-// costs and touches: its peak RSS (PeakRSS) and the files it opened in a
-// folder it must not read (Watch), so a test can hold the bounds. Its test
+// body's content coding, inflates to gigabytes; a file swapped for a
+// symbolic link while it is loaded: SwapFile) and measures what a run costs
+// and touches: its peak RSS (PeakRSS) and the files it opened in a folder it
+// must not read (Watch), so a test can hold the bounds. Its test
 // TestHostileSuite is the hostile-input suite that scripts/hostile.sh runs.
 package hostile
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recrawl/recrawl/internal/testkit/hostile"
 	"github.com/recrawl/recrawl/specs"
 )
 
@@ -102,24 +103,7 @@ func specLimits(t *testing.T, tl *tally, s *setup) {
 		d, _ := os.ReadFile(sp.ReferenceDocuments[0].File) // what the extraction reads without Data
 		return string(d)
 	}
-	stop, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			tmp := filepath.Join(dir, fmt.Sprintf(".swap-%d", i))
-			if i%2 == 0 {
-				os.Symlink(secret, tmp)
-			} else {
-				os.WriteFile(tmp, []byte("volcano ash cloud"), 0o644)
-			}
-			os.Rename(tmp, ref)
-		}
-	}()
+	stop := hostile.SwapFile(ref, secret, []byte("volcano ash cloud"))
 	for i := range 60 {
 		tl.tried("spec-swapped-file")
 		sp, err, ok := load("swap.yaml", swapSpec)
@@ -127,8 +111,7 @@ func specLimits(t *testing.T, tl *tally, s *setup) {
 			tl.problem(&tl.unexpected, "swapped reference file, load %d: the outside file's bytes were used", i)
 		}
 	}
-	close(stop)
-	<-stopped
+	stop()
 	tl.tried("spec-swapped-file")
 	os.WriteFile(ref+".new", []byte("volcano ash cloud"), 0o644)
 	os.Rename(ref+".new", ref)

@@ -3,11 +3,7 @@ package replaytest
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,22 +89,9 @@ func collectionCaptures(t *testing.T, out string) map[string]cdxj.Capture {
 func TestPywbReplayARC(t *testing.T) {
 	wayback := PywbBin(t, "wayback")
 	dir := t.TempDir()
-	root := filepath.Join(dir, "pywb")
-	coll := filepath.Join(root, "collections", "coll")
 	out := filepath.Join(dir, "out")
 	caps, srcDirs := arcCollection(t, out)
-	for _, sub := range []string{"archive", "indexes"} {
-		if err := os.MkdirAll(filepath.Join(coll, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Link(filepath.Join(out, archive.CollectionWARC), filepath.Join(coll, "archive", archive.CollectionWARC)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Link(filepath.Join(out, archive.CollectionCDXJ), filepath.Join(coll, "indexes", "index.cdxj")); err != nil {
-		t.Fatal(err)
-	}
-	base := startWayback(t, wayback, root) + "coll/"
+	base := servePywb(t, wayback, filepath.Join(dir, "pywb"), out)
 
 	inColl := collectionCaptures(t, out)
 	warc, err := os.Open(filepath.Join(out, archive.CollectionWARC))
@@ -116,8 +99,7 @@ func TestPywbReplayARC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer warc.Close()
-	client := &http.Client{Timeout: 20 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := idReplayClient()
 	for _, src := range caps {
 		c, ok := inColl[src.URL+" "+src.Timestamp]
 		if !ok {
@@ -140,19 +122,9 @@ func TestPywbReplayARC(t *testing.T) {
 		if err != nil || !bytes.Equal(orig, want) {
 			t.Errorf("%s: the collection's payload (%d bytes) is not the ARC record's (%d bytes, %v)", src.URL, len(want), len(orig), err)
 		}
-		req, _ := http.NewRequest("GET", base+c.Timestamp+"id_/"+c.URL, nil)
-		req.Header.Set("Accept-Encoding", "identity")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strconv.Itoa(resp.StatusCode) != c.Status {
-			t.Errorf("%s: pywb status %d, archived %s", c.URL, resp.StatusCode, c.Status)
+		status, got := idReplay(t, client, base+c.Timestamp+"id_/"+c.URL)
+		if strconv.Itoa(status) != c.Status {
+			t.Errorf("%s: pywb status %d, archived %s", c.URL, status, c.Status)
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: pywb returned %d bytes, the archived payload has %d (or they differ)", c.URL, len(got), len(want))
@@ -251,41 +223,5 @@ func TestReplayWebPageARC(t *testing.T) {
 			continue
 		}
 		t.Logf("%s %s (%s): %d bytes, identical", c.URL, c.Timestamp, c.Mime, len(got))
-	}
-}
-
-// startWayback serves the pywb root on a free loopback port until the test
-// ends, and returns its base URL once it answers.
-func startWayback(t *testing.T, wayback, root string) string {
-	t.Helper()
-	port := freePort(t)
-	var logs bytes.Buffer
-	cmd := exec.Command(wayback, "-b", "127.0.0.1", "-p", strconv.Itoa(port), "-t", "2", "-d", root)
-	cmd.Dir = root
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("wayback output:\n%.3000s", logs.String())
-		}
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	for {
-		resp, err := http.Get(base)
-		if err == nil {
-			resp.Body.Close()
-			return base
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("wayback did not start: %v", err)
-		case <-time.After(200 * time.Millisecond):
-		}
 	}
 }

@@ -41,52 +41,8 @@ func TestPywbReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := filepath.Join(dir, "pywb")
-	for _, sub := range []string{"archive", "indexes"} {
-		if err := os.MkdirAll(filepath.Join(root, "collections", "coll", sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Link(c.WARCPath(), filepath.Join(root, "collections", "coll", "archive", collection.WARCFile)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Link(filepath.Join(c.Dir, collection.CDXJFile), filepath.Join(root, "collections", "coll", "indexes", "index.cdxj")); err != nil {
-		t.Fatal(err)
-	}
-
-	port := freePort(t)
-	var logs bytes.Buffer
-	cmd := exec.Command(wayback, "-b", "127.0.0.1", "-p", strconv.Itoa(port), "-t", "2", "-d", root)
-	cmd.Dir = root
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("wayback output:\n%.3000s", logs.String())
-		}
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d/coll/", port)
-	client := &http.Client{Timeout: 20 * time.Second,
-		// id_ replay of a redirect returns the 3xx itself.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	for {
-		resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/", port))
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("wayback did not start: %v", err)
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	base := servePywb(t, wayback, filepath.Join(dir, "pywb"), c.Dir)
+	client := idReplayClient()
 
 	warc, err := os.Open(c.WARCPath())
 	if err != nil {
@@ -103,20 +59,9 @@ func TestPywbReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		u := base + ck.Open.Timestamp + "id_/" + ck.Open.URL
-		req, _ := http.NewRequest("GET", u, nil)
-		// Ask for the payload as stored: no transparent decompression.
-		req.Header.Set("Accept-Encoding", "identity")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strconv.Itoa(resp.StatusCode) != statusOf(t, warc, ck.Open) {
-			t.Errorf("%s %s: pywb status %d, archived %s", ck.Kind, u, resp.StatusCode, statusOf(t, warc, ck.Open))
+		status, got := idReplay(t, client, u)
+		if strconv.Itoa(status) != statusOf(t, warc, ck.Open) {
+			t.Errorf("%s %s: pywb status %d, archived %s", ck.Kind, u, status, statusOf(t, warc, ck.Open))
 		}
 		if !bytes.Equal(got, payload) {
 			t.Errorf("%s %s: pywb returned %d bytes, the archived payload has %d (or they differ)\n pywb %.200q\n warc %.200q",
@@ -150,6 +95,92 @@ func TestPywbReplay(t *testing.T) {
 			t.Errorf("report link %s: archived title %q not in the replayed frame", u, title)
 		}
 	}
+}
+
+// servePywb makes root a pywb root whose collection "coll" holds
+// collDir's collection.warc.gz (hard-linked into archive/) and
+// collection.cdxj (our index, as indexes/index.cdxj), serves it with
+// `wayback` on a free loopback port until the test ends, and returns the
+// collection's base URL once pywb answers.
+func servePywb(t *testing.T, wayback, root, collDir string) string {
+	t.Helper()
+	coll := filepath.Join(root, "collections", "coll")
+	for _, sub := range []string{"archive", "indexes"} {
+		if err := os.MkdirAll(filepath.Join(coll, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(filepath.Join(collDir, collection.WARCFile), filepath.Join(coll, "archive", collection.WARCFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(collDir, collection.CDXJFile), filepath.Join(coll, "indexes", "index.cdxj")); err != nil {
+		t.Fatal(err)
+	}
+	return startWayback(t, wayback, root) + "coll/"
+}
+
+// startWayback serves the pywb root on a free loopback port until the test
+// ends, and returns its base URL once it answers.
+func startWayback(t *testing.T, wayback, root string) string {
+	t.Helper()
+	port := freePort(t)
+	var logs bytes.Buffer
+	cmd := exec.Command(wayback, "-b", "127.0.0.1", "-p", strconv.Itoa(port), "-t", "2", "-d", root)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("wayback output:\n%.3000s", logs.String())
+		}
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		resp, err := http.Get(base)
+		if err == nil {
+			resp.Body.Close()
+			return base
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("wayback did not start: %v", err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// idReplayClient is the HTTP client the pywb tests replay with: it does not
+// follow redirects, since id_ replay of a redirect returns the 3xx itself.
+func idReplayClient() *http.Client {
+	return &http.Client{Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// idReplay gets an id_ replay URL and returns the status and the body as
+// stored: it asks for no transparent decompression.
+func idReplay(t *testing.T, client *http.Client, u string) (status int, body []byte) {
+	t.Helper()
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", "identity")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err = io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, body
 }
 
 // statusOf is the HTTP status of a capture's record (a revisit's own head).
