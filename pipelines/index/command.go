@@ -351,47 +351,50 @@ func (s Summary) SkippedTotal() int64 {
 // Summarize reads the index counters of a finished pipeline.
 func Summarize(m metrics.Results) Summary {
 	sum := Summary{Skipped: map[string]int64{}, DictionarySkipped: map[string]int64{}}
+	namespaces := map[string]counterSums{
+		index.CounterNamespaceIndex: {
+			totals: map[string]*int64{
+				index.CounterFiles:       &sum.Files,
+				index.CounterFilesFailed: &sum.FilesUnreadable,
+				index.CounterCaptures:    &sum.Captures,
+			},
+			isSkip:  index.IsSkipCounter,
+			skipped: sum.Skipped,
+		},
+		index.CounterNamespaceDictionary: {
+			totals: map[string]*int64{
+				index.CounterDictionaryDocs:      &sum.DictionaryDocs,
+				index.CounterDictionarySampled:   &sum.DictionarySampledOut,
+				index.CounterDictionaryTerms:     &sum.DictionaryTerms,
+				index.CounterDictionaryPruned:    &sum.DictionaryPruned,
+				index.CounterDictionaryTruncated: &sum.DictionaryTruncated,
+			},
+			isSkip:  index.IsDictionarySkipCounter,
+			skipped: sum.DictionarySkipped,
+		},
+	}
 	for _, c := range m.AllMetrics().Counters() {
-		if c.Namespace() == index.CounterNamespaceDictionary {
-			sum.addDictionaryCounter(c.Name(), c.Result())
-			continue
-		}
-		if c.Namespace() != index.CounterNamespaceIndex {
-			continue
-		}
-		v := c.Result()
-		switch name := c.Name(); name {
-		case index.CounterFiles:
-			sum.Files += v
-		case index.CounterFilesFailed:
-			sum.FilesUnreadable += v
-		case index.CounterCaptures:
-			sum.Captures += v
-		default:
-			if kind, ok := index.IsSkipCounter(name); ok {
-				sum.Skipped[kind] += v
-			}
+		if ns, ok := namespaces[c.Namespace()]; ok {
+			ns.add(c.Name(), c.Result())
 		}
 	}
 	return sum
 }
 
-func (s *Summary) addDictionaryCounter(name string, v int64) {
-	switch name {
-	case index.CounterDictionaryDocs:
-		s.DictionaryDocs += v
-	case index.CounterDictionarySampled:
-		s.DictionarySampledOut += v
-	case index.CounterDictionaryTerms:
-		s.DictionaryTerms += v
-	case index.CounterDictionaryPruned:
-		s.DictionaryPruned += v
-	case index.CounterDictionaryTruncated:
-		s.DictionaryTruncated += v
-	default:
-		if reason, ok := index.IsDictionarySkipCounter(name); ok {
-			s.DictionarySkipped[reason] += v
-		}
+// counterSums is where the counters of one namespace are summed: a total
+// each by counter name, and the skip counters (isSkip gives the reason) by
+// reason.
+type counterSums struct {
+	totals  map[string]*int64
+	isSkip  func(name string) (reason string, ok bool)
+	skipped map[string]int64
+}
+
+func (c counterSums) add(name string, v int64) {
+	if total, ok := c.totals[name]; ok {
+		*total += v
+	} else if reason, ok := c.isSkip(name); ok {
+		c.skipped[reason] += v
 	}
 }
 
