@@ -92,7 +92,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(SortedRun), func([]byte)) error)(nil)).Elem(), funcMakerContext۰ContextEmitSortedRunEmitSliceOfByteГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextEmitStringInt64Г)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool) (string, error))(nil)).Elem(), funcMakerContext۰ContextIntIterStringГStringError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, ShardSpec, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextShardSpecEmitIntStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
@@ -251,8 +251,8 @@ func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteIndexManifestFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeIndexManifestFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(string)) error {
-			return dfn.ProcessElement(a0, a1, a2, a3)
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool) (string, error) {
+			return dfn.ProcessElement(a0, a1, a2)
 		}),
 	}
 }
@@ -423,30 +423,30 @@ func (c *callerContext۰ContextIntIterKVShardPathEmitStringГError) Call4x1(arg0
 	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*KVShardPath) bool), arg3.(func(string)))
 }
 
-type callerContext۰ContextIntIterStringEmitStringГError struct {
-	fn func(context.Context, int, func(*string) bool, func(string)) error
+type callerContext۰ContextIntIterStringГStringError struct {
+	fn func(context.Context, int, func(*string) bool) (string, error)
 }
 
-func funcMakerContext۰ContextIntIterStringEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, int, func(*string) bool, func(string)) error)
-	return &callerContext۰ContextIntIterStringEmitStringГError{fn: f}
+func funcMakerContext۰ContextIntIterStringГStringError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, int, func(*string) bool) (string, error))
+	return &callerContext۰ContextIntIterStringГStringError{fn: f}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Name() string {
+func (c *callerContext۰ContextIntIterStringГStringError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextIntIterStringГStringError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool), args[3].(func(string)))
-	return []any{out0}
+func (c *callerContext۰ContextIntIterStringГStringError) Call(args []any) []any {
+	out0, out1 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool))
+	return []any{out0, out1}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
-	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool), arg3.(func(string)))
+func (c *callerContext۰ContextIntIterStringГStringError) Call3x2(arg0, arg1, arg2 any) (any, any) {
+	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool))
 }
 
 type callerContext۰ContextShardSpecEmitIntStringГError struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/transforms/gather"
 )
 
 // WriteIndexManifest writes dir's manifest (lookup.ManifestFile), complete,
@@ -17,23 +18,17 @@ import (
 // manifest's path.
 func WriteIndexManifest(s beam.Scope, dir string, written ...beam.PCollection) beam.PCollection {
 	s = s.Scope("WriteIndexManifest")
-	all := beam.Flatten(s, written...)
-	return beam.ParDo(s, &writeIndexManifestFn{Dir: dir}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
+	return beam.ParDo(s, &writeIndexManifestFn{Dir: dir}, gather.All(s, written...))
 }
 
 type writeIndexManifestFn struct {
 	Dir string
 }
 
-func (f *writeIndexManifestFn) ProcessElement(ctx context.Context, _ int, paths func(*string) bool, emit func(string)) error {
-	var names []string
-	var p string
-	for paths(&p) {
-		names = append(names, storage.Base(p))
+func (f *writeIndexManifestFn) ProcessElement(ctx context.Context, _ int, paths func(*string) bool) (string, error) {
+	names := gather.Strings(paths)
+	for i, p := range names {
+		names[i] = storage.Base(p)
 	}
-	if err := lookup.WriteManifest(ctx, f.Dir, lookup.Manifest{Complete: true, Files: names}); err != nil {
-		return err
-	}
-	emit(storage.Join(f.Dir, lookup.ManifestFile))
-	return nil
+	return storage.Join(f.Dir, lookup.ManifestFile), lookup.WriteManifest(ctx, f.Dir, lookup.Manifest{Complete: true, Files: names})
 }

@@ -112,7 +112,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, IndexRange, func(string, IndexLine)) error)(nil)).Elem(), funcMakerContext۰ContextIndexRangeEmitStringIndexLineГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterStringEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool) (string, error))(nil)).Elem(), funcMakerContext۰ContextIntIterStringГStringError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, SelectedChunk, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSelectedChunkEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Ranked, func([]Resolved)) error)(nil)).Elem(), funcMakerContext۰ContextSliceOfRankedEmitSliceOfResolvedГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Resolved, func(extract.Entry)))(nil)).Elem(), funcMakerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ)
@@ -342,8 +342,8 @@ func wrapMakerWriteFrontierFn(fn any) map[string]reflectx.Func {
 func wrapMakerWriteManifestFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*writeManifestFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool, a3 func(string)) error {
-			return dfn.ProcessElement(a0, a1, a2, a3)
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 int, a2 func(*string) bool) (string, error) {
+			return dfn.ProcessElement(a0, a1, a2)
 		}),
 	}
 }
@@ -426,30 +426,30 @@ func (c *callerContext۰ContextIndexRangeEmitStringIndexLineГError) Call3x1(arg
 	return c.fn(arg0.(context.Context), arg1.(IndexRange), arg2.(func(string, IndexLine)))
 }
 
-type callerContext۰ContextIntIterStringEmitStringГError struct {
-	fn func(context.Context, int, func(*string) bool, func(string)) error
+type callerContext۰ContextIntIterStringГStringError struct {
+	fn func(context.Context, int, func(*string) bool) (string, error)
 }
 
-func funcMakerContext۰ContextIntIterStringEmitStringГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, int, func(*string) bool, func(string)) error)
-	return &callerContext۰ContextIntIterStringEmitStringГError{fn: f}
+func funcMakerContext۰ContextIntIterStringГStringError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, int, func(*string) bool) (string, error))
+	return &callerContext۰ContextIntIterStringГStringError{fn: f}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Name() string {
+func (c *callerContext۰ContextIntIterStringГStringError) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Type() reflect.Type {
+func (c *callerContext۰ContextIntIterStringГStringError) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool), args[3].(func(string)))
-	return []any{out0}
+func (c *callerContext۰ContextIntIterStringГStringError) Call(args []any) []any {
+	out0, out1 := c.fn(args[0].(context.Context), args[1].(int), args[2].(func(*string) bool))
+	return []any{out0, out1}
 }
 
-func (c *callerContext۰ContextIntIterStringEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
-	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool), arg3.(func(string)))
+func (c *callerContext۰ContextIntIterStringГStringError) Call3x2(arg0, arg1, arg2 any) (any, any) {
+	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool))
 }
 
 type callerContext۰ContextSelectedChunkEmitStringDiscoveryEmitStringГError struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/transforms/gather"
 )
 
 // WriteManifest writes OutDir/round.manifest (roundstate.WriteManifest)
@@ -14,23 +15,13 @@ import (
 // the manifest's path, once it is written.
 func WriteManifest(s beam.Scope, outDir string, parts ...beam.PCollection) beam.PCollection {
 	s = s.Scope("WriteManifest")
-	all := beam.Flatten(s, parts...)
-	return beam.ParDo(s, &writeManifestFn{Dir: outDir}, beam.GroupByKey(s, beam.AddFixedKey(s, all)))
+	return beam.ParDo(s, &writeManifestFn{Dir: outDir}, gather.All(s, parts...))
 }
 
 type writeManifestFn struct {
 	Dir string
 }
 
-func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, parts func(*string) bool, emit func(string)) error {
-	var all []string
-	var p string
-	for parts(&p) {
-		all = append(all, p)
-	}
-	if err := roundstate.WriteManifest(ctx, f.Dir, all); err != nil {
-		return err
-	}
-	emit(storage.Join(f.Dir, roundstate.ManifestFile))
-	return nil
+func (f *writeManifestFn) ProcessElement(ctx context.Context, _ int, parts func(*string) bool) (string, error) {
+	return storage.Join(f.Dir, roundstate.ManifestFile), roundstate.WriteManifest(ctx, f.Dir, gather.Strings(parts))
 }
