@@ -268,17 +268,19 @@ func Cosine(a, b Vector) float64 {
 	if a.norm == 0 || b.norm == 0 {
 		return 0
 	}
-	c := dot(a, b) / (a.norm * b.norm)
+	c := dot(a, b, 1, 1) / (a.norm * b.norm)
 	if math.IsNaN(c) || math.IsInf(c, 0) {
 		// The dot product or the product of the norms overflowed (or
 		// underflowed to 0): the same cosine on the unit vectors.
-		c = dotScaled(a, b, 1/a.norm, 1/b.norm)
+		c = dot(a, b, 1/a.norm, 1/b.norm)
 	}
 	return c
 }
 
-// dotScaled is the dot product of a·sa and b·sb.
-func dotScaled(a, b Vector, sa, sb float64) float64 {
+// dot is the dot product of a·sa and b·sb, a merge of the two term-sorted
+// component lists. A scale of 1 changes no product (x·1 is x exactly), so
+// dot(a, b, 1, 1) is the plain dot product to the last bit.
+func dot(a, b Vector, sa, sb float64) float64 {
 	var sum float64
 	i, j := 0, 0
 	for i < len(a.entries) && j < len(b.entries) {
@@ -289,25 +291,6 @@ func dotScaled(a, b Vector, sa, sb float64) float64 {
 			j++
 		default:
 			sum += (a.entries[i].Weight * sa) * (b.entries[j].Weight * sb)
-			i++
-			j++
-		}
-	}
-	return sum
-}
-
-// dot is the dot product, a merge of the two term-sorted component lists.
-func dot(a, b Vector) float64 {
-	var sum float64
-	i, j := 0, 0
-	for i < len(a.entries) && j < len(b.entries) {
-		switch c := strings.Compare(a.entries[i].Term, b.entries[j].Term); {
-		case c < 0:
-			i++
-		case c > 0:
-			j++
-		default:
-			sum += a.entries[i].Weight * b.entries[j].Weight
 			i++
 			j++
 		}
