@@ -213,14 +213,8 @@ func (s *Reader) ReadLine() ([]byte, error) {
 	s.line = s.line[:0]
 	for {
 		if s.atEnd && !s.Continuous || s.eof {
-			if len(s.line) > 0 {
-				return s.line, nil
-			}
-			if s.eof && !s.gzipped {
-				return nil, io.EOF
-			}
-			if err := s.endOfData(io.EOF); err != nil {
-				return nil, err
+			if line, more, err := s.lineAtEnd(); !more {
+				return line, err
 			}
 			continue
 		}
@@ -245,6 +239,24 @@ func (s *Reader) ReadLine() ([]byte, error) {
 			return s.line, nil
 		}
 	}
+}
+
+// lineAtEnd is where a line read meets the end of the data (of the input,
+// or of the member outside continuous mode). A line read so far is
+// returned as it is; with none, the read ends with io.EOF or the error
+// that ends the data, unless the data goes on (more: the next member of a
+// continuous stream).
+func (s *Reader) lineAtEnd() (line []byte, more bool, err error) {
+	if len(s.line) > 0 {
+		return s.line, false, nil
+	}
+	if s.eof && !s.gzipped {
+		return nil, false, io.EOF
+	}
+	if err := s.endOfData(io.EOF); err != nil {
+		return nil, false, err
+	}
+	return nil, true, nil
 }
 
 // Read reads block data.
@@ -495,14 +507,8 @@ func (s *Reader) ReadLineLimit(limit int64) ([]byte, error) {
 	s.line = s.line[:0]
 	for int64(len(s.line)) < limit {
 		if s.atEnd && !s.Continuous || s.eof {
-			if len(s.line) > 0 {
-				return s.line, nil
-			}
-			if s.eof && !s.gzipped {
-				return nil, io.EOF
-			}
-			if err := s.endOfData(io.EOF); err != nil {
-				return nil, err
+			if line, more, err := s.lineAtEnd(); !more {
+				return line, err
 			}
 			continue
 		}
