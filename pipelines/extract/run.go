@@ -269,9 +269,9 @@ func extractRun(ctx context.Context, o options) error {
 		return err
 	}
 	// A job server that is not running fails here, before any state exists.
+	var rc runners.Config
 	if o.engine != "sequential" {
-		rc, err := runners.FromFlags()
-		if err != nil {
+		if rc, err = runners.FromFlags(); err != nil {
 			return err
 		}
 		if err := rc.CheckEndpoint(ctx); err != nil {
@@ -310,7 +310,7 @@ func extractRun(ctx context.Context, o options) error {
 		}
 		announce(job, o, len(seeds), len(refs))
 	}
-	eng, closeEngine, err := newEngine(ctx, job, o, idx)
+	eng, closeEngine, err := newEngine(ctx, job, o, idx, rc)
 	if err != nil {
 		return err
 	}
@@ -364,19 +364,15 @@ func announce(job *extract.Job, o options, seeds, refs int) {
 }
 
 // newEngine picks the engine of --engine: the sequential one on idx, or
-// Beam on the runner of the command line, once every worker is known to
+// Beam on rc (the runner of the command line), once every worker is known to
 // reach every path. closeEngine releases what the engine holds (a worker
 // binary built for the run).
-func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Index) (eng engine.Engine, closeEngine func(), err error) {
+func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Index, rc runners.Config) (eng engine.Engine, closeEngine func(), err error) {
 	if o.engine == "sequential" {
 		return &engine.Sequential{Index: idx, Quiet: o.quiet}, func() {}, nil
 	}
 	// A finished run is not redone as long as its outputs are there.
 	outputsInPlace, err := storage.Exists(ctx, storage.Join(o.output, collection.RunFile))
-	if err != nil {
-		return nil, nil, err
-	}
-	rc, err := runners.FromFlags()
 	if err != nil {
 		return nil, nil, err
 	}
