@@ -13,16 +13,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"slices"
 	"strconv"
 
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/storage"
 )
 
@@ -52,7 +50,7 @@ const FileListVersion = 1
 
 // IdentityBlock is the size of the blocks at the start and end of an
 // archive file that identify it with its name and size.
-const IdentityBlock = 64 << 10
+const IdentityBlock = index.IdentityBlockBytes
 
 // FileListHeader is the first line of FileListFile: the settings the
 // index's parts are built with.
@@ -243,30 +241,11 @@ func WriteFileList(ctx context.Context, dir string, l *FileList) error {
 
 // IdentifyFile reads the identity of an archive file (local or gs://): its
 // base name, size and the SHA-256 of its first and last IdentityBlock
-// bytes.
+// bytes, as index.IdentifyFile computes it for every kind of index.
 func IdentifyFile(ctx context.Context, p string) (FileIdentity, error) {
-	r, err := storage.OpenReaderAt(ctx, p)
-	if err != nil {
-		return FileIdentity{}, fmt.Errorf("identify %s: %w", p, err)
-	}
-	defer r.Close()
-	size := r.Size()
-	block := func(off int64) (string, error) {
-		n := min(int64(IdentityBlock), size)
-		buf := make([]byte, n)
-		if _, err := r.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-			return "", fmt.Errorf("identify %s at byte %d: %w", p, off, err)
-		}
-		sum := sha256.Sum256(buf)
-		return hex.EncodeToString(sum[:]), nil
-	}
-	head, err := block(0)
+	id, err := index.IdentifyFile(ctx, p)
 	if err != nil {
 		return FileIdentity{}, err
 	}
-	tail, err := block(max(0, size-IdentityBlock))
-	if err != nil {
-		return FileIdentity{}, err
-	}
-	return FileIdentity{Name: storage.Base(p), Size: size, HeadSHA256: head, TailSHA256: tail}, nil
+	return FileIdentity{Name: id.Name, Size: id.Size, HeadSHA256: id.Head, TailSHA256: id.Tail}, nil
 }
