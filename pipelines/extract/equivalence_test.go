@@ -13,12 +13,6 @@ import (
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
-// k1Documents is the collection size of TestBeamK1EqualsSequential's runs.
-const (
-	k1Documents = 40
-	k1Target    = "40"
-)
-
 // TestBeamK1EqualsSequential: with K = 1 the Beam rounds are exactly the
 // sequential Algorithm 1 (method.md §3): the same collection in the same
 // order, the same missing URLs, links, collection WARC and round statistics.
@@ -26,34 +20,41 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	a := fixture(t)
 	dir := t.TempDir()
 	seq, beam := filepath.Join(dir, "sequential"), filepath.Join(dir, "beam")
-	// target_size 40 (as in the focus tests' K = 1 comparisons): about 45
-	// rounds of one URL (~0.2 s each on prism), four Beam runs of them, so
-	// the test takes tens of seconds; 40 documents in order is enough to
-	// hold revisits, missing URLs and redirects (checked below).
+	// target_size 70: about 80 rounds of one URL (~0.2 s each on prism).
 	// The sequential engine takes one URL at a time whatever the batch
 	// size; it is given K = 1 too so that run.json records the same spec.
-	mustRun(t, nil, extractArgs(a, testEvent, seq, "--engine=sequential", "--batch_size=1", "--target_size="+k1Target)...)
-	mustRun(t, nil, extractArgs(a, testEvent, beam, "--engine=beam", "--batch_size=1", "--target_size="+k1Target)...)
+	mustRun(t, nil, extractArgs(a, testEvent, seq, "--engine=sequential", "--batch_size=1", "--target_size=70")...)
+	mustRun(t, nil, extractArgs(a, testEvent, beam, "--engine=beam", "--batch_size=1", "--target_size=70")...)
 	sameOutputs(t, seq, beam, true)
 	// Several rounds per job (--rounds_per_job): the same rounds, planned
 	// inside the pipeline instead of by the driver.
 	perJob := filepath.Join(dir, "beam-3-per-job")
-	mustRun(t, nil, extractArgs(a, testEvent, perJob, "--engine=beam", "--batch_size=1", "--target_size="+k1Target, "--rounds_per_job=3")...)
+	mustRun(t, nil, extractArgs(a, testEvent, perJob, "--engine=beam", "--batch_size=1", "--target_size=70", "--rounds_per_job=3")...)
 	sameOutputs(t, seq, perJob, true)
 	// withOption runs the sequential engine with one focus option set
 	// and, with beamToo, Beam at K = 1, which must equal it; and it checks
 	// that the option changes the run, so that the comparisons cover it.
+	// The options compared with Beam run 40 documents (each changes the
+	// first 40 already; a Beam run at K = 1 costs a job per document); the
+	// others run 70, as the default's comparisons above: switching off
+	// the post-event discount changes nothing in the first 40.
+	seq40 := filepath.Join(dir, "sequential-40")
+	mustRun(t, nil, extractArgs(a, testEvent, seq40, "--engine=sequential", "--batch_size=1", "--target_size=40")...)
 	withOption := func(name, option string, beamToo bool) {
 		t.Helper()
 		spec := focusSpec(t, a, option)
+		base, target := seq, "--target_size=70"
+		if beamToo {
+			base, target = seq40, "--target_size=40"
+		}
 		optSeq := filepath.Join(dir, name+"-sequential")
-		mustRun(t, nil, focusArgs(a, spec)(optSeq, "--engine=sequential", "--batch_size=1", "--target_size="+k1Target)...)
+		mustRun(t, nil, focusArgs(a, spec)(optSeq, "--engine=sequential", "--batch_size=1", target)...)
 		if beamToo {
 			optBeam := filepath.Join(dir, name+"-beam")
-			mustRun(t, nil, focusArgs(a, spec)(optBeam, "--engine=beam", "--batch_size=1", "--target_size="+k1Target)...)
+			mustRun(t, nil, focusArgs(a, spec)(optBeam, "--engine=beam", "--batch_size=1", target)...)
 			sameOutputs(t, optSeq, optBeam, true)
 		}
-		if reflect.DeepEqual(readDocs(t, seq), readDocs(t, optSeq)) {
+		if reflect.DeepEqual(readDocs(t, base), readDocs(t, optSeq)) {
 			t.Errorf("%s changes nothing in this run: the comparisons do not cover it", strings.TrimSpace(option))
 		}
 	}
@@ -83,9 +84,9 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 		}
 	}
 	tot := readTotals(t, beam)
-	if len(docs) != k1Documents || revisits == 0 || tot.Missing == 0 || tot.Redirects == 0 || tot.Rounds < k1Documents {
-		t.Errorf("weak comparison: %d documents (%d revisits), %d missing, %d redirects, %d rounds; want %d documents with revisits, missing URLs and redirects",
-			len(docs), revisits, tot.Missing, tot.Redirects, tot.Rounds, k1Documents)
+	if len(docs) != 70 || revisits == 0 || tot.Missing == 0 || tot.Redirects == 0 || tot.Rounds < 70 {
+		t.Errorf("weak comparison: %d documents (%d revisits), %d missing, %d redirects, %d rounds; want 70 documents with revisits, missing URLs and redirects",
+			len(docs), revisits, tot.Missing, tot.Redirects, tot.Rounds)
 	}
 	for i, d := range docs {
 		if d.Rank != 0 || i > 0 && d.Round <= docs[i-1].Round {
