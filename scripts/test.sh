@@ -20,7 +20,7 @@ echo "== licences"
 scripts/check-licenses.sh
 
 echo "== go test"
-go test -count=1 -timeout 25m "$@" ./...
+go test -count=1 -timeout 40m "$@" ./...
 
 # The index built with -tags isal inflates with ISA-L (internal/inflate):
 # the same members, offsets and index lines, on every real archive in
