@@ -24,10 +24,6 @@ import (
 // extraction stops. Any other change is another extraction.
 var refreshableFields = map[string]bool{"target_size": true, "max_rounds": true, "stop_after_empty_rounds": true}
 
-// IndexListFile is the list of the files an incremental index holds, in
-// its directory: when there, an index's state is the digest of its content.
-const IndexListFile = lookup.FileListFile
-
 // refreshedJob is the job a refresh continues with: the job stored in
 // work (its reference texts, calibrated gate and every setting), with the
 // command line's indexes, archive locations, dictionaries, join and
@@ -194,7 +190,7 @@ func hashIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error)
 	if !info.IsDir() {
 		dir = filepath.Dir(p)
 	}
-	if list, err := os.ReadFile(filepath.Join(dir, IndexListFile)); err == nil {
+	if list, err := os.ReadFile(filepath.Join(dir, lookup.FileListFile)); err == nil {
 		h.Write(list)
 		return nil
 	}

@@ -56,15 +56,12 @@ type writeBigtableFn struct {
 }
 
 func (f *writeBigtableFn) Setup(ctx context.Context) error {
-	project, instance, table, err := ParseBigtableSpec(f.Spec)
+	client, tbl, err := openBigtable(ctx, f.Spec)
 	if err != nil {
 		return err
 	}
-	f.client, err = bigtable.NewClient(ctx, project, instance)
-	if err != nil {
-		return fmt.Errorf("bigtable client for %s/%s: %w", project, instance, err)
-	}
-	f.writer = btindex.NewWriter(f.client.Open(table), 0)
+	f.client = client
+	f.writer = btindex.NewWriter(tbl, 0)
 	f.badLine = beam.NewCounter("bigtable", "bad_lines")
 	f.rows = beam.NewCounter("bigtable", "rows_written")
 	return nil
@@ -119,15 +116,10 @@ type writeBigtableDocFreqFn struct {
 }
 
 func (f *writeBigtableDocFreqFn) Setup(ctx context.Context) error {
-	project, instance, table, err := ParseBigtableSpec(f.Spec)
-	if err != nil {
+	var err error
+	if f.client, f.tbl, err = openBigtable(ctx, f.Spec); err != nil {
 		return err
 	}
-	f.client, err = bigtable.NewClient(ctx, project, instance)
-	if err != nil {
-		return fmt.Errorf("bigtable client for %s/%s: %w", project, instance, err)
-	}
-	f.tbl = f.client.Open(table)
 	f.written = beam.NewCounter("bigtable", "dictionaries_written")
 	return nil
 }
@@ -160,4 +152,18 @@ func (f *writeBigtableDocFreqFn) Teardown() error {
 		return f.client.Close()
 	}
 	return nil
+}
+
+// openBigtable connects to the table of a PROJECT/INSTANCE/TABLE spec, for
+// the Setup of the DoFns that write to it.
+func openBigtable(ctx context.Context, spec string) (*bigtable.Client, *bigtable.Table, error) {
+	project, instance, table, err := ParseBigtableSpec(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := bigtable.NewClient(ctx, project, instance)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bigtable client for %s/%s: %w", project, instance, err)
+	}
+	return client, client.Open(table), nil
 }
