@@ -49,6 +49,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/proctest"
 	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
@@ -531,15 +532,9 @@ func sparkWorkerLost(t *testing.T, f *clusterFixture, c *testservers.Spark, js *
 		"--environment_type=LOOPBACK", "--job_name=" + job, "--rounds_per_job=3"}, f.extractArgs(out)...)...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	cmd.Dir = tmp
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	run := proctest.Start(t, cmd)
 	// The application runs on the cluster, then 10 s more.
-	for running := false; !running; {
+	run.WaitFor(t, "application "+job+" RUNNING", 200*time.Millisecond, 10*time.Minute, func() bool {
 		var doc struct {
 			ActiveApps []struct {
 				Name, State string
@@ -547,33 +542,31 @@ func sparkWorkerLost(t *testing.T, f *clusterFixture, c *testservers.Spark, js *
 		}
 		getJSON(t, c.Web+"/json/", &doc)
 		for _, a := range doc.ActiveApps {
-			running = running || a.Name == job && a.State == "RUNNING"
+			if a.Name == job && a.State == "RUNNING" {
+				return true
+			}
 		}
-		select {
-		case err := <-done:
-			t.Fatalf("the extraction ended before its application ran: %v\n%s", err, tail(output.String(), 4000))
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+		return false
+	})
 	time.Sleep(10 * time.Second)
 	if err := syscall.Kill(c.WorkerPID, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill the Spark worker %d: %v", c.WorkerPID, err)
 	}
 	killed := time.Now()
-	err := <-done
+	err := run.Wait()
 	t.Logf("the extraction ended %.1fs after the Spark worker was killed: %v", time.Since(killed).Seconds(), err)
 	if err == nil {
-		t.Fatalf("the extraction succeeded although its Spark worker was killed:\n%s", tail(output.String(), 4000))
+		t.Fatalf("the extraction succeeded although its Spark worker was killed:\n%s", tail(run.Output(), 4000))
 	}
 	var failure string
-	for _, line := range strings.Split(output.String(), "\n") {
+	for _, line := range strings.Split(run.Output(), "\n") {
 		if strings.HasPrefix(line, "recrawl extract: ") {
 			failure = line
 		}
 	}
 	for _, want := range []string{js.Endpoint, "restart the job server"} {
 		if !strings.Contains(failure, want) {
-			t.Errorf("the extraction's failure line does not say %q: %q\n%s", want, failure, tail(output.String(), 4000))
+			t.Errorf("the extraction's failure line does not say %q: %q\n%s", want, failure, tail(run.Output(), 4000))
 		}
 	}
 	for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(js.Log.String(), "restarted the spark job server"); time.Sleep(time.Second) {

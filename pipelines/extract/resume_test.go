@@ -4,11 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
+	"github.com/recrawl/recrawl/internal/testkit/proctest"
 )
 
 // killAt starts the command and SIGKILLs it once path exists (plus delay,
@@ -17,37 +17,10 @@ import (
 // signal.
 func killAt(t *testing.T, args []string, path string, delay time.Duration) {
 	t.Helper()
-	cmd := command(t, nil, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(2 * time.Minute)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("the run ended (%v) before %s existed: kill point too late\n%s", err, path, tail(stderr.String(), 3000))
-		case <-deadline:
-			cmd.Process.Kill()
-			t.Fatalf("no %s after 2 minutes", path)
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
+	run := proctest.Start(t, command(t, nil, args...))
+	run.WaitForFile(t, path, 2*time.Minute)
 	time.Sleep(delay)
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	err := <-exited
-	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the run was not killed by SIGKILL at %s + %v: %v", path, delay, err)
-	}
+	run.Kill(t)
 	t.Logf("killed at %s + %v", shortArgs([]string{path}), delay)
 }
 

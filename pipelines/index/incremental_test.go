@@ -11,12 +11,12 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/testkit/proctest"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
@@ -270,30 +270,9 @@ func killWhenSeen(t *testing.T, seen string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(indexCommand(t), append([]string{"index"}, args...)...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	var log strings.Builder
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	deadline := time.After(2 * time.Minute)
-	for {
-		select {
-		case err := <-done:
-			t.Fatalf("recrawl index %v ended (%v) before %s was seen:\n%s", args, err, seen, log.String())
-		case <-deadline:
-			cmd.Process.Kill()
-			<-done
-			t.Fatalf("no %s after two minutes:\n%s", seen, log.String())
-		case <-time.After(2 * time.Millisecond):
-		}
-		if _, err := os.Stat(seen); err == nil {
-			break
-		}
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-done
+	run := proctest.Start(t, cmd)
+	run.WaitForFile(t, seen, 2*time.Minute)
+	run.Kill(t)
 }
 
 // TestKilledAdd: an --add killed (SIGKILL) while it writes its segment, and

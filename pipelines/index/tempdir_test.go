@@ -6,11 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/lookup"
+	"github.com/recrawl/recrawl/internal/testkit/proctest"
 )
 
 // userFolders makes folders of the user's in dir, named like the run's
@@ -92,29 +92,13 @@ func TestKilledRunTempDir(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(bin, "index", "--input="+strings.Join(files, ","), "--output="+out, "--shards=2")
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	var log strings.Builder
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	run := proctest.Start(t, cmd)
 	var left []string
-	deadline := time.After(2 * time.Minute)
-	for len(left) == 0 {
-		select {
-		case err := <-done:
-			t.Fatalf("the run ended (%v) before its temporary folder was seen:\n%s", err, log.String())
-		case <-deadline:
-			cmd.Process.Kill()
-			<-done
-			t.Fatalf("no temporary folder in %s after two minutes:\n%s", out, log.String())
-		case <-time.After(5 * time.Millisecond):
-		}
+	run.WaitFor(t, "temporary folder in "+out, 5*time.Millisecond, 2*time.Minute, func() bool {
 		left, _ = filepath.Glob(filepath.Join(out, ".runs-*"))
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-done
+		return len(left) > 0
+	})
+	run.Kill(t)
 	if len(left) != 1 {
 		t.Fatalf("temporary folders of the killed run: %v", left)
 	}
