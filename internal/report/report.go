@@ -213,7 +213,6 @@ var funcs = template.FuncMap{
 	"f2":  func(x float64) string { return num(x, 2) },
 	"f3":  func(x float64) string { return num(x, 3) },
 	"svg": inlineSVG,
-	"inc": func(i int) int { return i + 1 },
 }
 
 var page = template.Must(template.New("report").Funcs(funcs).Parse(pageTemplate))
