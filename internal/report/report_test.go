@@ -2,8 +2,8 @@ package report_test
 
 import (
 	"bytes"
-	"fmt"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
