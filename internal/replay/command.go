@@ -3,16 +3,19 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"github.com/recrawl/recrawl/internal/collection"
 	"io"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/recrawl/recrawl/internal/cli"
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // ViewerEnv names the environment variable that gives the folder of
@@ -123,13 +126,18 @@ func ReportLabels(reportDir, path, event string) (*LabelsOptions, error) {
 	}
 	seen := map[string]bool{}
 	for _, r := range runs {
-		err := collection.EachDocument(filepath.Join(r.Dir, collection.DocumentsFile), func(_ int, d *collection.Document) error {
+		path := filepath.Join(r.Dir, collection.DocumentsFile)
+		err := collection.EachDocument(path, func(_ int, d *collection.Document) error {
 			if !seen[d.URL] {
 				seen[d.URL] = true
 				o.Documents = append(o.Documents, d.URL)
 			}
 			return nil
 		})
+		if errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("a run without documents.jsonl: its documents cannot be labelled", "run", r.Name, "path", path)
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", r.Name, err)
 		}
