@@ -72,7 +72,7 @@ type labelsFile struct {
 	gradeCol    int
 	width       int               // columns of the header
 	docs        map[string]string // document URL -> its SURT key
-	docOfKey    map[string]string // SURT key -> the first document URL with it
+	docsOfKey   map[string][]string // SURT key -> the document URLs with it
 
 	mu     sync.Mutex
 	header string // the first line, as read
@@ -88,7 +88,7 @@ type labelLine struct {
 
 // openLabels reads the labels file at o.Path, if there is one.
 func openLabels(o LabelsOptions) (*labelsFile, error) {
-	l := &labelsFile{path: o.Path, event: o.Event, docs: map[string]string{}, docOfKey: map[string]string{}}
+	l := &labelsFile{path: o.Path, event: o.Event, docs: map[string]string{}, docsOfKey: map[string][]string{}}
 	if l.event == "" {
 		l.event = NoEvent
 	}
@@ -100,9 +100,9 @@ func openLabels(o LabelsOptions) (*labelsFile, error) {
 		if err != nil {
 			continue // a document URL without a key cannot be labelled
 		}
-		l.docs[u] = k
-		if _, ok := l.docOfKey[k]; !ok {
-			l.docOfKey[k] = u
+		if _, dup := l.docs[u]; !dup {
+			l.docs[u] = k
+			l.docsOfKey[k] = append(l.docsOfKey[k], u)
 		}
 	}
 	data, err := os.ReadFile(o.Path)
@@ -187,23 +187,25 @@ func (l *labelsFile) ofEvent(ln labelLine) bool {
 	return ev == l.event
 }
 
-// marks returns the grades of the served event's labels by document URL
-// (a page listed twice keeps its highest grade, as ReadLabels does).
+// marks returns the grades of the served event's labels by document URL:
+// every document URL of a label's page (SURT key) has its grade, and a page
+// listed twice keeps its highest grade, as ReadLabels does.
 func (l *labelsFile) marks() map[string]float64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := map[string]float64{}
 	for _, ln := range l.lines {
-		doc, ok := l.docOfKey[ln.key]
-		if ln.key == "" || !ok || !l.ofEvent(ln) {
+		if ln.key == "" || !l.ofEvent(ln) {
 			continue
 		}
 		g, err := strconv.ParseFloat(ln.field(l.gradeCol), 64)
 		if err != nil || g < 0 {
 			continue // not a grade ReadLabels reads: left to the researcher
 		}
-		if old, seen := out[doc]; !seen || g > old {
-			out[doc] = g
+		for _, doc := range l.docsOfKey[ln.key] {
+			if old, seen := out[doc]; !seen || g > old {
+				out[doc] = g
+			}
 		}
 	}
 	return out

@@ -25,7 +25,7 @@ func labelServer(t *testing.T, initial string) (*Server, string) {
 		}
 	}
 	s, err := Start(Options{ViewerDir: viewerDir(t), ReportDir: rep, Labels: &LabelsOptions{Path: path, Event: "flood",
-		Documents: []string{"http://a.example/1", "http://a.example/2", "https://www.b.example/x?q=1"}}})
+		Documents: []string{"http://a.example/1", "http://a.example/2", "https://www.b.example/x?q=1", "http://b.example/x?q=1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,8 @@ func TestLabelsWritten(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &answer); code != http.StatusOK || err != nil {
 		t.Fatalf("GET /labels: %d %v %s", code, err, body)
 	}
-	wantMarks := map[string]float64{"http://a.example/1": 0, "http://a.example/2": 0, "https://www.b.example/x?q=1": 0}
+	// Both documents of the page b.example/x?q=1 show its mark.
+	wantMarks := map[string]float64{"http://a.example/1": 0, "http://a.example/2": 0, "https://www.b.example/x?q=1": 0, "http://b.example/x?q=1": 0}
 	if answer.File != path || answer.Event != "flood" || len(answer.Labels) != len(wantMarks) {
 		t.Errorf("GET /labels: %+v", answer)
 	}
