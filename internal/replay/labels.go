@@ -70,8 +70,8 @@ type labelsFile struct {
 	urlCol      int
 	eventCol    int // -1: the file has no event column
 	gradeCol    int
-	width       int               // columns of the header
-	docs        map[string]string // document URL -> its SURT key
+	width       int                 // columns of the header
+	docs        map[string]string   // document URL -> its SURT key
 	docsOfKey   map[string][]string // SURT key -> the document URLs with it
 
 	mu     sync.Mutex
