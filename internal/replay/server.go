@@ -16,6 +16,9 @@
 //	                          control)
 //	/wacz/NAME                the WACZ files, with byte ranges (the viewer
 //	                          reads the index and records by range)
+//	/labels                   the researcher's marks: GET reads them, POST
+//	                          (from the server's own pages only) writes one
+//	                          to the labels file (labels.go)
 //
 // The report links documents relatively ("view?wacz=…", see ViewLink), so
 // the same report.html works whatever port the server got. Command is the
@@ -63,6 +66,9 @@ type Options struct {
 	ReportDir string
 	// WACZ maps the names the viewer asks for (/wacz/NAME) to files.
 	WACZ map[string]string
+	// Labels, when set, is the labels file the report's marks are written
+	// to, through /labels (labels.go).
+	Labels *LabelsOptions
 
 	// limits overrides DefaultLimits field by field (tests).
 	limits Limits
@@ -179,6 +185,12 @@ func Start(o Options) (*Server, error) {
 			return nil, fmt.Errorf("collection %s: %w", name, err)
 		}
 	}
+	var labels *labelsFile
+	if o.Labels != nil {
+		if labels, err = openLabels(*o.Labels); err != nil {
+			return nil, err
+		}
+	}
 	var root *os.Root
 	if o.ReportDir != "" {
 		if root, err = os.OpenRoot(o.ReportDir); err != nil {
@@ -239,6 +251,9 @@ func Start(o Options) (*Server, error) {
 		}
 		s.serveFile(w, r, path, name)
 	})
+	if labels != nil {
+		mux.Handle("/labels", labels)
+	}
 	if root != nil {
 		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/" {

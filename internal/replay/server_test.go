@@ -134,6 +134,7 @@ func TestCommand(t *testing.T) {
 	run := filepath.Join(dir, "out")
 	os.MkdirAll(run, 0o755)
 	os.WriteFile(filepath.Join(run, CollectionFile), []byte("wacz bytes"), 0o644)
+	os.WriteFile(filepath.Join(run, "documents.jsonl"), []byte(`{"url":"http://a.example/1","timestamp":"20130601000000"}`+"\n"), 0o644)
 	rep := filepath.Join(dir, "report")
 	os.MkdirAll(rep, 0o755)
 	os.WriteFile(filepath.Join(rep, "report.html"), []byte("<p>report</p>"), 0o644)
@@ -148,8 +149,11 @@ func TestCommand(t *testing.T) {
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
-	var url string
+	var url, labels string
 	for sc.Scan() {
+		if l, ok := strings.CutPrefix(sc.Text(), "marks on the report go to "); ok {
+			labels = l
+		}
 		if u, ok := strings.CutPrefix(sc.Text(), "open "); ok {
 			url, _, _ = strings.Cut(u, " ")
 			break
@@ -166,9 +170,23 @@ func TestCommand(t *testing.T) {
 	if code, _, body := get(t, strings.TrimSuffix(url, "/report.html")+"/wacz/ctf.wacz", ""); code != 200 || body != "wacz bytes" {
 		t.Errorf("the run's collection: %d %q", code, body)
 	}
+	// The marks of the report go to labels.tsv in the report folder.
+	if labels != filepath.Join(rep, "labels.tsv") {
+		t.Errorf("labels file %q printed, want %q", labels, filepath.Join(rep, "labels.tsv"))
+	}
+	if code, _, body := get(t, strings.TrimSuffix(url, "/report.html")+"/labels", ""); code != 200 ||
+		!strings.Contains(body, `"labels":{}`) || !strings.Contains(body, `"event":"-"`) {
+		t.Errorf("GET /labels: %d %q", code, body)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	// A run's documents.jsonl that cannot be read stops serve, naming it.
+	os.WriteFile(filepath.Join(run, "documents.jsonl"), []byte("{\n"), 0o644)
+	if err := Command(context.Background(), []string{"--report", rep, "--addr", "127.0.0.1:0", "--viewer", viewerDir(t)}, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "documents.jsonl:1") {
+		t.Errorf("a bad documents.jsonl: %v", err)
 	}
 	for _, args := range [][]string{{}, {"--report", dir}, {"--report", rep, "extra"}} {
 		if err := Command(context.Background(), append(args, "--viewer", viewerDir(t)), io.Discard); err == nil {

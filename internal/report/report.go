@@ -3,9 +3,16 @@
 //
 // Design:
 //   - The page carries everything it shows: CSS in a <style> element, plots
-//     as inline SVG (gonum/plot's output with its XML prolog removed), no
-//     scripts, no fonts, images or style sheets from elsewhere. It can be
-//     mailed, archived or opened from a file system without a network.
+//     as inline SVG (gonum/plot's output with its XML prolog removed), one
+//     inline script (script.go), no fonts, images, scripts or style sheets
+//     from elsewhere. It can be mailed, archived or opened from a file
+//     system without a network.
+//   - The researcher labels the listed documents on the page: one click
+//     marks a document relevant or not relevant. Served by "recrawl serve"
+//     (internal/replay), the marks go to the server's labels file; opened
+//     as a file, they stay in the browser and download as labels.tsv.
+//   - Each run's documents list in crawl order, or by relevance with the
+//     page's toggle (rows.go).
 //   - The package is presentation only. Its input, Page, holds display-ready
 //     values; internal/evaluate computes them and builds the Page, so this
 //     package depends on nothing of the extraction and the layout can change
@@ -213,7 +220,6 @@ var funcs = template.FuncMap{
 	"f2":  func(x float64) string { return num(x, 2) },
 	"f3":  func(x float64) string { return num(x, 3) },
 	"svg": inlineSVG,
-	"inc": func(i int) int { return i + 1 },
 }
 
 var page = template.Must(template.New("report").Funcs(funcs).Parse(pageTemplate))

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -70,9 +71,24 @@ func TestReportContents(t *testing.T) {
 	if strings.Contains(html, "<?xml") {
 		t.Error("an XML prolog was left inside the HTML")
 	}
-	// Self-contained: nothing is loaded from anywhere.
+	// Self-contained: nothing is loaded from anywhere. The one inline
+	// script asks only the server that serves the page, by the relative
+	// address "labels".
+	script := regexp.MustCompile(`(?s)<script>\n(.*?)\n</script>`).FindAllStringSubmatch(html, -1)
+	if len(script) != 1 {
+		t.Fatalf("%d inline scripts, want 1", len(script))
+	}
+	for _, m := range regexp.MustCompile(`fetch\(("[^"]*"|[^"][^,)]*)`).FindAllStringSubmatch(script[0][1], -1) {
+		if m[1] != `"labels"` {
+			t.Errorf("the script fetches %s, not \"labels\"", m[1])
+		}
+	}
+	if m := regexp.MustCompile(`(?i)https?:|//|import|XMLHttpRequest|WebSocket|sendBeacon|src`).FindString(script[0][1]); m != "" {
+		t.Errorf("the script names %q", m)
+	}
+	markup := strings.Replace(html, script[0][0], "", 1)
 	for _, re := range []string{`(?i)<(script|link|img|iframe|object)\b`, `(?i)\b(src|href)\s*=`, `(?i)url\(`, `@import`} {
-		if m := regexp.MustCompile(re).FindString(html); m != "" {
+		if m := regexp.MustCompile(re).FindString(markup); m != "" {
 			t.Errorf("report references a resource: %q", m)
 		}
 	}
@@ -263,5 +279,54 @@ func TestReplayLinks(t *testing.T) {
 	}
 	if strings.Contains(s, `<a href="http://localhost:8080/coll/20130601120000/http://example.com/nolink"`) || !strings.Contains(s, `<td class="url">http://example.com/nolink</td>`) {
 		t.Error("a document without a replay URL got a link")
+	}
+}
+
+// TestRowsCrawlAndRelevanceOrder: a run's listed documents render in crawl
+// order (round, then rank), each row carrying its position by relevance
+// (ties by topic_r, then crawl order) and the two mark buttons.
+func TestRowsCrawlAndRelevanceOrder(t *testing.T) {
+	doc := func(url string, round, rank int, relevance, topicR float64) report.TopDocument {
+		return report.TopDocument{Document: collection.Document{URL: url, Round: round, Rank: rank, Relevance: relevance, TopicR: topicR}}
+	}
+	// As evaluate lists them: by topic_r.
+	d := report.Detail{Name: "ctf", Top: []report.TopDocument{
+		doc("http://a/r2-1", 2, 1, 0.5, 0.9),
+		doc("http://a/r1-3", 1, 3, 0.7, 0.8),
+		doc("http://a/r0-1", 0, 1, 0.5, 0.7),
+		doc("http://a/r1-1", 1, 1, 0.5, 0.7),
+	}}
+	type pos struct {
+		url           string
+		crawl, ranked int
+	}
+	want := []pos{{"http://a/r0-1", 1, 3}, {"http://a/r1-1", 2, 4}, {"http://a/r1-3", 3, 1}, {"http://a/r2-1", 4, 2}}
+	rows := d.Rows()
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(rows), len(want))
+	}
+	for i, r := range rows {
+		if got := (pos{r.URL, r.Crawl, r.Ranked}); got != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got, want[i])
+		}
+	}
+	var buf bytes.Buffer
+	if err := report.Render(&buf, &report.Page{Spec: report.Spec{Name: "n"}, Details: []report.Detail{d}}); err != nil {
+		t.Fatal(err)
+	}
+	got := regexp.MustCompile(`<tr data-url="([^"]+)" data-crawl="(\d+)" data-ranked="(\d+)">`).FindAllStringSubmatch(buf.String(), -1)
+	if len(got) != len(want) {
+		t.Fatalf("%d document rows rendered, want %d", len(got), len(want))
+	}
+	for i, m := range got {
+		if w := want[i]; m[1] != w.url || m[2] != fmt.Sprint(w.crawl) || m[3] != fmt.Sprint(w.ranked) {
+			t.Errorf("rendered row %d: %v, want %+v", i, m[1:], w)
+		}
+	}
+	if n := strings.Count(buf.String(), `<button type="button" class="mark" data-grade="1"`); n != len(want) {
+		t.Errorf("%d relevant buttons, want one a row", n)
+	}
+	if n := strings.Count(buf.String(), `<button type="button" class="mark" data-grade="0"`); n != len(want) {
+		t.Errorf("%d not-relevant buttons, want one a row", n)
 	}
 }

@@ -1,7 +1,9 @@
 package report
 
-// pageTemplate is report.html. Everything is inline: no <link>, no <script>,
-// no url(...) to anything but the page itself.
+// pageTemplate is report.html. Everything is inline: no <link>, no script
+// file, no url(...) to anything but the page itself. Its one inline script
+// (labelScript) orders the documents tables and keeps the researcher's
+// marks.
 const pageTemplate = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -27,6 +29,11 @@ figcaption { font-size: 0.9em; color: #555; }
 .muted { color: #777; }
 .warn { color: #a40; }
 .howto { background: #f8f8f0; border-left: 4px solid #cc9; padding: 0.5em 1em; }
+.labelling { background: #f4f7fb; border-left: 4px solid #9bc; padding: 0.3em 1em; }
+td.mark { white-space: nowrap; }
+button.mark { font: inherit; font-size: 0.8em; padding: 0 0.4em; margin: 0 0.15em 0 0; border: 1px solid #bbb; border-radius: 3px; background: #fff; color: #333; cursor: pointer; }
+button.mark.on[data-grade="1"] { background: #2a7a3a; border-color: #2a7a3a; color: #fff; }
+button.mark.on[data-grade="0"] { background: #b33; border-color: #b33; color: #fff; }
 </style>
 </head>
 <body>
@@ -148,12 +155,25 @@ labels) · recall at {{.N}} of those labels. A method that cannot cross a templa
 
 <h2 id="details">Documents and missing URLs per run</h2>
 {{if .ReplayNote}}<p class="replay-note">{{.ReplayNote}}</p>
+{{end}}{{if .Details}}<section class="labelling" id="labelling">
+<p>Order: <label><input type="radio" name="order" value="crawl" autocomplete="off" checked> crawl order</label>
+<label><input type="radio" name="order" value="ranked" autocomplete="off"> by relevance</label>
+<span class="muted">(crawl order: as the run collected them, the order of its documents.jsonl; by relevance: the run's
+relevance score, highest first, ties by topic_r)</span></p>
+<p>Mark each document <b>relevant</b> or <b>not relevant</b> with one click; a second click on the active mark clears it.
+When this report is served by <code>recrawl serve</code>, each mark is written at once to the labels file (labels.tsv in
+the report's folder, unless serve was given another with --labels), in the format <code>recrawl eval --labels</code> reads,
+and the marks show again when the page is reloaded. Opened as a file, the page keeps the marks in this browser
+(localStorage): save them as labels.tsv with the download link.</p>
+<p id="labels-status" class="muted" role="status"></p>
+<p><a id="labels-download" download="labels.tsv" hidden>download labels.tsv</a></p>
+</section>
 {{end}}{{range $d := .Details}}
 <h3 id="run-{{.Name}}">{{.Name}}: top {{len .Top}} documents by topic_r</h3>
-<table class="top">
-<thead><tr><th>#</th><th>URL</th><th>title</th><th>document time (source)</th><th>topic_r</th><th>temp_r</th><th>ttr</th><th>depth</th><th>path</th><th>round</th>{{if $.Labels}}<th>grade</th>{{end}}</tr></thead>
+<table class="top" data-run="{{.Name}}">
+<thead><tr><th>#</th><th>mark</th><th>URL</th><th>title</th><th>document time (source)</th><th>topic_r</th><th>temp_r</th><th>ttr</th><th>relevance</th><th>depth</th><th>path</th><th>round</th>{{if $.Labels}}<th>grade</th>{{end}}</tr></thead>
 <tbody>
-{{range $i, $t := .Top}}<tr><td class="n">{{inc $i}}</td><td class="url">{{if .ReplayURL}}<a href="{{.ReplayURL}}" title="replay the archived page ({{.Timestamp}})">{{.URL}}</a>{{else}}{{.URL}}{{end}}</td><td>{{.Title}}</td><td>{{.DocTime}} ({{.DocTimeSource}})</td><td class="n">{{f3 .TopicR}}</td><td class="n">{{f3 .TempR}}</td><td class="n">{{f3 .TTR}}</td><td class="n">{{.Depth}}</td><td>{{.Path}}</td><td class="n">{{.Round}}</td>{{if $.Labels}}<td class="n">{{.Grade}}</td>{{end}}</tr>
+{{range .Rows}}<tr data-url="{{.URL}}" data-crawl="{{.Crawl}}" data-ranked="{{.Ranked}}"><td class="n">{{.Crawl}}</td><td class="mark"><button type="button" class="mark" data-grade="1" aria-pressed="false">relevant</button><button type="button" class="mark" data-grade="0" aria-pressed="false">not relevant</button></td><td class="url">{{if .ReplayURL}}<a href="{{.ReplayURL}}" title="replay the archived page ({{.Timestamp}})">{{.URL}}</a>{{else}}{{.URL}}{{end}}</td><td>{{.Title}}</td><td>{{.DocTime}} ({{.DocTimeSource}})</td><td class="n">{{f3 .TopicR}}</td><td class="n">{{f3 .TempR}}</td><td class="n">{{f3 .TTR}}</td><td class="n">{{f3 .Relevance}}</td><td class="n">{{.Depth}}</td><td>{{.Path}}</td><td class="n">{{.Round}}</td>{{if $.Labels}}<td class="n">{{.Grade}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
 <h3>{{.Name}}: {{.MissingTotal}} missing URLs</h3>
@@ -172,6 +192,9 @@ labels) · recall at {{.N}} of those labels. A method that cannot cross a templa
 {{if gt .MissingTotal (len .Missing)}}<p class="muted">The {{len .Missing}} of highest priority are shown.</p>{{end}}
 {{else}}<p class="muted">No missing URLs listed.</p>{{end}}
 {{end}}
-</body>
+{{if .Details}}<script>
+` + labelScript + `
+</script>
+{{end}}</body>
 </html>
 `

@@ -120,7 +120,8 @@ func TestPackage(t *testing.T) {
 		t.Errorf("digest %+v", dg)
 	}
 
-	// pages.jsonl: the header, then one page per document in order.
+	// pages.jsonl: the header, then one page per document in crawl order,
+	// each with the scores it can be sorted by (relevance, topic_r).
 	lines := strings.Split(strings.TrimSuffix(string(files[wacz.PagesEntry]), "\n"), "\n")
 	if lines[0] != `{"format": "json-pages-1.0", "id": "pages", "title": "All Pages"}` || len(lines) != len(docs)+1 {
 		t.Fatalf("pages header %q, %d lines", lines[0], len(lines))
@@ -131,7 +132,8 @@ func TestPackage(t *testing.T) {
 			t.Fatal(err)
 		}
 		ts, _ := time.Parse("20060102150405", docs[i].Timestamp)
-		if p["url"] != docs[i].URL || p["ts"] != ts.Format(time.RFC3339) || p["title"] != docs[i].Title || p["topic_r"] != docs[i].TopicR || p["path"] != docs[i].Path {
+		if p["url"] != docs[i].URL || p["ts"] != ts.Format(time.RFC3339) || p["title"] != docs[i].Title || p["topic_r"] != docs[i].TopicR || p["path"] != docs[i].Path ||
+			p["relevance"] != docs[i].Relevance || p["round"] != float64(docs[i].Round) || p["rank"] != float64(docs[i].Rank) {
 			t.Errorf("page %d: %s", i, l)
 		}
 	}

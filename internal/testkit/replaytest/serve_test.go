@@ -3,6 +3,7 @@ package replaytest
 import (
 	"bufio"
 	"context"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,9 +110,15 @@ func TestReportOpensReplay(t *testing.T) {
 		}
 	}
 
-	// The first document of the second run, opened through its link.
-	link := links["cf"][0]
+	// The top document of the second run, opened through its link (the
+	// report lists the documents in crawl order).
 	top := evaluate.TopDocuments(docs["cf"], 5)[0]
+	var link string
+	for _, l := range links["cf"] {
+		if u, err := neturl.Parse(l); err == nil && u.Query().Get("url") == top.URL {
+			link = l
+		}
+	}
 	if !strings.HasPrefix(link, srv.URL+"/view?") {
 		t.Fatalf("link %s is not the served view page", link)
 	}
