@@ -7,9 +7,10 @@ package index
 // complete; `recrawl index remove` marks files removed; `recrawl index
 // compact` merges the base and the segments into one index, byte-identical
 // to a full build of the files held. Each holds OUTPUT's lock, and each
-// changes what look-ups read only by replacing index.files (atomically), so
-// a run killed halfway leaves the index as it was; the next run removes
-// what it left.
+// changes what look-ups read only through index.files: --add and remove
+// append lines to it (a line cut short by a crash is ignored, then cut off),
+// compact replaces it atomically, so a run killed halfway leaves the index
+// as it was; the next run removes what it left.
 
 import (
 	"bufio"
@@ -164,8 +165,7 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	for i := range added {
 		added[i].Segment = res.Segment
 	}
-	list.Files = append(list.Files, added...)
-	if err := lookup.WriteFileList(ctx, dir, list); err != nil {
+	if err := lookup.AppendFiles(ctx, dir, list, added); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -241,12 +241,14 @@ func Remove(ctx context.Context, dir string, names []string) error {
 	if len(unknown) > 0 {
 		return fmt.Errorf("--output %s: the index holds no file named %q (see %s)", dir, unknown, lookup.FileListFile)
 	}
-	for i, f := range list.Files {
+	var tombstones []lookup.IndexedFile
+	for _, f := range list.Files {
 		if !f.Removed && slices.Contains(names, f.Name) {
-			list.Files[i].Removed = true
+			f.Removed = true
+			tombstones = append(tombstones, f)
 		}
 	}
-	return lookup.WriteFileList(ctx, dir, list)
+	return lookup.AppendFiles(ctx, dir, list, tombstones)
 }
 
 // Compact runs `index compact`: it merges the base and the segments of the
