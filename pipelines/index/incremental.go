@@ -629,56 +629,71 @@ func runAdd(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// onlyOutputFlags refuses the flags a sub-subcommand does not take.
-func onlyOutputFlags(command string) error {
+// runMaintenance is `recrawl index compact|remove`, on a folder (--output)
+// or a Bigtable index (--bigtable): the index flags are parsed once, and
+// the command takes no other index flag (the index keeps its settings).
+func runMaintenance(ctx context.Context, command string) error {
 	var other []string
-	flag.Visit(func(f *flag.Flag) {
-		if indexFlags.Lookup(f.Name) != nil && f.Name != "output" && f.Name != "verbose" {
-			other = append(other, "--"+f.Name)
+	indexFlags.VisitAll(func(f *flag.Flag) {
+		switch f.Name {
+		case "output", "bigtable", "verbose":
+		default:
+			if f.Value.String() != f.DefValue {
+				other = append(other, "--"+f.Name)
+			}
 		}
 	})
-	if *output == "" {
-		return fmt.Errorf("recrawl index %s: --output is required", command)
+	switch {
+	case (*output == "") == (*bigtableSpec == ""):
+		return fmt.Errorf("%w: recrawl index %s: name the index with --output (a folder) or --bigtable (a table), one of them", cli.ErrUsage, command)
+	case len(other) > 0:
+		return fmt.Errorf("%w: recrawl index %s: takes --output or --bigtable only, not %s (the index keeps its settings: %s or the table)", cli.ErrUsage, command, strings.Join(other, ", "), lookup.FileListFile)
+	case command == "remove" && flag.NArg() == 0:
+		return fmt.Errorf("%w: recrawl index remove: name the archive files to remove (base names, as the index holds them)", cli.ErrUsage)
+	case command == "compact":
+		if err := cli.CheckNoArgs(flag.Args()); err != nil {
+			return err
+		}
 	}
-	if len(other) > 0 {
-		return fmt.Errorf("recrawl index %s: takes --output only, not %s (the index keeps its settings in %s)", command, strings.Join(other, ", "), lookup.FileListFile)
+	if *bigtableSpec != "" {
+		if _, _, _, err := index.ParseBigtableSpec(*bigtableSpec); err != nil {
+			return fmt.Errorf("%w: %v", cli.ErrUsage, err)
+		}
+		if command == "remove" {
+			return runRemoveBigtable(ctx, *bigtableSpec, flag.Args())
+		}
+		return runCompactBigtable(ctx, *bigtableSpec)
 	}
-	return nil
+	if command == "remove" {
+		return runRemove(ctx, *output, flag.Args())
+	}
+	return runCompact(ctx, *output)
 }
 
 // runCompact is `recrawl index compact --output=DIR`.
-func runCompact(ctx context.Context) error {
-	if err := onlyOutputFlags("compact"); err != nil {
-		return err
-	}
-	if err := cli.CheckNoArgs(flag.Args()); err != nil {
-		return err
-	}
+func runCompact(ctx context.Context, dir string) error {
 	rc, err := runners.FromFlags()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	done, err := Compact(ctx, *output, &rc)
+	done, err := Compact(ctx, dir, &rc)
 	if err != nil {
 		return err
 	}
 	if !done {
-		fmt.Printf("nothing to compact: the index in %s is one part\n", *output)
+		fmt.Printf("nothing to compact: the index in %s is one part\n", dir)
 		return nil
 	}
-	fmt.Printf("compacted the index in %s into one part\n", *output)
+	fmt.Printf("compacted the index in %s into one part\n", dir)
 	return nil
 }
 
 // runRemove is `recrawl index remove --output=DIR NAME...`.
-func runRemove(ctx context.Context) error {
-	if err := onlyOutputFlags("remove"); err != nil {
+func runRemove(ctx context.Context, dir string, names []string) error {
+	if err := Remove(ctx, dir, names); err != nil {
 		return err
 	}
-	if err := Remove(ctx, *output, flag.Args()); err != nil {
-		return err
-	}
-	fmt.Printf("removed %d files from the index in %s: look-ups leave their captures out; recrawl index compact drops them from its files\n", len(flag.Args()), *output)
+	fmt.Printf("removed %d files from the index in %s: look-ups leave their captures out; recrawl index compact drops them from its files\n", len(names), dir)
 	return nil
 }
