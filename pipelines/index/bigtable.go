@@ -47,11 +47,12 @@ func planBigtableFiles(ctx context.Context, cfg Config) (*bigtableFiles, error) 
 		}
 	}
 	plan := &bigtableFiles{ids: map[string]index.FileIdentity{}}
-	for _, f := range cfg.Files {
-		id, err := index.IdentifyFile(ctx, f)
-		if err != nil {
-			return nil, fmt.Errorf("--input: %w", err)
-		}
+	ids, err := index.IdentifyFiles(ctx, cfg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("--input: %w", err)
+	}
+	for i, f := range cfg.Files {
+		id := ids[i]
 		e, ok := listed[id.Name]
 		switch {
 		case !ok:

@@ -121,11 +121,12 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	res := &AddResult{}
 	var added []lookup.IndexedFile
 	var conflicts []error
-	for _, f := range cfg.Files {
-		id, err := lookup.IdentifyFile(ctx, f)
-		if err != nil {
-			return nil, fmt.Errorf("--input: %w", err)
-		}
+	ids, err := iindex.IdentifyFiles(ctx, cfg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("--input: %w", err)
+	}
+	for i, f := range cfg.Files {
+		id := lookup.FileIdentity{Name: ids[i].Name, Size: ids[i].Size, HeadSHA256: ids[i].Head, TailSHA256: ids[i].Tail}
 		if held, ok := list.Held(id.Name); ok {
 			if held.Identity() == id {
 				slog.Info("the index holds this file already: skipped", "file", f, "size", id.Size)
