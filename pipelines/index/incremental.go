@@ -511,7 +511,9 @@ type partCursor struct {
 func openPartCursor(ctx context.Context, p lookup.Part) (*partCursor, error) {
 	c := &partCursor{part: p}
 	if p.Spec.Kind == lookup.KindZipNum {
-		zr, err := zipnum.OpenContext(ctx, p.Spec.Location, zipnum.Options{})
+		// Read once, in order: no block is read twice, so none is
+		// cached, and the merge holds one block per part.
+		zr, err := zipnum.OpenContext(ctx, p.Spec.Location, zipnum.Options{CacheBytes: -1})
 		if err != nil {
 			return nil, fmt.Errorf("index part %s: %w", p.Spec, err)
 		}
