@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/recrawl/recrawl/internal/storage"
 )
@@ -62,4 +63,38 @@ func hashRange(r io.ReaderAt, off, n int64) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// identifyAtOnce bounds the files IdentifyFiles reads at once: a gs://
+// file's identity is two ranged reads, whose latency, not bytes, is its
+// cost.
+const identifyAtOnce = 16
+
+// IdentifyFiles returns the identities of the files, in their order,
+// reading up to identifyAtOnce of them at once: a night's run identifies
+// every file of the archive, most of which the index holds already. The
+// error is that of the first file, in order, that could not be read.
+func IdentifyFiles(ctx context.Context, paths []string) ([]FileIdentity, error) {
+	ids := make([]FileIdentity, len(paths))
+	errs := make([]error, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(identifyAtOnce, len(paths)) {
+		wg.Go(func() {
+			for i := range next {
+				ids[i], errs[i] = IdentifyFile(ctx, paths[i])
+			}
+		})
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +54,34 @@ func TestIdentifyFile(t *testing.T) {
 	}
 	if _, err := IdentifyFile(context.Background(), filepath.Join(dir, "missing.warc")); err == nil {
 		t.Error("a missing file has an identity")
+	}
+}
+
+// TestIdentifyFiles: the identities of many files read at once are those
+// of each read alone, in the order of the paths; a file that cannot be
+// read is an error naming the first such file.
+func TestIdentifyFiles(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 3 * identifyAtOnce {
+		p := filepath.Join(dir, fmt.Sprintf("f-%03d.warc", i))
+		if err := os.WriteFile(p, []byte(strings.Repeat(fmt.Sprint(i), 100+i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	got, err := IdentifyFiles(context.Background(), paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range paths {
+		want, err := IdentifyFile(context.Background(), p)
+		if err != nil || got[i] != want {
+			t.Errorf("%s: %+v, want %+v (%v)", p, got[i], want, err)
+		}
+	}
+	missing := []string{paths[0], filepath.Join(dir, "gone-1.warc"), paths[1], filepath.Join(dir, "gone-2.warc")}
+	if _, err := IdentifyFiles(context.Background(), missing); err == nil || !strings.Contains(err.Error(), "gone-1.warc") {
+		t.Errorf("with missing files: %v, want an error naming gone-1.warc", err)
 	}
 }

@@ -10,13 +10,14 @@ package lookup
 // an index of one part, as a full build writes it.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
+	"os"
 	"slices"
 	"strconv"
 
@@ -29,7 +30,7 @@ import (
 //
 // The file is JSON lines. The first line is the header:
 //
-//	{"index_files":1,"format":"cdxj","shards":1,"lines_per_block":3000,"dictionary":true,"dictionary_min_df":2,"dictionary_sample":1,"default_language":"en"}
+//	{"index_files":2,"format":"cdxj","shards":1,"lines_per_block":3000,"dictionary":true,"dictionary_min_df":2,"dictionary_sample":1,"default_language":"en"}
 //
 // (the settings every part was built with), then one line per archive file:
 //
@@ -38,15 +39,25 @@ import (
 // segment "" is the base (the index files in the folder itself), else the
 // part in segments/<segment>/. head_sha256 and tail_sha256 are the SHA-256
 // of the file's first and last IdentityBlock bytes (the whole file when it
-// is smaller). It is written atomically, after the part it names is
-// complete.
+// is smaller).
+//
+// It only grows: the files of a new part are appended once the part is
+// complete, and a removal is appended as the file's line again with
+// "removed":true (a tombstone: it marks the earlier line of that name and
+// segment removed). `index compact` writes it anew, compacted, atomically.
+// Every line ends with a newline, so a line cut short by a crash is the
+// bytes after the last newline: readers ignore it (with a warning), and
+// the next append cuts it off first. A gs:// list, which cannot be
+// appended to, is written whole each time.
 const FileListFile = "index.files"
 
 // SegmentsDir is the folder of the segments in an index's folder.
 const SegmentsDir = "segments"
 
 // FileListVersion is the version of FileListFile this package writes.
-const FileListVersion = 1
+// Version 1, written whole each time and without tombstones, is read too,
+// and written anew as version 2 by the first append.
+const FileListVersion = 2
 
 // IdentityBlock is the size of the blocks at the start and end of an
 // archive file that identify it with its name and size.
@@ -93,7 +104,14 @@ func (f IndexedFile) Identity() FileIdentity {
 // FileList is what FileListFile says.
 type FileList struct {
 	Header FileListHeader
-	Files  []IndexedFile
+	Files  []IndexedFile // tombstones applied: a removed file is marked Removed
+
+	// known: the list was read from its file or written whole, and whole
+	// is the length of the file's complete lines; torn, the bytes after
+	// them, of a line cut short.
+	known bool
+	whole int64
+	torn  int
 }
 
 // Segments returns the names of the segments the list names, in order
@@ -163,7 +181,8 @@ func IsSegmentName(name string) bool {
 }
 
 // ReadFileList reads dir's FileListFile; nil (and no error) when there is
-// none: an index of one part.
+// none: an index of one part. A last line cut short (by a crash while it
+// was appended) is left out with a warning; the next append removes it.
 func ReadFileList(ctx context.Context, dir string) (*FileList, error) {
 	p := storage.Join(dir, FileListFile)
 	data, err := storage.ReadFile(ctx, p)
@@ -173,28 +192,37 @@ func ReadFileList(ctx context.Context, dir string) (*FileList, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index file list: %w", err)
 	}
-	return ParseFileList(data, p)
+	l, err := ParseFileList(data, p)
+	if err != nil {
+		return nil, err
+	}
+	if l.torn > 0 {
+		slog.Warn("the index file list ends with a line cut short, left out: the run that appended it did not finish; the next run that appends to the list removes it",
+			"file", p, "offset", l.whole, "bytes", l.torn)
+	}
+	return l, nil
 }
 
 // ParseFileList reads the content of a FileListFile; name is used in
-// errors.
+// errors. The bytes after the last newline are a line cut short and are
+// left out (FileList.TornBytes).
 func ParseFileList(data []byte, name string) (*FileList, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	l := &FileList{}
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
+	whole := bytes.LastIndexByte(data, '\n') + 1
+	l := &FileList{known: true, whole: int64(whole), torn: len(data) - whole}
+	held := map[[2]string]int{} // name and segment of a file not removed → index in l.Files
+	for n, line := range bytes.Split(data[:whole], []byte{'\n'}) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		n++
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		if n == 1 {
+		if l.Header.Version == 0 {
 			if err := dec.Decode(&l.Header); err != nil {
-				return nil, fmt.Errorf("index file list %s:1: header: %w", name, err)
+				return nil, fmt.Errorf("index file list %s:%d: header: %w", name, n, err)
 			}
-			if l.Header.Version != FileListVersion {
-				return nil, fmt.Errorf("index file list %s:1: version %d, this program reads version %d", name, l.Header.Version, FileListVersion)
+			if l.Header.Version != 1 && l.Header.Version != FileListVersion {
+				return nil, fmt.Errorf("index file list %s:%d: version %d, this program reads versions 1 and %d", name, n, l.Header.Version, FileListVersion)
 			}
 			continue
 		}
@@ -208,10 +236,16 @@ func ParseFileList(data []byte, name string) (*FileList, error) {
 		case f.Segment != "" && !IsSegmentName(f.Segment):
 			return nil, fmt.Errorf("index file list %s:%d: segment %q is not a segment's name (digits)", name, n, f.Segment)
 		}
+		id := [2]string{f.Name, f.Segment}
+		if i, ok := held[id]; ok && f.Removed { // a tombstone
+			l.Files[i].Removed = true
+			delete(held, id)
+			continue
+		}
+		if !f.Removed {
+			held[id] = len(l.Files)
+		}
 		l.Files = append(l.Files, f)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("index file list %s: %w", name, err)
 	}
 	if l.Header.Version == 0 {
 		return nil, fmt.Errorf("index file list %s: empty", name)
@@ -219,7 +253,13 @@ func ParseFileList(data []byte, name string) (*FileList, error) {
 	return l, nil
 }
 
-// WriteFileList writes dir's FileListFile atomically (storage.WriteFile).
+// TornBytes returns the length of the line cut short at the end of the
+// list as read (0: none).
+func (l *FileList) TornBytes() int { return l.torn }
+
+// WriteFileList writes dir's FileListFile whole, atomically
+// (storage.WriteFile): the list of a new index, and that of a compacted
+// one.
 func WriteFileList(ctx context.Context, dir string, l *FileList) error {
 	var b bytes.Buffer
 	h := l.Header
@@ -236,6 +276,79 @@ func WriteFileList(ctx context.Context, dir string, l *FileList) error {
 	if err := storage.WriteFile(ctx, storage.Join(dir, FileListFile), b.Bytes()); err != nil {
 		return fmt.Errorf("index file list: %w", err)
 	}
+	l.Header.Version = FileListVersion
+	l.known, l.whole, l.torn = true, int64(b.Len()), 0
+	return nil
+}
+
+// AppendFiles appends the lines of files (new files, or tombstones: a
+// held file's line with Removed set) to dir's FileListFile, which l was
+// read from, and applies them to l. A line cut short at its end is cut off
+// first, with a log line. The lines are written with one write and synced;
+// a crash during it leaves a line cut short, which readers ignore. A list
+// of version 1 or on gs:// is written whole instead.
+func AppendFiles(ctx context.Context, dir string, l *FileList, files []IndexedFile) error {
+	apply := func() {
+		for _, f := range files {
+			if f.Removed {
+				if i := slices.IndexFunc(l.Files, func(h IndexedFile) bool { return h.Name == f.Name && h.Segment == f.Segment && !h.Removed }); i >= 0 {
+					l.Files[i].Removed = true
+					continue
+				}
+			}
+			l.Files = append(l.Files, f)
+		}
+	}
+	p := storage.Join(dir, FileListFile)
+	if storage.IsGCS(dir) || l.Header.Version != FileListVersion || !l.known {
+		apply()
+		return WriteFileList(ctx, dir, l)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, f := range files {
+		if err := enc.Encode(f); err != nil {
+			return fmt.Errorf("index file list: %s: %w", f.Name, err)
+		}
+	}
+	fh, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("index file list: %w", err)
+	}
+	if err := appendLines(fh, l, b.Bytes()); err != nil {
+		fh.Close()
+		return fmt.Errorf("index file list %s: %w", p, err)
+	}
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("index file list %s: %w", p, err)
+	}
+	apply()
+	return nil
+}
+
+// appendLines writes lines at the end of the complete lines of the list
+// in f, cutting off a line cut short there, and syncs.
+func appendLines(f *os.File, l *FileList, lines []byte) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() != l.whole+int64(l.torn) {
+		return fmt.Errorf("is %d bytes, %d when it was read: changed by another program", st.Size(), l.whole+int64(l.torn))
+	}
+	if l.torn > 0 {
+		if err := f.Truncate(l.whole); err != nil {
+			return fmt.Errorf("cut off the line cut short at byte %d: %w", l.whole, err)
+		}
+		slog.Warn("cut off the line cut short at the end of the index file list", "file", f.Name(), "offset", l.whole, "bytes", l.torn)
+	}
+	if _, err := f.WriteAt(lines, l.whole); err != nil {
+		return fmt.Errorf("append at byte %d: %w", l.whole, err)
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	l.whole, l.torn = l.whole+int64(len(lines)), 0
 	return nil
 }
 

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
 // TestSegmentedIndex: an index of a base and two segments listed in
@@ -101,4 +103,142 @@ func fill(c *corpus) *corpus {
 		})
 	}
 	return out
+}
+
+// writeSegmentedZipNum writes the captures of c as a base and segments
+// (capture i in part i % parts) of small ZipNum blocks, listed in
+// index.files, and returns the folder.
+func writeSegmentedZipNum(t *testing.T, c *corpus, parts int) string {
+	t.Helper()
+	dir := t.TempDir()
+	var files []IndexedFile
+	for p := range parts {
+		seg := ""
+		if p > 0 {
+			seg = SegmentName(p)
+		}
+		name := fmt.Sprintf("file-%d.warc.gz", p)
+		var lines []string
+		for i, cp := range c.captures {
+			if i%parts == p {
+				cp.Filename = name
+				lines = append(lines, cp.Line())
+			}
+		}
+		slices.Sort(lines)
+		if err := zipnum.Build(SegmentDir(dir, seg), zipnum.Lines(lines), len(lines)/2+1, 50); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, IndexedFile{Name: name, Segment: seg})
+	}
+	if err := WriteFileList(context.Background(), dir, &FileList{Header: FileListHeader{Format: KindZipNum, Shards: 2}, Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestSegmentedIndexCacheBudget: the ZipNum parts of a segmented index keep
+// their blocks in one cache, so the blocks held by all of them together
+// stay within the index's budget, however many parts it has.
+func TestSegmentedIndexCacheBudget(t *testing.T) {
+	c := genCorpus(3000, 5)
+	dir := writeSegmentedZipNum(t, c, 6)
+	const budget = 64 << 10 // the blocks of the parts inflate to about 1 MB
+	idx, err := openFileIndexCache(context.Background(), Spec{Kind: KindZipNum, Location: dir}, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	s, ok := idx.(*segmentedIndex)
+	if !ok {
+		t.Fatalf("opened a %T, want a segmented index", idx)
+	}
+	for i := 0; i < len(c.keys); i += 200 {
+		if _, err := s.Lookup(context.Background(), c.keys[i:min(i+200, len(c.keys))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var held, inflated int64
+	for _, p := range s.parts {
+		r := p.idx.(zipnumIndex).r
+		held += r.CachedBytes()
+		inflated += r.InflatedBytes()
+	}
+	if inflated <= 2*budget {
+		t.Fatalf("the look-ups inflated %d bytes: too few to test a budget of %d", inflated, budget)
+	}
+	if held == 0 || held > budget {
+		t.Errorf("the %d parts hold %d bytes of blocks together, want 1..%d (the index's budget)", len(s.parts), held, budget)
+	}
+}
+
+// countingIndex is an Index that counts the look-ups it is asked for.
+type countingIndex struct {
+	Index
+	lookups int
+}
+
+func (c *countingIndex) Lookup(ctx context.Context, keys []string) (map[string][]cdxj.Capture, error) {
+	c.lookups++
+	return c.Index.Lookup(ctx, keys)
+}
+
+// TestSegmentedIndexSkipsPartsOutOfRange: a part whose key range (its
+// first and last keys) cannot hold any key of a batch is not asked, and
+// the answers are those of one index of all the captures.
+func TestSegmentedIndexSkipsPartsOutOfRange(t *testing.T) {
+	c := genCorpus(2000, 7)
+	var low, high corpus
+	for _, cp := range c.captures {
+		if strings.HasPrefix(cp.Key, "com,") {
+			low.captures = append(low.captures, cp)
+		} else {
+			high.captures = append(high.captures, cp)
+		}
+	}
+	dir := t.TempDir()
+	var parts []*countingIndex
+	s := &segmentedIndex{}
+	for i, pc := range []*corpus{fill(&low), fill(&high)} {
+		path := filepath.Join(dir, fmt.Sprintf("part-%d.cdxj", i))
+		pc.writeCDXJ(t, path)
+		idx, err := OpenCDXJ(path, CDXJOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, last, ranged, err := keyRange(idx)
+		if err != nil || !ranged {
+			t.Fatalf("key range of %s: %v (ranged %v)", path, err, ranged)
+		}
+		counted := &countingIndex{Index: idx}
+		parts = append(parts, counted)
+		s.parts = append(s.parts, openedPart{idx: counted, first: first, last: last, ranged: true})
+	}
+	defer s.Close()
+	var comKeys []string
+	for _, k := range c.keys {
+		if strings.HasPrefix(k, "com,") {
+			comKeys = append(comKeys, k)
+		}
+	}
+	got, err := s.Lookup(context.Background(), comKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts[0].lookups != 1 || parts[1].lookups != 0 {
+		t.Errorf("keys of the first part's range only: the parts were asked %d and %d times, want 1 and 0", parts[0].lookups, parts[1].lookups)
+	}
+	want := map[string][]cdxj.Capture{}
+	for _, k := range comKeys {
+		want[k] = fill(c).want[k]
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("look-ups of %d keys: %d found, want %d", len(comKeys), len(got), len(want))
+	}
+	if _, err := s.Lookup(context.Background(), c.keys); err != nil {
+		t.Fatal(err)
+	}
+	if parts[0].lookups != 2 || parts[1].lookups != 1 {
+		t.Errorf("keys of both ranges: the parts were asked %d and %d times in all, want 2 and 1", parts[0].lookups, parts[1].lookups)
+	}
 }

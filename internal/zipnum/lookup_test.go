@@ -294,3 +294,17 @@ func TestLookupBlockOverLimit(t *testing.T) {
 		t.Errorf("inflated %d bytes in all, block limit %d", n, MaxBlockBytes)
 	}
 }
+
+// TestBelowKeyBound: belowKeyBound(s, key, sep) is s < key+string(sep).
+func TestBelowKeyBound(t *testing.T) {
+	words := []string{"", "a", "a ", "a!", "a b", "a!b", "ab", "a)", "b", "a\x1f", "com,x)/", "com,x)/ 2020", "com,x)/a"}
+	for _, s := range words {
+		for _, key := range words {
+			for _, sep := range []byte{' ', '!'} {
+				if got, want := belowKeyBound(s, key, sep), s < key+string(sep); got != want {
+					t.Errorf("belowKeyBound(%q, %q, %q) = %v, want %v", s, key, sep, got, want)
+				}
+			}
+		}
+	}
+}

@@ -52,6 +52,10 @@ type Options struct {
 	// CacheBytes bounds the decompressed blocks kept in the LRU cache;
 	// 0 means DefaultCacheBytes, a negative value disables the cache.
 	CacheBytes int64
+	// Cache, when set, is the block cache the reader keeps its blocks in,
+	// shared with other readers (the parts of one index): they all stay
+	// within its one budget, and CacheBytes is not used.
+	Cache *BlockCache
 }
 
 // Reader looks up captures in a ZipNum index. It is safe for concurrent use.
@@ -62,10 +66,11 @@ type Reader struct {
 	lineNos []int // line of each entry in the secondary index
 
 	locs   map[string][]string // shard name → candidate paths
-	mu     sync.Mutex          // guards shards, cache, closed
+	mu     sync.Mutex          // guards shards, closed
 	shards map[string]*shardFile
-	cache  *blockCache
 	closed bool
+	cache  *BlockCache // its own, or shared with other readers
+	owner  uint64      // the reader's key in cache
 
 	indexBytes    int64 // size of the secondary index, read whole by Open
 	bytesRead     atomic.Int64
@@ -106,11 +111,15 @@ func OpenContext(ctx context.Context, p string, opts Options) (*Reader, error) {
 	if err := r.loadLoc(ctx); err != nil {
 		return nil, err
 	}
-	cb := opts.CacheBytes
-	if cb == 0 {
-		cb = DefaultCacheBytes
+	r.cache = opts.Cache
+	if r.cache == nil {
+		cb := opts.CacheBytes
+		if cb == 0 {
+			cb = DefaultCacheBytes
+		}
+		r.cache = NewBlockCache(cb)
 	}
-	r.cache = newBlockCache(cb)
+	r.owner = r.cache.newOwner()
 	return r, nil
 }
 
@@ -276,11 +285,16 @@ func (r *Reader) BlocksRead() int64 { return r.blocksRead.Load() }
 // block Range reads, the part of each block Lookup needs.
 func (r *Reader) InflatedBytes() int64 { return r.inflatedBytes.Load() }
 
-// Close closes the shard files.
+// CachedBytes returns the bytes of the reader's blocks in its block cache.
+func (r *Reader) CachedBytes() int64 { return r.cache.ownerBytes(r.owner) }
+
+// Close closes the shard files and drops the reader's blocks from its
+// block cache.
 func (r *Reader) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
+	r.cache.drop(r.owner)
 	var errs []error
 	for _, sf := range r.shards {
 		if err := sf.f.Close(); err != nil {
@@ -288,7 +302,6 @@ func (r *Reader) Close() error {
 		}
 	}
 	r.shards = map[string]*shardFile{}
-	r.cache = newBlockCache(-1)
 	return errors.Join(errs...)
 }
 
@@ -321,11 +334,79 @@ func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 	if len(sorted) > 0 && sorted[0] == "" {
 		sorted = sorted[1:]
 	}
-	needs := r.planBlocks(sorted)
-	found := make([][]keyCaptures, len(needs))
+	found, err := LookupSorted([]*Reader{r}, [][]string{sorted})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]cdxj.Capture)
+	for i, cs := range found[0] {
+		if len(cs) > 0 {
+			out[sorted[i]] = cs
+		}
+	}
+	return out, nil
+}
+
+// LookupSorted looks up keys[i] in readers[i] for every i, in one pass: the
+// parts of one index. keys[i] must be sorted, distinct and not empty. The
+// blocks of every reader are planned first, then the blocks not in the
+// cache are read by one pool of 2×GOMAXPROCS goroutines for all readers
+// together, as [Reader.Lookup] reads those of one. It returns, for each
+// reader, the captures of each of its keys (by index in keys[i]; nil for
+// none), in index order.
+func LookupSorted(readers []*Reader, keys [][]string) ([][][]cdxj.Capture, error) {
+	plans := make([]*lookupPlan, len(readers))
+	var runs []planRun
+	for i, r := range readers {
+		pl, err := r.plan(keys[i])
+		if err != nil {
+			return nil, err
+		}
+		plans[i] = pl
+		for j := range pl.runs {
+			runs = append(runs, planRun{pl, j})
+		}
+	}
+	if err := readRuns(runs); err != nil {
+		return nil, err
+	}
+	out := make([][][]cdxj.Capture, len(readers))
+	for i, pl := range plans {
+		res := make([][]cdxj.Capture, len(pl.sorted))
+		for _, kcs := range pl.found { // blocks in index order: a key's captures stay in line order
+			for _, kc := range kcs {
+				res[kc.key] = append(res[kc.key], kc.captures...)
+			}
+		}
+		out[i] = res
+	}
+	return out, nil
+}
+
+// lookupPlan is the look-up of sorted keys in one reader: the blocks that
+// can hold them, what the cached ones answered, and the runs of the others
+// to read.
+type lookupPlan struct {
+	r      *Reader
+	sorted []string
+	needs  []blockNeed
+	found  [][]keyCaptures // by need
+	runs   [][]int         // indices in needs, grouped by groupRuns
+}
+
+// planRun is one run of one plan.
+type planRun struct {
+	plan *lookupPlan
+	run  int
+}
+
+// plan maps the sorted keys to blocks and answers those in the cache.
+func (r *Reader) plan(sorted []string) (*lookupPlan, error) {
+	pl := &lookupPlan{r: r, sorted: sorted, needs: r.planBlocks(sorted)}
+	pl.found = make([][]keyCaptures, len(pl.needs))
 	var toRead []int // indices in needs of the blocks not answered from the cache
-	for i := range needs {
-		blk, err := r.cachedBlock(needs[i].n, needs[i].end)
+	for i, need := range pl.needs {
+		blk, err := r.cachedBlock(need.n, need.end)
 		if err != nil {
 			return nil, err
 		}
@@ -333,20 +414,12 @@ func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 			toRead = append(toRead, i)
 			continue
 		}
-		if found[i], err = r.answer(blk, sorted, needs[i]); err != nil {
+		if pl.found[i], err = r.answer(blk, sorted, need); err != nil {
 			return nil, err
 		}
 	}
-	if err := r.readNeeds(sorted, needs, r.groupRuns(needs, toRead), found); err != nil {
-		return nil, err
-	}
-	out := make(map[string][]cdxj.Capture)
-	for _, kcs := range found { // blocks in index order: a key's captures stay in line order
-		for _, kc := range kcs {
-			out[sorted[kc.key]] = append(out[sorted[kc.key]], kc.captures...)
-		}
-	}
-	return out, nil
+	pl.runs = r.groupRuns(pl.needs, toRead)
+	return pl, nil
 }
 
 // blockNeed is a block a look-up reads and the keys it answers there.
@@ -372,19 +445,45 @@ type keyCaptures struct {
 func (r *Reader) planBlocks(sorted []string) []blockNeed {
 	var needs []blockNeed
 	for i, k := range sorted {
-		lo, hi := r.blockRange(k+" ", k+"!")
+		lo, hi := r.keyBlockRange(k)
 		for b := lo; b < hi; b++ {
 			if len(needs) > 0 && needs[len(needs)-1].n == b {
-				needs[len(needs)-1].last, needs[len(needs)-1].end = i, k+"!"
+				needs[len(needs)-1].last = i
 				continue
 			}
 			if len(needs) > 0 && needs[len(needs)-1].n > b {
 				continue // cannot happen: the ranges of sorted keys are ordered
 			}
-			needs = append(needs, blockNeed{n: b, first: i, last: i, end: k + "!"})
+			needs = append(needs, blockNeed{n: b, first: i, last: i})
 		}
 	}
+	for i := range needs {
+		needs[i].end = sorted[needs[i].last] + "!"
+	}
 	return needs
+}
+
+// keyBlockRange is blockRange(key+" ", key+"!"), the blocks that can hold
+// lines of key, without building the bounds.
+func (r *Reader) keyBlockRange(key string) (lo, hi int) {
+	j := sort.Search(len(r.keys), func(i int) bool { return !belowKeyBound(r.keys[i], key, ' ') })
+	lo = max(j-1, 0)
+	hi = j + sort.Search(len(r.keys)-j, func(i int) bool { return !belowKeyBound(r.keys[j+i], key, '!') })
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+// belowKeyBound reports whether s < key+string(sep), without building it.
+func belowKeyBound(s, key string, sep byte) bool {
+	if len(s) <= len(key) {
+		return s <= key // a prefix of key, or key itself, is below key+sep
+	}
+	if c := strings.Compare(s[:len(key)], key); c != 0 {
+		return c < 0
+	}
+	return s[len(key)] < sep
 }
 
 // maxRunBytes bounds one read of adjacent blocks (compressed bytes): a few
@@ -415,11 +514,11 @@ func (r *Reader) groupRuns(needs []blockNeed, toRead []int) [][]int {
 	return runs
 }
 
-// readNeeds reads the runs, 2×GOMAXPROCS at a time (the goroutines beyond
-// the cores wait on reads, which matters for gs:// shards), and fills found
-// for each block read. The error returned is that of the first failing run
-// in index order.
-func (r *Reader) readNeeds(sorted []string, needs []blockNeed, runs [][]int, found [][]keyCaptures) error {
+// readRuns reads the runs, 2×GOMAXPROCS at a time (the goroutines beyond
+// the cores wait on reads, which matters for gs:// shards), and fills the
+// found of each run's plan for each block read. The error returned is that
+// of the first failing run in order.
+func readRuns(runs []planRun) error {
 	errs := make([]error, len(runs))
 	var next atomic.Int64
 	var failed atomic.Bool
@@ -431,7 +530,8 @@ func (r *Reader) readNeeds(sorted []string, needs []blockNeed, runs [][]int, fou
 				if i >= len(runs) || failed.Load() {
 					return
 				}
-				if errs[i] = r.readRun(sorted, needs, runs[i], found); errs[i] != nil {
+				pl := runs[i].plan
+				if errs[i] = pl.r.readRun(pl.sorted, pl.needs, pl.runs[runs[i].run], pl.found); errs[i] != nil {
 					failed.Store(true)
 				}
 			}
@@ -493,20 +593,17 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 // whole blocks, so that the next batch finds
 // every line of them; once it is full (an index larger than the cache,
 // whose blocks evict each other), only as far as their keys.
-func (r *Reader) cacheHasRoom() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.cache.max > 0 && r.cache.size+r.cache.last <= r.cache.max
-}
+func (r *Reader) cacheHasRoom() bool { return r.cache.hasRoom() }
 
 // answer finds the captures of the keys of need in blk, which holds every
 // line of block need.n below need.end.
 func (r *Reader) answer(blk *block, sorted []string, need blockNeed) ([]keyCaptures, error) {
 	var out []keyCaptures
 	for i := need.first; i <= need.last; i++ {
-		start, end := sorted[i]+" ", sorted[i]+"!"
+		key := sorted[i]
 		var caps []cdxj.Capture
-		for j := sort.SearchStrings(blk.lines, start); j < len(blk.lines) && blk.lines[j] < end; j++ {
+		j := sort.Search(len(blk.lines), func(j int) bool { return !belowKeyBound(blk.lines[j], key, ' ') })
+		for ; j < len(blk.lines) && belowKeyBound(blk.lines[j], key, '!'); j++ {
 			c, err := ParseLine(blk.lines[j])
 			if err != nil {
 				e := r.entries[need.n]
@@ -594,7 +691,7 @@ func (r *Reader) cachedBlock(n int, end string) (*block, error) {
 	if r.closed {
 		return nil, errors.New("zipnum: reader is closed")
 	}
-	if b := r.cache.get(n); b != nil && (b.complete || (end != "" && b.covers(end))) {
+	if b := r.cache.get(r.owner, n); b != nil && (b.complete || (end != "" && b.covers(end))) {
 		return b, nil
 	}
 	return nil, nil
@@ -643,8 +740,11 @@ func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block
 		b.size += int64(len(b.lines)) * 16
 	}
 	r.mu.Lock()
-	r.cache.put(b)
+	closed := r.closed
 	r.mu.Unlock()
+	if !closed {
+		r.cache.put(r.owner, b)
+	}
 	return b, nil
 }
 
@@ -862,54 +962,153 @@ func (r *Reader) shard(name string) (*shardFile, error) {
 	return nil, fmt.Errorf("zipnum: shard %s: no location opens: %w", name, errors.Join(errs...))
 }
 
-// blockCache is an LRU cache of decompressed blocks bounded in bytes.
-type blockCache struct {
+// BlockCache is an LRU cache of decompressed blocks bounded in bytes. A
+// [Reader] has its own unless [Options] gives it one; an index of several
+// parts gives one to all of its readers, so that the budget is the
+// index's, not each part's. It is safe for concurrent use.
+type BlockCache struct {
+	mu        sync.Mutex
 	max, size int64
 	last      int64      // size of the last block put
 	ll        *list.List // front: most recently used
-	m         map[int]*list.Element
+	m         map[blockKey]*list.Element
+	owners    map[uint64]int64 // bytes held per reader
+	lastOwner uint64
 }
 
-func newBlockCache(max int64) *blockCache {
-	return &blockCache{max: max, ll: list.New(), m: map[int]*list.Element{}}
+// blockKey names a block in a cache: its reader and its number there.
+type blockKey struct {
+	owner uint64
+	n     int
 }
 
-func (c *blockCache) get(n int) *block {
-	if e, ok := c.m[n]; ok {
+// cachedBlockEntry is an element of the cache's list.
+type cachedBlockEntry struct {
+	key blockKey
+	b   *block
+}
+
+// NewBlockCache returns a cache of at most maxBytes of decompressed blocks;
+// maxBytes <= 0 keeps none.
+func NewBlockCache(maxBytes int64) *BlockCache {
+	return &BlockCache{max: maxBytes, ll: list.New(), m: map[blockKey]*list.Element{}, owners: map[uint64]int64{}}
+}
+
+// Bytes returns the bytes of the blocks the cache holds, never more than
+// its bound.
+func (c *BlockCache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
+}
+
+// MaxBytes returns the cache's bound.
+func (c *BlockCache) MaxBytes() int64 { return c.max }
+
+func (c *BlockCache) newOwner() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastOwner++
+	return c.lastOwner
+}
+
+func (c *BlockCache) ownerBytes(owner uint64) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.owners[owner]
+}
+
+// hasRoom reports whether the cache has room for another block as large as
+// the last one it was given.
+func (c *BlockCache) hasRoom() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.max > 0 && c.size+c.last <= c.max
+}
+
+func (c *BlockCache) get(owner uint64, n int) *block {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[blockKey{owner, n}]; ok {
 		c.ll.MoveToFront(e)
-		return e.Value.(*block)
+		return e.Value.(*cachedBlockEntry).b
 	}
 	return nil
 }
 
-func (c *blockCache) put(b *block) {
+func (c *BlockCache) put(owner uint64, b *block) {
 	if c.max <= 0 || b.size > c.max {
 		return
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.last = b.size
-	if e, ok := c.m[b.n]; ok { // filled concurrently, or a part of the block
+	key := blockKey{owner, b.n}
+	if e, ok := c.m[key]; ok { // filled concurrently, or a part of the block
 		c.ll.MoveToFront(e)
-		old := e.Value.(*block)
+		ce := e.Value.(*cachedBlockEntry)
+		old := ce.b
 		if old.complete || (!b.complete && len(old.lines) >= len(b.lines)) {
 			return
 		}
-		e.Value = b // the longer part replaces the shorter
+		ce.b = b // the longer part replaces the shorter
 		c.size += b.size - old.size
+		c.owners[owner] += b.size - old.size
 		c.evict()
 		return
 	}
-	c.m[b.n] = c.ll.PushFront(b)
+	c.m[key] = c.ll.PushFront(&cachedBlockEntry{key: key, b: b})
 	c.size += b.size
+	c.owners[owner] += b.size
 	c.evict()
 }
 
 // evict drops the least recently used blocks until the cache fits its bound.
-func (c *blockCache) evict() {
+func (c *BlockCache) evict() {
 	for c.size > c.max {
-		e := c.ll.Back()
-		old := e.Value.(*block)
-		c.ll.Remove(e)
-		delete(c.m, old.n)
-		c.size -= old.size
+		c.remove(c.ll.Back())
 	}
+}
+
+func (c *BlockCache) remove(e *list.Element) {
+	ce := e.Value.(*cachedBlockEntry)
+	c.ll.Remove(e)
+	delete(c.m, ce.key)
+	c.size -= ce.b.size
+	if c.owners[ce.key.owner] -= ce.b.size; c.owners[ce.key.owner] == 0 {
+		delete(c.owners, ce.key.owner)
+	}
+}
+
+// drop removes the blocks of one reader.
+func (c *BlockCache) drop(owner uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for e := c.ll.Front(); e != nil; {
+		next := e.Next()
+		if e.Value.(*cachedBlockEntry).key.owner == owner {
+			c.remove(e)
+		}
+		e = next
+	}
+}
+
+// KeyRange returns the SURT keys of the first and last lines of the index:
+// no line of it has a key outside [first, last]. The first comes from the
+// secondary index, the last from the last block, which it reads (into the
+// cache, like any block). ok is false for an index without lines.
+func (r *Reader) KeyRange() (first, last string, ok bool, err error) {
+	if len(r.entries) == 0 {
+		return "", "", false, nil
+	}
+	blk, err := r.block(len(r.entries) - 1)
+	if err != nil {
+		return "", "", false, err
+	}
+	if len(blk.lines) == 0 {
+		return "", "", false, fmt.Errorf("zipnum: %s: the last block holds no line", r.idxPath)
+	}
+	first, _, _ = strings.Cut(r.entries[0].Key, " ")
+	last, _, _ = strings.Cut(blk.lines[len(blk.lines)-1], " ")
+	return first, last, true, nil
 }

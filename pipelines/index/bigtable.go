@@ -2,16 +2,13 @@ package index
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/btindex"
-	"github.com/recrawl/recrawl/internal/cli"
 	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/storage"
-	tindex "github.com/recrawl/recrawl/transforms/index"
 )
 
 // bigtableFiles is what one run does with the file list of its Bigtable
@@ -50,11 +47,12 @@ func planBigtableFiles(ctx context.Context, cfg Config) (*bigtableFiles, error) 
 		}
 	}
 	plan := &bigtableFiles{ids: map[string]index.FileIdentity{}}
-	for _, f := range cfg.Files {
-		id, err := index.IdentifyFile(ctx, f)
-		if err != nil {
-			return nil, fmt.Errorf("--input: %w", err)
-		}
+	ids, err := index.IdentifyFiles(ctx, cfg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("--input: %w", err)
+	}
+	for i, f := range cfg.Files {
+		id := ids[i]
 		e, ok := listed[id.Name]
 		switch {
 		case !ok:
@@ -157,40 +155,22 @@ func CompactBigtable(ctx context.Context, spec string) (btindex.PurgeStats, erro
 	return st, nil
 }
 
-// maintain runs `recrawl index remove --bigtable=P/I/T NAME...` and
-// `recrawl index compact --bigtable=P/I/T`.
-func maintain(ctx context.Context, command string, args []string) error {
-	fs := flag.NewFlagSet("index "+command, flag.ContinueOnError)
-	spec := fs.String("bigtable", "", "the Bigtable index: PROJECT/INSTANCE/TABLE (BIGTABLE_EMULATOR_HOST is honoured)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: recrawl index %s --bigtable P/I/T%s\n", command, map[string]string{"remove": " NAME...", "compact": ""}[command])
-		fs.PrintDefaults()
-	}
-	if err := cli.Parse(fs, args); err != nil {
+// runRemoveBigtable is `recrawl index remove --bigtable=P/I/T NAME...`.
+func runRemoveBigtable(ctx context.Context, spec string, names []string) error {
+	if err := RemoveFromBigtable(ctx, spec, names); err != nil {
 		return err
 	}
-	if _, _, _, err := tindex.ParseBigtableSpec(*spec); err != nil {
-		return fmt.Errorf("%w: %v", cli.ErrUsage, err)
+	fmt.Printf("removed %d files from bigtable %s: their captures and document frequencies are left out from now on; `recrawl index compact` drops their rows\n", len(names), spec)
+	return nil
+}
+
+// runCompactBigtable is `recrawl index compact --bigtable=P/I/T`.
+func runCompactBigtable(ctx context.Context, spec string) error {
+	st, err := CompactBigtable(ctx, spec)
+	if err != nil {
+		return err
 	}
-	switch command {
-	case "remove":
-		if fs.NArg() == 0 {
-			return fmt.Errorf("%w: remove: name the archive files to remove (base names, as the index holds them)", cli.ErrUsage)
-		}
-		if err := RemoveFromBigtable(ctx, *spec, fs.Args()); err != nil {
-			return err
-		}
-		fmt.Printf("removed %d files from bigtable %s: their captures and document frequencies are left out from now on; `recrawl index compact` drops their rows\n", fs.NArg(), *spec)
-	case "compact":
-		if err := cli.CheckNoArgs(fs.Args()); err != nil {
-			return err
-		}
-		st, err := CompactBigtable(ctx, *spec)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("bigtable %s is one index already; dropped the rows of %d removed files (%d captures, %d dictionary rows)\n",
-			*spec, st.Files, st.CaptureRows, st.DictionaryRows)
-	}
+	fmt.Printf("bigtable %s is one index already; dropped the rows of %d removed files (%d captures, %d dictionary rows)\n",
+		spec, st.Files, st.CaptureRows, st.DictionaryRows)
 	return nil
 }

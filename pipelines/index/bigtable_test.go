@@ -270,8 +270,11 @@ func TestBigtableNights(t *testing.T) {
 	if err := Main(ctx, []string{"remove", "--bigtable=" + nightly}); !errors.Is(err, cli.ErrUsage) {
 		t.Errorf("remove without a file name: %v, want a usage error", err)
 	}
-	if err := Main(ctx, []string{"remove", "--bigtable=" + nightly, "not-in-the-table.warc.gz"}); err == nil || !strings.Contains(err.Error(), "not-in-the-table.warc.gz") {
-		t.Errorf("remove of a file the table does not hold: %v, want an error naming it", err)
+	if err := Main(ctx, []string{"remove", "--verbose", "--bigtable=" + nightly, "not-in-the-table.warc.gz"}); err == nil || errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "not-in-the-table.warc.gz") {
+		t.Errorf("remove --verbose of a file the table does not hold: %v, want an error naming it (the index flags parsed once, for a folder or a table)", err)
+	}
+	if err := Main(ctx, []string{"compact", "--output=" + t.TempDir(), "--bigtable=" + nightly}); !errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "one of them") {
+		t.Errorf("compact of a folder and a table at once: %v, want a usage error", err)
 	}
 	if err := Main(ctx, []string{"remove", "--bigtable=" + nightly, copyName}); err != nil {
 		t.Fatal(err)

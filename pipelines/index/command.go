@@ -68,11 +68,9 @@ func Flags() *flag.FlagSet { return indexFlags }
 // help, and an error wrapping cli.ErrUsage for a wrong command line.
 // Call it once per process: Beam's flags and beam.Init are global.
 func Main(ctx context.Context, args []string) error {
+	indexFlags.VisitAll(func(f *flag.Flag) { f.Value.Set(f.DefValue) }) // a second call in one test process starts anew
 	command := ""
 	if len(args) > 0 && (args[0] == "compact" || args[0] == "remove") {
-		if namesBigtable(args[1:]) {
-			return maintain(ctx, args[0], args[1:])
-		}
 		command, args = args[0], args[1:]
 	}
 	stop, err := cli.StartPipeline(args, Usage, indexFlags, verbose)
@@ -80,11 +78,8 @@ func Main(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stop()
-	switch command {
-	case "compact":
-		return runCompact(ctx)
-	case "remove":
-		return runRemove(ctx)
+	if command != "" {
+		return runMaintenance(ctx, command)
 	}
 	return run(ctx)
 }
@@ -458,16 +453,4 @@ func checkFlags() error {
 		return fmt.Errorf("%s: only with --dictionary", strings.Join(unused, ", "))
 	}
 	return nil
-}
-
-// namesBigtable reports whether the arguments of `index compact|remove` name
-// a Bigtable index (--bigtable) rather than a folder (--output).
-func namesBigtable(args []string) bool {
-	for _, a := range args {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && name == "bigtable" {
-			return true
-		}
-	}
-	return false
 }

@@ -7,9 +7,10 @@ package index
 // complete; `recrawl index remove` marks files removed; `recrawl index
 // compact` merges the base and the segments into one index, byte-identical
 // to a full build of the files held. Each holds OUTPUT's lock, and each
-// changes what look-ups read only by replacing index.files (atomically), so
-// a run killed halfway leaves the index as it was; the next run removes
-// what it left.
+// changes what look-ups read only through index.files: --add and remove
+// append lines to it (a line cut short by a crash is ignored, then cut off),
+// compact replaces it atomically, so a run killed halfway leaves the index
+// as it was; the next run removes what it left.
 
 import (
 	"bufio"
@@ -120,11 +121,12 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	res := &AddResult{}
 	var added []lookup.IndexedFile
 	var conflicts []error
-	for _, f := range cfg.Files {
-		id, err := lookup.IdentifyFile(ctx, f)
-		if err != nil {
-			return nil, fmt.Errorf("--input: %w", err)
-		}
+	ids, err := iindex.IdentifyFiles(ctx, cfg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("--input: %w", err)
+	}
+	for i, f := range cfg.Files {
+		id := lookup.FileIdentity{Name: ids[i].Name, Size: ids[i].Size, HeadSHA256: ids[i].Head, TailSHA256: ids[i].Tail}
 		if held, ok := list.Held(id.Name); ok {
 			if held.Identity() == id {
 				slog.Info("the index holds this file already: skipped", "file", f, "size", id.Size)
@@ -164,8 +166,7 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	for i := range added {
 		added[i].Segment = res.Segment
 	}
-	list.Files = append(list.Files, added...)
-	if err := lookup.WriteFileList(ctx, dir, list); err != nil {
+	if err := lookup.AppendFiles(ctx, dir, list, added); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -241,12 +242,14 @@ func Remove(ctx context.Context, dir string, names []string) error {
 	if len(unknown) > 0 {
 		return fmt.Errorf("--output %s: the index holds no file named %q (see %s)", dir, unknown, lookup.FileListFile)
 	}
-	for i, f := range list.Files {
+	var tombstones []lookup.IndexedFile
+	for _, f := range list.Files {
 		if !f.Removed && slices.Contains(names, f.Name) {
-			list.Files[i].Removed = true
+			f.Removed = true
+			tombstones = append(tombstones, f)
 		}
 	}
-	return lookup.WriteFileList(ctx, dir, list)
+	return lookup.AppendFiles(ctx, dir, list, tombstones)
 }
 
 // Compact runs `index compact`: it merges the base and the segments of the
@@ -508,7 +511,9 @@ type partCursor struct {
 func openPartCursor(ctx context.Context, p lookup.Part) (*partCursor, error) {
 	c := &partCursor{part: p}
 	if p.Spec.Kind == lookup.KindZipNum {
-		zr, err := zipnum.OpenContext(ctx, p.Spec.Location, zipnum.Options{})
+		// Read once, in order: no block is read twice, so none is
+		// cached, and the merge holds one block per part.
+		zr, err := zipnum.OpenContext(ctx, p.Spec.Location, zipnum.Options{CacheBytes: -1})
 		if err != nil {
 			return nil, fmt.Errorf("index part %s: %w", p.Spec, err)
 		}
@@ -627,56 +632,71 @@ func runAdd(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// onlyOutputFlags refuses the flags a sub-subcommand does not take.
-func onlyOutputFlags(command string) error {
+// runMaintenance is `recrawl index compact|remove`, on a folder (--output)
+// or a Bigtable index (--bigtable): the index flags are parsed once, and
+// the command takes no other index flag (the index keeps its settings).
+func runMaintenance(ctx context.Context, command string) error {
 	var other []string
-	flag.Visit(func(f *flag.Flag) {
-		if indexFlags.Lookup(f.Name) != nil && f.Name != "output" && f.Name != "verbose" {
-			other = append(other, "--"+f.Name)
+	indexFlags.VisitAll(func(f *flag.Flag) {
+		switch f.Name {
+		case "output", "bigtable", "verbose":
+		default:
+			if f.Value.String() != f.DefValue {
+				other = append(other, "--"+f.Name)
+			}
 		}
 	})
-	if *output == "" {
-		return fmt.Errorf("recrawl index %s: --output is required", command)
+	switch {
+	case (*output == "") == (*bigtableSpec == ""):
+		return fmt.Errorf("%w: recrawl index %s: name the index with --output (a folder) or --bigtable (a table), one of them", cli.ErrUsage, command)
+	case len(other) > 0:
+		return fmt.Errorf("%w: recrawl index %s: takes --output or --bigtable only, not %s (the index keeps its settings: %s or the table)", cli.ErrUsage, command, strings.Join(other, ", "), lookup.FileListFile)
+	case command == "remove" && flag.NArg() == 0:
+		return fmt.Errorf("%w: recrawl index remove: name the archive files to remove (base names, as the index holds them)", cli.ErrUsage)
+	case command == "compact":
+		if err := cli.CheckNoArgs(flag.Args()); err != nil {
+			return err
+		}
 	}
-	if len(other) > 0 {
-		return fmt.Errorf("recrawl index %s: takes --output only, not %s (the index keeps its settings in %s)", command, strings.Join(other, ", "), lookup.FileListFile)
+	if *bigtableSpec != "" {
+		if _, _, _, err := index.ParseBigtableSpec(*bigtableSpec); err != nil {
+			return fmt.Errorf("%w: %v", cli.ErrUsage, err)
+		}
+		if command == "remove" {
+			return runRemoveBigtable(ctx, *bigtableSpec, flag.Args())
+		}
+		return runCompactBigtable(ctx, *bigtableSpec)
 	}
-	return nil
+	if command == "remove" {
+		return runRemove(ctx, *output, flag.Args())
+	}
+	return runCompact(ctx, *output)
 }
 
 // runCompact is `recrawl index compact --output=DIR`.
-func runCompact(ctx context.Context) error {
-	if err := onlyOutputFlags("compact"); err != nil {
-		return err
-	}
-	if err := cli.CheckNoArgs(flag.Args()); err != nil {
-		return err
-	}
+func runCompact(ctx context.Context, dir string) error {
 	rc, err := runners.FromFlags()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	done, err := Compact(ctx, *output, &rc)
+	done, err := Compact(ctx, dir, &rc)
 	if err != nil {
 		return err
 	}
 	if !done {
-		fmt.Printf("nothing to compact: the index in %s is one part\n", *output)
+		fmt.Printf("nothing to compact: the index in %s is one part\n", dir)
 		return nil
 	}
-	fmt.Printf("compacted the index in %s into one part\n", *output)
+	fmt.Printf("compacted the index in %s into one part\n", dir)
 	return nil
 }
 
 // runRemove is `recrawl index remove --output=DIR NAME...`.
-func runRemove(ctx context.Context) error {
-	if err := onlyOutputFlags("remove"); err != nil {
+func runRemove(ctx context.Context, dir string, names []string) error {
+	if err := Remove(ctx, dir, names); err != nil {
 		return err
 	}
-	if err := Remove(ctx, *output, flag.Args()); err != nil {
-		return err
-	}
-	fmt.Printf("removed %d files from the index in %s: look-ups leave their captures out; recrawl index compact drops them from its files\n", len(flag.Args()), *output)
+	fmt.Printf("removed %d files from the index in %s: look-ups leave their captures out; recrawl index compact drops them from its files\n", len(names), dir)
 	return nil
 }
