@@ -50,18 +50,21 @@
 #                               # BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
 #   scripts/bench.sh scale      # the same measurements on generated archives of growing size (SCALE_SIZES captures,
 #                               # default "1e5 1e6 3e6"): per size, the ZipNum index with the dictionary (MB/s against
-#                               # the all-cores inflate+scan ceiling of the same files, peak RSS, peak bytes of its
+#                               # the all-cores inflate+scan ceiling of the same files, by wall and by CPU time (the
+#                               # ratio a loaded machine changes less), peak RSS, peak bytes of its
 #                               # temporary run files against the final index), index look-ups/s cold (a new reader per
 #                               # batch of 1,000 random keys) and warm (one reader, 100 batches), and one event
 #                               # extracted on prism (K = SCALE_K to SCALE_TARGET documents): wall time, peak RSS, the
 #                               # frontier per round, and seconds per round split into a fixed part and a part per URL
 #                               # looked up (least squares over the rounds of that run and of a run at K = SCALE_SMALL_K);
 #                               # then one table and the ratio of each figure, largest archive over smallest.
-#                               # Archives are generated once into SCALE_DIR. This machine (2 shared cores, 55 GB
-#                               # free): genarchive writes about 3.3 captures and 12 KB per article page, so 10^5
-#                               # captures are 0.4 GB, 10^6 are 3.6 GB and 3x10^6 are 11 GB of WARC (15 GB with
-#                               # the index); at the 150-500 article pages/s measured under load, 3x10^6 (900,000 pages)
-#                               # takes 30-100 minutes to generate, so within 30 minutes only up to 10^6 is sure.
+#                               # Archives are generated once into SCALE_DIR, 0.3 article pages per capture asked
+#                               # for; genarchive writes 2.7-3.3 captures and 13 KB of WARC per article page (the
+#                               # table gives the captures indexed): 10^5 is 0.39 GB, 10^6 about 3.6 GB and 3x10^6
+#                               # about 11 GB of WARC. This machine (2 cores shared with other work, 55 GB free disk)
+#                               # generated 100-140 article pages/s: 10^5 in 5 minutes, 10^6 (300,000 pages) in about
+#                               # 40-50 and 3x10^6 in about 2-2.5 hours; disk allows all three, 30 minutes of
+#                               # generation only 10^5 at that rate.
 #   scripts/bench.sh all
 #
 # Environment:
@@ -905,7 +908,7 @@ bench_scale() {
   go test -c -o "$bin/cdxj.test" ./internal/cdxj
   go test -c -o "$bin/lookup.test" ./internal/lookup
   local table="$dir/scale.tsv"
-  printf 'captures\tarchive_MB\tceiling_MB/s\tindex_MB/s\tindex/ceiling\tindex_rss_MB\truns_peak_MB\tindex_MB\truns/index\tcold_lookups/s\twarm_lookups/s\textract_wall_s\trounds\tcollected\tround_fixed_s\tround_ms_per_url\tround_s_median\textract_rss_MB\tfrontier_max\n' >"$table"
+  printf 'captures\tarchive_MB\tceiling_MB/s\tindex_MB/s\tindex/ceiling\tindex/ceiling_cpu\tindex_rss_MB\truns_peak_MB\tindex_MB\truns/index\tcold_lookups/s\twarm_lookups/s\textract_wall_s\trounds\tcollected\tround_fixed_s\tround_ms_per_url\tround_s_median\textract_rss_MB\tfrontier_max\n' >"$table"
   echo "== scale: sizes $sizes (captures); extraction of '$event', K = $k to $target documents on prism; load $(cut -d' ' -f1-3 /proc/loadavg)"
   local size
   for size in $sizes; do
@@ -924,8 +927,8 @@ bench_scale() {
     rm -rf "$w"; mkdir -p "$w"
 
     # The ceiling, then the index of the same files (all cores each).
-    local cwall iwall irss runs_peak
-    read -r cwall _ _ < <(RECRAWL_BENCH_ARCHIVE="$a" timed "$w/ceiling.log" \
+    local cwall ccpu iwall irss icpu runs_peak
+    read -r cwall _ ccpu < <(RECRAWL_BENCH_ARCHIVE="$a" timed "$w/ceiling.log" \
       "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)
     local idx="$w/index"
     # The run files live in the run's temporary folder under --output (lookup.RunTempDirPrefix);
@@ -936,7 +939,7 @@ bench_scale() {
         sleep 0.5
       done ) &
     local poller=$!
-    read -r iwall irss _ < <(timed "$w/index.log" "$bin/recrawl" index --input="$a/*.warc.gz" --output="$idx" \
+    read -r iwall irss icpu < <(timed "$w/index.log" "$bin/recrawl" index --input="$a/*.warc.gz" --output="$idx" \
       --format=zipnum --shards=4 "${iflags[@]}") || { touch "$w/index.done"; wait "$poller"; return 1; }
     touch "$w/index.done"; wait "$poller"
     runs_peak=$(cat "$w/runs-peak" 2>/dev/null || echo 0)
@@ -1002,10 +1005,10 @@ PY
 )
     local first; first=$(head -1 <<<"$fit")
     echo "RESULT scale $n captures, $(tail -1 <<<"$fit")"
-    awk -v n="$captures" -v mb="$mb" -v cw="$cwall" -v iw="$iwall" -v ir="$irss" -v rp="$runs_peak" -v ib="$index_bytes" \
+    awk -v n="$captures" -v mb="$mb" -v cw="$cwall" -v iw="$iwall" -v cc="$ccpu" -v ic="$icpu" -v ir="$irss" -v rp="$runs_peak" -v ib="$index_bytes" \
         -v c="$cold" -v wm="$warm" -v ew="$ewall" -v er="$erss" -v f="$first" 'BEGIN { split(f, x, " ")
-      printf "%d\t%.1f\t%.1f\t%.1f\t%.2f\t%d\t%.1f\t%.1f\t%.2f\t%.0f\t%.0f\t%.1f\t%d\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\n",
-        n, mb, mb/cw, mb/iw, cw/iw, ir, rp/1e6, ib/1e6, rp/ib, c, wm, ew, x[1], x[2], x[3], x[4], x[5], er, x[6] }' >>"$table"
+      printf "%d\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%d\t%.1f\t%.1f\t%.2f\t%.0f\t%.0f\t%.1f\t%d\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\n",
+        n, mb, mb/cw, mb/iw, cw/iw, cc/ic, ir, rp/1e6, ib/1e6, rp/ib, c, wm, ew, x[1], x[2], x[3], x[4], x[5], er, x[6] }' >>"$table"
   done
   echo
   echo "== scale: one row per archive, then the ratio largest / smallest"
