@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
@@ -73,7 +75,8 @@ var (
 // BenchmarkRoundLookups: the look-ups of a round of K random URLs of a
 // generated ZipNum index, each round with a new reader (cold: no block
 // cached; the process's 64 MiB cache holds a fifth of a 10^6-capture
-// index), its chunks looked up one after the other on that reader:
+// index), its chunks looked up one after the other on that reader
+// (lookups/cpu-s: over the process's CPU time):
 // "rank-chunks" cuts the ranked batch into consecutive chunks of
 // lookupChunk, "key-chunks" is explodeBatchFn's cut by key range, and
 // "one-batch" looks the whole batch up in one call.
@@ -84,7 +87,8 @@ func BenchmarkRoundLookups(b *testing.B) {
 	for _, mode := range []string{"rank-chunks", "key-chunks", "one-batch"} {
 		b.Run(fmt.Sprintf("captures=%d/k=%d/%s", *benchRoundCaptures, *benchRoundK, mode), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			var blocks int64
+			var blocks, inflated int64
+			var busy time.Duration
 			for b.Loop() {
 				b.StopTimer()
 				batch := make([]extract.Entry, 0, *benchRoundK)
@@ -124,6 +128,7 @@ func BenchmarkRoundLookups(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				cpu := cpuTime()
 				b.StartTimer()
 				for _, c := range chunks {
 					if _, err := r.Lookup(c); err != nil {
@@ -131,14 +136,28 @@ func BenchmarkRoundLookups(b *testing.B) {
 					}
 				}
 				b.StopTimer()
+				busy += cpuTime() - cpu
 				blocks += r.BlocksRead()
+				inflated += r.InflatedBytes()
 				r.Close()
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(b.N**benchRoundK)/b.Elapsed().Seconds(), "lookups/s")
+			b.ReportMetric(float64(b.N**benchRoundK)/busy.Seconds(), "lookups/cpu-s")
 			b.ReportMetric(float64(blocks)/float64(b.N), "blocks/round")
+			b.ReportMetric(float64(inflated)/1e6/float64(b.N), "MB-inflated/round")
 		})
 	}
+}
+
+// cpuTime is the process's user and system time: a shared machine's other
+// load changes it less than the wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // roundBenchIndex builds a ZipNum index of n generated captures (about 5
