@@ -48,6 +48,23 @@
 #                               # <= 3 % each), and look-ups/s across a base and 10 segments against the same
 #                               # index compacted (target >= 0.7); ZipNum, 4 shards, on a generated archive of
 #                               # BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
+#   scripts/bench.sh scale      # the same measurements on generated archives of growing size (SCALE_SIZES captures,
+#                               # default "1e5 1e6 3e6"): per size, the ZipNum index with the dictionary (MB/s against
+#                               # the all-cores inflate+scan ceiling of the same files, by wall and by CPU time (the
+#                               # ratio a loaded machine changes less), peak RSS, peak bytes of its
+#                               # temporary run files against the final index), index look-ups/s cold (a new reader per
+#                               # batch of 1,000 random keys) and warm (one reader, 100 batches), and one event
+#                               # extracted on prism (K = SCALE_K to SCALE_TARGET documents): wall time, peak RSS, the
+#                               # frontier per round, and seconds per round split into a fixed part and a part per URL
+#                               # looked up (least squares over the rounds of that run and of a run at K = SCALE_SMALL_K);
+#                               # then one table and the ratio of each figure, largest archive over smallest.
+#                               # Archives are generated once into SCALE_DIR, 0.3 article pages per capture asked
+#                               # for; genarchive writes 2.7-3.3 captures and 13 KB of WARC per article page (the
+#                               # table gives the captures indexed): 10^5 is 0.39 GB, 10^6 about 3.6 GB and 3x10^6
+#                               # about 11 GB of WARC. This machine (2 cores shared with other work, 55 GB free disk)
+#                               # generated 100-140 article pages/s: 10^5 in 5 minutes, 10^6 (300,000 pages) in about
+#                               # 40-50 and 3x10^6 in about 2-2.5 hours; disk allows all three, 30 minutes of
+#                               # generation only 10^5 at that rate.
 #   scripts/bench.sh all
 #
 # Environment:
@@ -83,6 +100,12 @@
 #                        19,045 documents; 5400 gives 11,724); kept in BENCH_DIR/replay; needs
 #                        scripts/install-test-deps.sh
 #   BENCH_EXTRACT_SPEC   event of the generated archive whose spec is used (default federal-election-2009)
+#   SCALE_SIZES          `scale`: archive sizes in captures (default "1e5 1e6 3e6"; e.g. "1e4 1e5" for a quick run)
+#   SCALE_DIR            `scale`: where the generated archives are kept (default ~/.cache/recrawl/scale)
+#   SCALE_TARGET, SCALE_K  `scale`: documents to extract (default 20000) and the batch size (default 1000)
+#   SCALE_SMALL_K, SCALE_SMALL_ROUNDS  `scale`: the second extraction, for the fit of a round's fixed part
+#                        (default K = 100, 8 rounds)
+#   SCALE_INDEX_FLAGS    `scale`: index flags beyond --format=zipnum --shards=4 (default --dictionary)
 #
 # Binaries are built first (build time never counts), into BENCH_DIR/bin.
 set -euo pipefail
@@ -872,6 +895,130 @@ bench_refresh() {
       r, rr, a, g, rm, f, fr, fm, r/f, n }'
 }
 
+# bench_scale: see the usage at the top. Everything of one size is measured
+# in one stretch, and the sizes one after the other in the same run: compare
+# the ratios between sizes, not the seconds of another run.
+bench_scale() {
+  local cache="${SCALE_DIR:-$HOME/.cache/recrawl/scale}" sizes="${SCALE_SIZES:-1e5 1e6 3e6}"
+  local target="${SCALE_TARGET:-20000}" k="${SCALE_K:-1000}" event="${BENCH_EXTRACT_SPEC:-federal-election-2009}"
+  local small_k="${SCALE_SMALL_K:-100}" small_rounds="${SCALE_SMALL_ROUNDS:-8}"
+  local iflags; read -r -a iflags <<<"${SCALE_INDEX_FLAGS:---dictionary}"
+  mkdir -p "$cache"
+  go build -o "$bin/genarchive" ./cmd/genarchive
+  go build -o "$bin/recrawl" ./cmd/recrawl
+  go test -c -o "$bin/cdxj.test" ./internal/cdxj
+  go test -c -o "$bin/lookup.test" ./internal/lookup
+  local table="$dir/scale.tsv"
+  printf 'captures\tarchive_MB\tceiling_MB/s\tindex_MB/s\tindex/ceiling\tindex/ceiling_cpu\tindex_rss_MB\truns_peak_MB\tindex_MB\truns/index\tcold_lookups/s\twarm_lookups/s\textract_wall_s\trounds\tcollected\tround_fixed_s\tround_ms_per_url\tround_s_median\textract_rss_MB\tfrontier_max\n' >"$table"
+  echo "== scale: sizes $sizes (captures); extraction of '$event', K = $k to $target documents on prism; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  local size
+  for size in $sizes; do
+    local n; n=$(awk -v s="$size" 'BEGIN { printf "%d", s }')
+    local a="$cache/archive-$n" w="$dir/scale-$n"
+    if [ ! -f "$a/.complete" ]; then
+      # genarchive writes about 3.33 captures per article page (responses and revisits of the
+      # articles and of the home, section and tag pages, redirects, 404s, images)
+      echo "== generating $n captures ($((n * 3 / 10)) article pages) in $a (once; reused by later runs)"
+      rm -rf "$a"
+      read -r gwall _ _ < <(timed "$dir/scale-gen-$n.log" "$bin/genarchive" --out "$a" --pages $((n * 3 / 10)) --seed 1 --quiet)
+      echo "generated in $gwall s"
+      touch "$a/.complete"
+    fi
+    local mb; mb=$(du -cb "$a"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
+    rm -rf "$w"; mkdir -p "$w"
+
+    # The ceiling, then the index of the same files (all cores each).
+    local cwall ccpu iwall irss icpu runs_peak
+    read -r cwall _ ccpu < <(RECRAWL_BENCH_ARCHIVE="$a" timed "$w/ceiling.log" \
+      "$bin/cdxj.test" -test.run '^$' -test.bench '^BenchmarkArchiveScanCeilingAllCores$' -test.benchtime 1x)
+    local idx="$w/index"
+    # The run files live in the run's temporary folder under --output (lookup.RunTempDirPrefix);
+    # their peak size is sampled every half second.
+    ( set +e +o pipefail; peak=0; while [ ! -f "$w/index.done" ]; do
+        b=$(du -sb "$idx"/.runs-* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+        [ "$b" -gt "$peak" ] && peak=$b && echo "$peak" >"$w/runs-peak"
+        sleep 0.5
+      done ) &
+    local poller=$!
+    read -r iwall irss icpu < <(timed "$w/index.log" "$bin/recrawl" index --input="$a/*.warc.gz" --output="$idx" \
+      --format=zipnum --shards=4 "${iflags[@]}") || { touch "$w/index.done"; wait "$poller"; return 1; }
+    touch "$w/index.done"; wait "$poller"
+    runs_peak=$(cat "$w/runs-peak" 2>/dev/null || echo 0)
+    local index_bytes captures
+    index_bytes=$(du -sb "$idx" | cut -f1)
+    zcat "$idx"/*.gz 2>/dev/null | cut -d' ' -f1 >"$w/lines.txt" || true
+    captures=$(wc -l <"$w/lines.txt")
+    uniq "$w/lines.txt" >"$w/keys.txt"; rm -f "$w/lines.txt"
+    echo "index: $captures captures, $(wc -l <"$w/keys.txt") URLs, $index_bytes bytes; $iwall s, peak RSS $irss MB, run files at most $runs_peak bytes"
+
+    # Look-ups of 1,000 random keys: cold, a new reader for each of 5 batches; warm, one reader for 100.
+    local cold warm
+    (cd internal/lookup && RECRAWL_BENCH_KEYS="$w/keys.txt" RECRAWL_BENCH_INDEXES="idx=zipnum:$idx" \
+      "$bin/lookup.test" -test.run '^$' -test.bench '^BenchmarkIndexLookup$' -test.benchtime 1x -test.count 5) >"$w/lookup-cold.txt"
+    (cd internal/lookup && RECRAWL_BENCH_KEYS="$w/keys.txt" RECRAWL_BENCH_INDEXES="idx=zipnum:$idx" \
+      "$bin/lookup.test" -test.run '^$' -test.bench '^BenchmarkIndexLookup$' -test.benchtime 100x) >"$w/lookup-warm.txt"
+    rate() { awk '/^BenchmarkIndexLookup/ { for (i = 2; i <= NF; i++) if ($i == "lookups/s") print $(i-1) }' "$1" |
+      sort -g | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR+1)/2)] : "nan") }'; }
+    cold=$(rate "$w/lookup-cold.txt"); warm=$(rate "$w/lookup-warm.txt")
+
+    # The extraction at K, then a few rounds at the small K: the rounds of both give the fit.
+    # While it runs, once a second: the rounds done, the process's RSS and the size of .work,
+    # for the peak RSS and .work per round (against the frontier of that round).
+    local spec="$a/specs/$event.yaml" ewall erss
+    ( set +e +o pipefail; while [ ! -f "$w/extract.done" ]; do
+        pid=$(pgrep -n -f -- "--output $w/extract --engine" || true)
+        rss=$([ -n "$pid" ] && awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+        done_rounds=$(ls -d "$w/extract/.work"/state-*/DONE 2>/dev/null | wc -l)
+        work=$(du -sb "$w/extract/.work" 2>/dev/null | cut -f1)
+        echo "$done_rounds ${rss:-0} ${work:-0}" >>"$w/extract-samples.txt"
+        sleep 1
+      done ) &
+    poller=$!
+    read -r ewall erss _ < <(timed "$w/extract.log" "$bin/recrawl" extract --spec "$spec" --index "zipnum:$idx" --archive "$a" \
+      --output "$w/extract" --engine beam --batch_size "$k" --target_size "$target" --max_rounds 0 --strategy ctf --quiet) ||
+      { touch "$w/extract.done"; wait "$poller"; return 1; }
+    touch "$w/extract.done"; wait "$poller"
+    timed "$w/extract-small.log" "$bin/recrawl" extract --spec "$spec" --index "zipnum:$idx" --archive "$a" \
+      --output "$w/extract-small" --engine beam --batch_size "$small_k" --target_size "$target" --max_rounds "$small_rounds" \
+      --strategy ctf --quiet >/dev/null
+    local fit
+    fit=$(python3 - "$w/extract" "$w/extract-small" "$w/extract-samples.txt" <<'PY'
+import json, sys, statistics
+main = [json.loads(l) for l in open(sys.argv[1] + "/rounds.jsonl")]
+small = [json.loads(l) for l in open(sys.argv[2] + "/rounds.jsonl")]
+pts = [(r["selected"], r["seconds"]) for r in main + small]
+n = len(pts); mx = sum(x for x, _ in pts) / n; my = sum(y for _, y in pts) / n
+sxx = sum((x - mx) ** 2 for x, _ in pts)
+b = sum((x - mx) * (y - my) for x, y in pts) / sxx if sxx else float("nan")
+a = my - b * mx
+tot = json.load(open(sys.argv[1] + "/run.json"))["totals"]
+print("%d %d %.3f %.3f %.3f %d" % (tot["rounds"], tot["collected"], a, 1000 * b,
+      statistics.median(r["seconds"] for r in main), max(r["frontier_size"] for r in main)))
+# the state-00000 DONE is the initial state: n DONE files = round n-1 done, round n running
+peak, work = {}, {}
+for line in open(sys.argv[3]):
+    d, rss, w = (int(v) for v in line.split())
+    peak[d - 1] = max(peak.get(d - 1, 0), rss // 1024)
+    work[d - 1] = max(work.get(d - 1, 0), w // 1000000)
+print("per round (frontier at the start: seconds, peak RSS MB while it ran, .work MB): " + ", ".join(
+    "%d:%.2fs,%dMB,%dMB" % (r["frontier_size"], r["seconds"], peak.get(r["round"], 0), work.get(r["round"], 0)) for r in main))
+PY
+)
+    local first; first=$(head -1 <<<"$fit")
+    echo "RESULT scale $n captures, $(tail -1 <<<"$fit")"
+    awk -v n="$captures" -v mb="$mb" -v cw="$cwall" -v iw="$iwall" -v cc="$ccpu" -v ic="$icpu" -v ir="$irss" -v rp="$runs_peak" -v ib="$index_bytes" \
+        -v c="$cold" -v wm="$warm" -v ew="$ewall" -v er="$erss" -v f="$first" 'BEGIN { split(f, x, " ")
+      printf "%d\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%d\t%.1f\t%.1f\t%.2f\t%.0f\t%.0f\t%.1f\t%d\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\n",
+        n, mb, mb/cw, mb/iw, cw/iw, cc/ic, ir, rp/1e6, ib/1e6, rp/ib, c, wm, ew, x[1], x[2], x[3], x[4], x[5], er, x[6] }' >>"$table"
+  done
+  echo
+  echo "== scale: one row per archive, then the ratio largest / smallest"
+  column -t -s $'\t' "$table"
+  awk -F'\t' 'NR == 2 { split($0, lo, "\t") } NR > 2 { split($0, hi, "\t") } NR == 1 { split($0, h, "\t") }
+    END { if (!length(hi)) exit; line = "ratio"; for (i = 2; i <= length(h); i++) line = line "  " h[i] "=" (lo[i] + 0 ? sprintf("%.2f", hi[i] / lo[i]) : "nan")
+      printf "RESULT scale ratio (%d over %d captures): %s\n", hi[1], lo[1], line }' "$table"
+}
+
 main() {
   case "$what" in
     refresh) bench_refresh ;;
@@ -883,8 +1030,9 @@ main() {
     extract-jobs) bench_extract_jobs ;;
     replay) bench_replay ;;
     incremental) bench_incremental ;;
+    scale) bench_scale ;;
     all) bench_index; bench_machine; bench_document; bench_extract; bench_refresh; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, refresh, replay, incremental, all)"; exit 2 ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, refresh, replay, incremental, scale, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

@@ -3,6 +3,7 @@ package round
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -52,16 +53,25 @@ func resolveChunks(s beam.Scope, chunks beam.PCollection, cfg Config, lookups st
 	return beam.ParDo(s, &lookupSnapshotsFn{Sources: cfg.Sources, Counter: lookups}, chunks)
 }
 
-// explodeBatchFn cuts the batch into chunks of ranked entries.
+// explodeBatchFn cuts the batch into chunks of ranked entries, each a
+// range of SURT keys (in rank order inside the chunk). A sorted look-up
+// inflates each index block it needs once (internal/zipnum); chunks of
+// consecutive ranks would each span the whole key space, so that every
+// chunk of a round inflated most of the same blocks again. Cut by key, the
+// chunks of a round together inflate about as many blocks as the whole
+// batch in one look-up, and still spread over the workers. Which URLs share
+// a chunk changes nothing in the results: the driver orders them by rank.
 type explodeBatchFn struct{}
 
 func (explodeBatchFn) ProcessElement(batch []extract.Entry, emit func([]Ranked)) {
-	for start := 0; start < len(batch); start += lookupChunk {
-		end := min(start+lookupChunk, len(batch))
-		chunk := make([]Ranked, 0, end-start)
-		for i := start; i < end; i++ {
-			chunk = append(chunk, Ranked{Rank: i, Entry: batch[i]})
-		}
+	byKey := make([]Ranked, len(batch))
+	for i, e := range batch {
+		byKey[i] = Ranked{Rank: i, Entry: e}
+	}
+	slices.SortStableFunc(byKey, func(a, b Ranked) int { return strings.Compare(a.Entry.Key, b.Entry.Key) })
+	for start := 0; start < len(byKey); start += lookupChunk {
+		chunk := slices.Clone(byKey[start:min(start+lookupChunk, len(byKey))])
+		slices.SortFunc(chunk, func(a, b Ranked) int { return a.Rank - b.Rank })
 		emit(chunk)
 	}
 }
