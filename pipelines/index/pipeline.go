@@ -84,7 +84,11 @@ type Config struct {
 	// document frequencies of the archive's HTML documents.
 	Dictionary       bool
 	DictionarySample float64 // share of documents counted, in (0, 1]
-	DictionaryMinDF  int64   // terms in fewer documents are left out
+	// DictionaryDocs bounds the documents parsed (a sample of the levels
+	// of index.DictionarySample); 0 counts every document. A Bigtable
+	// index counts every document (its counts are kept per file).
+	DictionaryDocs  int64
+	DictionaryMinDF int64 // terms in fewer documents are left out
 	DefaultLanguage  string  // analyzer of documents in other languages
 	// DocFreqCounts also writes OutputDir/dfcounts-<lang>.tsv, the counts
 	// with no term left out, which the parts of an index built with --add
@@ -144,6 +148,9 @@ func (c Config) validateOptions() error {
 		if !(c.DictionarySample > 0 && c.DictionarySample <= 1) {
 			return fmt.Errorf("--dictionary_sample=%v: must be in (0, 1]", c.DictionarySample)
 		}
+		if c.DictionaryDocs < 0 {
+			return fmt.Errorf("--dictionary_docs=%d: must be 0 (every document) or more", c.DictionaryDocs)
+		}
 		if c.DictionaryMinDF < 1 {
 			return fmt.Errorf("--dictionary_min_df=%d: must be at least 1", c.DictionaryMinDF)
 		}
@@ -185,23 +192,20 @@ func Build(s beam.Scope, cfg Config) {
 		index.WriteBigtable(s, lines, cfg.Bigtable)
 	}
 	if cfg.Dictionary {
-		var counts beam.PCollection
+		dopts := index.DictionaryOptions{Locations: ArchiveLocations(cfg.Files), SampleRate: cfg.DictionarySample, MaxDocs: cfg.DictionaryDocs,
+			DefaultLanguage: cfg.DefaultLanguage, Parallelism: cfg.Parallelism, OneProcess: opts.OneProcess, ByLevel: cfg.DocFreqCounts}
 		if cfg.Bigtable != "" {
 			// The table keeps the counts per file, so that they add up
 			// when files are added or removed.
-			byFile := index.CountDocumentFrequenciesByFile(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
+			byFile := index.CountDocumentFrequenciesByFile(s, lines, dopts)
 			index.WriteBigtableDocumentFrequencies(s, byFile, cfg.Bigtable)
 			if cfg.OutputDir != "" {
-				counts = index.SumFiles(s, byFile)
+				written = append(written, index.WriteDocumentFrequencies(s, index.SumFiles(s, byFile), cfg.OutputDir, cfg.DictionaryMinDF))
 			}
 		} else {
-			counts = index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
-		}
-		if cfg.OutputDir != "" {
-			written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
-			if cfg.DocFreqCounts {
-				written = append(written, index.WriteDocumentFrequencyCounts(s, counts, cfg.OutputDir))
-			}
+			counts := index.CountDocumentFrequencies(s, lines, dopts)
+			written = append(written, index.WriteSampledDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF,
+				cfg.DictionaryDocs, cfg.DictionarySample, cfg.DocFreqCounts))
 		}
 	}
 	if len(written) > 0 {
