@@ -88,8 +88,8 @@ type Config struct {
 	// of index.DictionarySample); 0 counts every document. A Bigtable
 	// index counts every document (its counts are kept per file).
 	DictionaryDocs  int64
-	DictionaryMinDF int64 // terms in fewer documents are left out
-	DefaultLanguage  string  // analyzer of documents in other languages
+	DictionaryMinDF int64  // terms in fewer documents are left out
+	DefaultLanguage string // analyzer of documents in other languages
 	// DocFreqCounts also writes OutputDir/dfcounts-<lang>.tsv, the counts
 	// with no term left out, which the parts of an index built with --add
 	// keep so that their sums are those of one full build.

@@ -320,7 +320,7 @@ type documentTermsFn struct {
 	// bundle; measured on 3,791 synthetic pages (prism, 2 shared cores), the
 	// peak RSS of the run fell from 663 MB to 320 MB.
 	mu           sync.Mutex
-	tallies      map[beam.Counter]int64 // counts of the goroutines, not yet added to the counters
+	tallies      map[beam.Counter]int64      // counts of the goroutines, not yet added to the counters
 	partialDF    map[string]map[string]int64 // lang → term → documents
 	partialDocs  map[string]int64            // lang → documents
 	partialTerms int
