@@ -117,6 +117,11 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	if err := removeUnlistedSegments(ctx, dir, list); err != nil {
 		return nil, err
 	}
+	if len(list.Files) > 0 {
+		if err := checkSameDictionaryDocs(ctx, dir, cfg); err != nil {
+			return nil, err
+		}
+	}
 	res := &AddResult{}
 	var added []lookup.IndexedFile
 	var conflicts []error
@@ -146,9 +151,6 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	}
 	if len(list.Files) > 0 {
 		res.Segment = nextSegment(list)
-		if err := checkSameDictionaryDocs(ctx, dir, cfg); err != nil {
-			return nil, err
-		}
 	}
 	part := cfg
 	part.Files = res.Added
