@@ -11,7 +11,7 @@
 //	files ─ IndexArchives ─┬─ sorted runs (in INDEX_DIR/.runs-<random>) ─ SortIntoShards ─┬─ WriteCDXJ   → INDEX_DIR/index.cdxj
 //	                       │                                                              └─ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
 //	                       └─ batches of lines ─ Lines ─┬─ WriteBigtable     → rows keyed by SURT and timestamp
-//	                                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
+//	                                                    └─ CountDocumentFrequencies ─ WriteSampledDocumentFrequencies → INDEX_DIR/df-<lang>.tsv, dfsample.tsv
 //
 // A file is cut into parts of about --range_bytes at confirmed record
 // boundaries, and a worker indexes --index_parallelism parts at once; the
@@ -19,7 +19,10 @@
 // field, follow pywb's indexer (internal/cdxj); a corrupt record is counted
 // by kind, logged with file and offset, and skipped. The dictionary counts
 // each distinct term of every HTTP 200 HTML response once per document
-// (df-<lang>.tsv: "#docs", "#lang", then "term<TAB>df"; scoring.ReadDocFreq).
+// (df-<lang>.tsv: "#docs", "#lang", then "term<TAB>df"; scoring.ReadDocFreq),
+// of at most --dictionary_docs responses chosen by a hash of each capture
+// (internal/index.DictionarySample, recorded in dfsample.tsv), parsed on
+// every core.
 //
 // The run owns INDEX_DIR's index files: it writes INDEX_DIR/index.manifest,
 // "incomplete" when it starts and the list of the files it wrote when it
