@@ -188,7 +188,7 @@ func Build(s beam.Scope, cfg Config) {
 		}
 	}
 	var lines beam.PCollection // one line per element, only for the steps that need it
-	if opts.Batches {
+	if cfg.Bigtable != "" {
 		lines = index.Lines(s, indexed.Batches)
 	}
 	if cfg.Bigtable != "" {
@@ -206,7 +206,10 @@ func Build(s beam.Scope, cfg Config) {
 				written = append(written, index.WriteDocumentFrequencies(s, index.SumFiles(s, byFile), cfg.OutputDir, cfg.DictionaryMinDF))
 			}
 		} else {
-			counts := index.CountDocumentFrequencies(s, lines, dopts)
+			// The batches: only the captures the sample keeps go
+			// through the runner one by one.
+			dopts.Batches = true
+			counts := index.CountDocumentFrequencies(s, indexed.Batches, dopts)
 			written = append(written, index.WriteSampledDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF,
 				cfg.DictionaryDocs, cfg.DictionarySample, cfg.DocFreqCounts))
 		}

@@ -72,6 +72,10 @@ type DictionaryOptions struct {
 	// OneProcess: every bundle runs in this process (prism in process), so
 	// the documents are not reshuffled over workers.
 	OneProcess bool
+	// Batches: the input is batches of lines (IndexArchives' Batches, each
+	// line ending in '\n'), not one line per element: only the captures
+	// kept then go through the runner one by one.
+	Batches bool
 	// ByLevel also gives the counts per sample level (DictionaryCounts.ByLevel),
 	// which the parts of an index built with --add keep.
 	ByLevel bool
@@ -92,7 +96,7 @@ type DictionaryCounts struct {
 // CountDocumentFrequencies counts, per language, in how many documents of
 // the archive each term occurs: the document-frequency dictionary that gives
 // idf = ln(N / df) (method.md §2). lines are the CDXJ lines of the archive
-// (the output of IndexArchives); the records are read from the files of the
+// (the output of IndexArchives; its batches of lines with opts.Batches); the records are read from the files of the
 // same names in opts.Locations (directories or gs:// prefixes).
 //
 // A document is an HTTP 200 HTML response record (text/html or
@@ -160,7 +164,12 @@ func SumFiles(s beam.Scope, entries beam.PCollection) beam.PCollection {
 func countTerms(s beam.Scope, lines beam.PCollection, opts DictionaryOptions, byFile bool) (sums, candidates beam.PCollection) {
 	// Keep the captures of HTML documents at the rate; count the others,
 	// and the candidates of each level.
-	docs, levels := beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate}, lines)
+	var docs, levels beam.PCollection
+	if opts.Batches {
+		docs, levels = beam.ParDo2(s, &selectDictionaryBatchesFn{SampleRate: opts.SampleRate}, lines)
+	} else {
+		docs, levels = beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate}, lines)
+	}
 	// One empty count too: an archive without candidates has counts.
 	levels = beam.Flatten(s, levels, beam.Create(s, []int64{}))
 	candidates = beam.Combine(s, &levelCountsFn{}, levels)
@@ -244,46 +253,83 @@ func IsDictionarySkipCounter(name string) (reason string, ok bool) {
 type selectDictionaryCapturesFn struct {
 	SampleRate float64
 
+	sel captureSelector
+}
+
+func (f *selectDictionaryCapturesFn) Setup() { f.sel.setup(f.SampleRate) }
+
+func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string), emitLevels func([]int64)) {
+	f.sel.selectLine(ctx, line, emit)
+}
+
+// FinishBundle emits the bundle's candidates by level.
+func (f *selectDictionaryCapturesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
+	f.sel.finish(emitLevels)
+}
+
+// selectDictionaryBatchesFn is selectDictionaryCapturesFn over batches of
+// lines (IndexArchives): only the captures kept become elements.
+type selectDictionaryBatchesFn struct {
+	SampleRate float64
+
+	sel captureSelector
+}
+
+func (f *selectDictionaryBatchesFn) Setup() { f.sel.setup(f.SampleRate) }
+
+func (f *selectDictionaryBatchesFn) ProcessElement(ctx context.Context, batch []byte, emit func(string), emitLevels func([]int64)) {
+	forEachLine(batch, func(line []byte) { f.sel.selectLine(ctx, string(line), emit) })
+}
+
+// FinishBundle emits the bundle's candidates by level.
+func (f *selectDictionaryBatchesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
+	f.sel.finish(emitLevels)
+}
+
+// captureSelector keeps the captures of HTML documents at the rate, counts
+// the others, and the candidates of each level.
+type captureSelector struct {
+	rate       float64
 	sampledOut beam.Counter
 	skipped    map[string]beam.Counter
 	levels     []int64 // candidates of the bundle by level
 }
 
-func (f *selectDictionaryCapturesFn) Setup() {
-	f.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
-	f.skipped = map[string]beam.Counter{}
+func (c *captureSelector) setup(rate float64) {
+	c.rate = rate
+	c.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
+	c.skipped = map[string]beam.Counter{}
 	for _, r := range []string{index.SkipBadLine, index.SkipRevisit, index.SkipNotOK, index.SkipNotHTML} {
-		f.skipped[r] = dictionarySkipCounter(r)
+		c.skipped[r] = dictionarySkipCounter(r)
 	}
 }
 
-func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string), emitLevels func([]int64)) {
-	c, err := cdxj.Parse(line)
+func (c *captureSelector) selectLine(ctx context.Context, line string, emit func(string)) {
+	capture, err := cdxj.Parse(line)
 	if err != nil {
-		f.skipped[index.SkipBadLine].Inc(ctx, 1)
+		c.skipped[index.SkipBadLine].Inc(ctx, 1)
 		slog.Warn("dictionary: skipped an index line", "err", err)
 		return
 	}
-	if ok, reason := index.CountedInDictionary(c); !ok {
-		f.skipped[reason].Inc(ctx, 1)
+	if ok, reason := index.CountedInDictionary(capture); !ok {
+		c.skipped[reason].Inc(ctx, 1)
 		return
 	}
-	if !index.InDictionarySample(c.Key, c.Timestamp, f.SampleRate) {
-		f.sampledOut.Inc(ctx, 1)
+	if !index.InDictionarySample(capture.Key, capture.Timestamp, c.rate) {
+		c.sampledOut.Inc(ctx, 1)
 		return
 	}
-	if f.levels == nil {
-		f.levels = make([]int64, index.Levels)
+	if c.levels == nil {
+		c.levels = make([]int64, index.Levels)
 	}
-	f.levels[index.DictionaryLevel(c.Key, c.Timestamp)]++
+	c.levels[index.DictionaryLevel(capture.Key, capture.Timestamp)]++
 	emit(line)
 }
 
-// FinishBundle emits the bundle's candidates by level.
-func (f *selectDictionaryCapturesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
-	if f.levels != nil {
-		emitLevels(f.levels)
-		f.levels = nil
+func (c *captureSelector) finish(emitLevels func([]int64)) {
+	if c.levels != nil {
+		emitLevels(c.levels)
+		c.levels = nil
 	}
 }
 

@@ -60,6 +60,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*planShardsFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*selectDictionaryBatchesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*selectDictionaryBatchesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*shardPlan)(nil)).Elem())
@@ -90,6 +92,7 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planRangesFn)(nil)).Elem(), wrapMakerPlanRangesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planShardsFn)(nil)).Elem(), wrapMakerPlanShardsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem(), wrapMakerPruneDocFreqFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryBatchesFn)(nil)).Elem(), wrapMakerSelectDictionaryBatchesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem(), wrapMakerSelectDictionaryCapturesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableDocFreqFn)(nil)).Elem(), wrapMakerWriteBigtableDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableFn)(nil)).Elem(), wrapMakerWriteBigtableFn)
@@ -108,6 +111,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool) (string, error))(nil)).Elem(), funcMakerContext۰ContextIntIterStringГStringError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, ShardSpec, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextShardSpecEmitIntStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []byte, func(string), func([]int64)))(nil)).Elem(), funcMakerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []int64, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSliceOfInt64EmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string), func([]int64)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringEmitSliceOfInt64Г)
@@ -221,6 +225,17 @@ func wrapMakerPruneDocFreqFn(fn any) map[string]reflectx.Func {
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 DocFreqEntry, a2 func(string, DocFreqEntry)) {
 			dfn.ProcessElement(a0, a1, a2)
+		}),
+		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
+func wrapMakerSelectDictionaryBatchesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*selectDictionaryBatchesFn)
+	return map[string]reflectx.Func{
+		"FinishBundle": reflectx.MakeFunc(func(a0 func(string), a1 func([]int64)) { dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 []byte, a2 func(string), a3 func([]int64)) {
+			dfn.ProcessElement(a0, a1, a2, a3)
 		}),
 		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
 	}
@@ -528,6 +543,32 @@ func (c *callerContext۰ContextShardSpecEmitIntStringГError) Call(args []any) [
 
 func (c *callerContext۰ContextShardSpecEmitIntStringГError) Call3x1(arg0, arg1, arg2 any) any {
 	return c.fn(arg0.(context.Context), arg1.(ShardSpec), arg2.(func(int, string)))
+}
+
+type callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г struct {
+	fn func(context.Context, []byte, func(string), func([]int64))
+}
+
+func funcMakerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г(fn any) reflectx.Func {
+	f := fn.(func(context.Context, []byte, func(string), func([]int64)))
+	return &callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г{fn: f}
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Call(args []any) []any {
+	c.fn(args[0].(context.Context), args[1].([]byte), args[2].(func(string)), args[3].(func([]int64)))
+	return []any{}
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Call4x0(arg0, arg1, arg2, arg3 any) {
+	c.fn(arg0.(context.Context), arg1.([]byte), arg2.(func(string)), arg3.(func([]int64)))
 }
 
 type callerContext۰ContextSliceOfInt64EmitStringГError struct {
