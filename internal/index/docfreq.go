@@ -124,8 +124,8 @@ func (s DictionarySample) Rule() string {
 		s.Level(), s.MaxDocs, strconv.FormatFloat(s.Rate, 'g', -1, 64), s.total(), s.Chosen())
 }
 
-// HeaderLine is the "#sample<TAB>RULE" line at the top of the df-LANG.tsv
-// files of a sample that left documents out, "" for a full count. Readers
+// HeaderLine is the "#sample<TAB>RULE" line of the df-LANG.tsv files
+// (after their headers, AddHeaderLine) of a sample that left documents out, "" for a full count. Readers
 // of the files take it for a comment; their "#docs" is the number of
 // documents counted, the N of the idf.
 func (s DictionarySample) HeaderLine() string {
@@ -133,6 +133,29 @@ func (s DictionarySample) HeaderLine() string {
 		return ""
 	}
 	return "#sample\t" + s.Rule() + "\n"
+}
+
+// AddHeaderLine inserts HeaderLine into the content of a df-LANG.tsv file
+// after its "#docs" and "#lang" headers: the first line stays "#docs",
+// which is how readers tell document frequencies from an idf dictionary.
+func (s DictionarySample) AddHeaderLine(df []byte) []byte {
+	line := s.HeaderLine()
+	if line == "" {
+		return df
+	}
+	at := 0
+	for _, h := range []string{"#docs\t", "#lang\t"} {
+		if !bytes.HasPrefix(df[at:], []byte(h)) {
+			break
+		}
+		if i := bytes.IndexByte(df[at:], '\n'); i >= 0 {
+			at += i + 1
+		} else {
+			at = len(df)
+		}
+	}
+	out := make([]byte, 0, len(df)+len(line))
+	return append(append(append(out, df[:at]...), line...), df[at:]...)
 }
 
 func (s DictionarySample) total() int64 {

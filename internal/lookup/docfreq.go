@@ -124,11 +124,11 @@ func (d *SummedDocFreqs) DictionaryFile(lang string) ([]byte, error) {
 	}
 	c.Prune(d.MinDF)
 	var b bytes.Buffer
-	if d.Sampled {
-		b.WriteString(d.Sample.HeaderLine())
-	}
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
+	}
+	if d.Sampled {
+		return d.Sample.AddHeaderLine(b.Bytes()), nil
 	}
 	return b.Bytes(), nil
 }

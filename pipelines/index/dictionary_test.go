@@ -327,8 +327,13 @@ func TestDictionaryBoundedSample(t *testing.T) {
 		if err != nil || got != sample {
 			t.Errorf("dfsample.tsv: %+v, %v; want %+v", got, err, sample)
 		}
-		if df := readFile(t, filepath.Join(out, "df-en.tsv")); !bytes.HasPrefix(df, []byte(sample.HeaderLine())) || sample.HeaderLine() == "" {
-			t.Errorf("df-en.tsv does not start with %q", sample.HeaderLine())
+		// The rule after the headers: the extraction reads the file as
+		// document frequencies only when its first line is "#docs".
+		if df := readFile(t, filepath.Join(out, "df-en.tsv")); !bytes.Contains(df, []byte("\n"+sample.HeaderLine())) || sample.HeaderLine() == "" {
+			t.Errorf("df-en.tsv does not hold %q", sample.HeaderLine())
+		}
+		if _, err := extract.LoadDocFreq(context.Background(), filepath.Join(out, "df-en.tsv")); err != nil {
+			t.Errorf("the extraction does not read df-en.tsv as document frequencies: %v", err)
 		}
 		outs = append(outs, out)
 	}

@@ -34,8 +34,8 @@ func WriteDocumentFrequencies(s beam.Scope, entries beam.PCollection, dir string
 // WriteDocumentFrequencies from counts, and records the sample counted
 // (maxDocs and rate: DictionaryOptions): dir/dfsample.tsv
 // (index.DictionarySampleFile: the candidates by level), and, when not
-// every document was counted, a "#sample" comment line at the top of
-// each df-<lang>.tsv (index.DictionarySample.Rule; its "#docs" is the
+// every document was counted, a "#sample" comment line after the
+// headers of each df-<lang>.tsv (index.DictionarySample.Rule; its "#docs" is the
 // number of documents counted, the N of the idf). With byLevel, the
 // counts of counts.ByLevel also go to dir/dfcounts-<lang>.tsv
 // (WriteDocumentFrequencyCounts). Returns the paths written.
@@ -169,14 +169,15 @@ func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entrie
 		}
 	}
 	var b bytes.Buffer
-	if f.Sampled {
-		b.WriteString(DictionarySampleOf(candidates, f.MaxDocs, f.Rate).HeaderLine())
-	}
 	if _, err := c.WriteTo(&b); err != nil {
 		return err
 	}
+	data := b.Bytes()
+	if f.Sampled {
+		data = DictionarySampleOf(candidates, f.MaxDocs, f.Rate).AddHeaderLine(data)
+	}
 	p := storage.Join(f.Dir, scoring.DocFreqFileName(lang))
-	if err := storage.WriteFile(ctx, p, b.Bytes()); err != nil {
+	if err := storage.WriteFile(ctx, p, data); err != nil {
 		return fmt.Errorf("dictionary of %q: %w", lang, err)
 	}
 	f.terms.Inc(ctx, int64(c.Len()))
