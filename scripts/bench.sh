@@ -214,6 +214,12 @@ bench_index() {
   awk -v s="$size" -v w="$wall" -v m="$rss" -v c="$cpu" -v n="$(nproc)" 'BEGIN {
     printf "RESULT index pipeline: %.1f s wall for %.0f MB compressed on %d cores: %.1f MB/s; %.1f CPU-s: %.1f MB/cpu-s; peak RSS %s MB\n", w, s/1e6, n, s/1e6/w, c, s/1e6/c, m }'
   rm -rf "$dir/index-zipnum-$bytes.tmp"
+  # The same with the dictionary (its default bound, --dictionary_docs), as a ratio to the index alone.
+  read -r dwall drss dcpu < <(timed "$dir/index-dictionary.log" "$bin/recrawl" index --input="$archive/*.warc.gz" \
+    --output="$dir/index-zipnum-$bytes.tmp" --format=zipnum --shards=4 --dictionary)
+  awk -v w="$wall" -v c="$cpu" -v dw="$dwall" -v dc="$dcpu" -v m="$drss" 'BEGIN {
+    printf "RESULT index pipeline with --dictionary: %.1f s wall (%.2fx the index alone), %.1f CPU-s (%.2fx); peak RSS %s MB\n", dw, dw/w, dc, dc/c, m }'
+  rm -rf "$dir/index-zipnum-$bytes.tmp"
 
   echo
   echo "== look-ups per second: 100,000 random URLs (100 batches of 1000) per backend, 1M-capture index (target >= 20,000/s)"

@@ -17,7 +17,8 @@
 # ctf, unfocused and unfocused+listings always run: the 2× check is made
 # against both unfocused rows, the spec as given and the crawl that
 # counts listing pages), EVAL_FAMILIES (default "templates classic"),
-# EVAL_EVENTS (event names, default every spec of the archive).
+# EVAL_EVENTS (event names, default every spec of the archive),
+# EVAL_INDEX_FLAGS (more flags of `recrawl index`, e.g. --dictionary_docs=2000).
 # With the default variants an event takes about 20 s at low load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +52,7 @@ for family in $families; do
   rm -rf "$dir"
   mkdir -p "$dir"
   "$bin/genarchive" --out "$dir/archive" --pages "$pages" --seed 1 --quiet "${gen[@]}" > "$dir/genarchive.log"
-  "$bin/recrawl" index --input="$dir/archive/*.warc.gz" --output="$dir/index" --format=zipnum --shards=2 --dictionary 2> "$dir/index.log"
+  "$bin/recrawl" index --input="$dir/archive/*.warc.gz" --output="$dir/index" --format=zipnum --shards=2 --dictionary ${EVAL_INDEX_FLAGS:-} 2> "$dir/index.log"
   files=()
   for spec in "$dir"/archive/specs/*.yaml; do
     event=$(basename "$spec" .yaml)

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
 
 	"github.com/recrawl/recrawl/internal/cli"
+	iindex "github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -50,6 +51,7 @@ var (
 
 	dictionary       = indexFlags.Bool("dictionary", false, "also write the document frequencies of the archive's HTML documents, one file per language: OUTPUT/df-<lang>.tsv")
 	dictionarySample = indexFlags.Float64("dictionary_sample", 1.0, "--dictionary: share of the documents counted, in (0, 1]; chosen by a hash of URL key and timestamp, so reruns count the same ones")
+	dictionaryDocs   = indexFlags.Int64("dictionary_docs", iindex.DefaultDictionaryDocs, "--dictionary: parse at most this many HTML captures: those of the smallest hash level (leading zero bits of the hash of URL key and timestamp) with at most this many, so the cost does not grow with the archive; 0: every document (with --bigtable, every document is counted)")
 	dictionaryMinDF  = indexFlags.Int64("dictionary_min_df", 2, "--dictionary: leave out terms found in fewer documents (a missing term gets the dictionary's largest idf)")
 	defaultLanguage  = indexFlags.String("default_language", "en", "--dictionary: documents in a language without an analyzer count as this language")
 
@@ -103,7 +105,7 @@ func run(ctx context.Context) error {
 	cfg := Config{OutputDir: *output, Format: *format, Shards: *shards,
 		LinesPerBlock: *linesPerBlock, Bigtable: *bigtableSpec, Add: *add,
 		RangeBytes: max(*rangeBytes, -1), Parallelism: *parallelism,
-		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryMinDF: *dictionaryMinDF,
+		Dictionary: *dictionary, DictionarySample: *dictionarySample, DictionaryDocs: *dictionaryDocs, DictionaryMinDF: *dictionaryMinDF,
 		DefaultLanguage: *defaultLanguage, Runner: &rc}
 	if *check {
 		return checkCommandLine(cfg)
@@ -443,7 +445,7 @@ func checkFlags() error {
 	var unused []string
 	flag.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "dictionary_sample", "dictionary_min_df", "default_language":
+		case "dictionary_sample", "dictionary_docs", "dictionary_min_df", "default_language":
 			if !*dictionary {
 				unused = append(unused, "--"+f.Name)
 			}

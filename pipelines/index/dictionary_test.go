@@ -61,6 +61,12 @@ func dictionaryArchive(t *testing.T) []string {
 // scoring package, title and main text with a line break between them.
 // It returns the counts by language and the skipped captures by reason.
 func dfDirectly(t *testing.T, files []string, sample float64) (map[string]*scoring.DocFreq, map[string]int64, int64) {
+	return dfDirectlyAbove(t, files, sample, 0)
+}
+
+// dfDirectlyAbove is dfDirectly of the captures of sample level minLevel
+// and above (index.DictionaryLevel).
+func dfDirectlyAbove(t *testing.T, files []string, sample float64, minLevel int) (map[string]*scoring.DocFreq, map[string]int64, int64) {
 	t.Helper()
 	analyzers, err := scoring.NewAnalyzers("en")
 	if err != nil {
@@ -92,7 +98,7 @@ func dfDirectly(t *testing.T, files []string, sample float64) (map[string]*scori
 			case c.Mime != "text/html" && c.Mime != "application/xhtml+xml":
 				skipped["not-html"]++
 				continue
-			case !index.InDictionarySample(c.Key, c.Timestamp, sample):
+			case !index.InDictionarySample(c.Key, c.Timestamp, sample), index.DictionaryLevel(c.Key, c.Timestamp) < minLevel:
 				sampledOut++
 				continue
 			}
@@ -269,6 +275,92 @@ func TestDictionarySample(t *testing.T) {
 		if !bytes.Equal(readFile(t, filepath.Join(outs[0], name)), readFile(t, filepath.Join(outs[1], name))) {
 			t.Errorf("%s differs between two runs", name)
 		}
+	}
+}
+
+// candidatesDirectly counts, by sample level, the captures of the files
+// the dictionary may count: HTTP 200 HTML responses.
+func candidatesDirectly(t *testing.T, files []string) index.DictionarySample {
+	t.Helper()
+	var s index.DictionarySample
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cdxj.IndexFile(bytes.NewReader(data), storage.Base(f), cdxj.IndexOptions{}, func(c cdxj.Capture) error {
+			if ok, _ := index.CountedInDictionary(c); ok {
+				s.Candidates[index.DictionaryLevel(c.Key, c.Timestamp)]++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// TestDictionaryBoundedSample bounds the documents parsed at about a
+// half of the candidates: the counts are exactly those of the captures
+// of the level chosen and above, the files record the sample, and a run
+// that parses one document at a time writes the same bytes.
+func TestDictionaryBoundedSample(t *testing.T) {
+	files := dictionaryArchive(t)
+	sample := candidatesDirectly(t, files)
+	total := sample.Chosen()
+	sample.MaxDocs, sample.Rate = total/2, 1
+	level := sample.Level()
+	if level < 1 || sample.Chosen() > sample.MaxDocs || sample.Chosen() == 0 {
+		t.Fatalf("%d candidates, bound %d: level %d keeps %d; want level >= 1 and 1..bound kept", total, sample.MaxDocs, level, sample.Chosen())
+	}
+	want, _, _ := dfDirectlyAbove(t, files, 1, level)
+	var outs []string
+	for _, parallelism := range []int{0, 1} {
+		out := t.TempDir()
+		sum := runIndex(t, Config{Files: files, OutputDir: out, Parallelism: parallelism, Dictionary: true, DictionarySample: 1,
+			DictionaryDocs: sample.MaxDocs, DictionaryMinDF: 2, DefaultLanguage: "en"})
+		checkDocFreqFiles(t, out, want, 2)
+		if docs := want["en"].Docs() + want["de"].Docs(); sum.DictionaryDocs != docs || sum.DictionarySampledOut != total-sample.Chosen() {
+			t.Errorf("summary: %d documents, %d sampled out; want %d, %d", sum.DictionaryDocs, sum.DictionarySampledOut, docs, total-sample.Chosen())
+		}
+		got, err := index.ReadDictionarySample(bytes.NewReader(readFile(t, filepath.Join(out, index.DictionarySampleFile))), "dfsample.tsv")
+		if err != nil || got != sample {
+			t.Errorf("dfsample.tsv: %+v, %v; want %+v", got, err, sample)
+		}
+		// The rule after the headers: the extraction reads the file as
+		// document frequencies only when its first line is "#docs".
+		if df := readFile(t, filepath.Join(out, "df-en.tsv")); !bytes.Contains(df, []byte("\n"+sample.HeaderLine())) || sample.HeaderLine() == "" {
+			t.Errorf("df-en.tsv does not hold %q", sample.HeaderLine())
+		}
+		if _, err := extract.LoadDocFreq(context.Background(), filepath.Join(out, "df-en.tsv")); err != nil {
+			t.Errorf("the extraction does not read df-en.tsv as document frequencies: %v", err)
+		}
+		outs = append(outs, out)
+	}
+	for _, name := range []string{"df-en.tsv", "df-de.tsv", index.DictionarySampleFile} {
+		if !bytes.Equal(readFile(t, filepath.Join(outs[0], name)), readFile(t, filepath.Join(outs[1], name))) {
+			t.Errorf("%s differs between all cores and one document at a time", name)
+		}
+	}
+}
+
+// TestDictionarySampleLevel: the level is the smallest whose captures
+// (that level and above) number at most the bound, and 0 without a bound.
+func TestDictionarySampleLevel(t *testing.T) {
+	s := index.DictionarySample{Rate: 1}
+	s.Candidates[0], s.Candidates[1], s.Candidates[2], s.Candidates[3] = 50, 25, 12, 13
+	for _, c := range []struct{ maxDocs, level, chosen int64 }{{0, 0, 100}, {100, 0, 100}, {99, 1, 50}, {50, 1, 50}, {49, 2, 25}, {13, 3, 13}, {12, 4, 0}} {
+		s.MaxDocs = c.maxDocs
+		if l, n := s.Level(), s.Chosen(); int64(l) != c.level || n != c.chosen {
+			t.Errorf("bound %d: level %d keeps %d; want %d, %d", c.maxDocs, l, n, c.level, c.chosen)
+		}
+	}
+	var b bytes.Buffer
+	s.MaxDocs = 49
+	s.WriteTo(&b)
+	got, err := index.ReadDictionarySample(&b, "dfsample.tsv")
+	if err != nil || got != s {
+		t.Errorf("read back %+v, %v; want %+v", got, err, s)
 	}
 }
 

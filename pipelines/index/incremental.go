@@ -118,6 +118,11 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	if err := removeUnlistedSegments(ctx, dir, list); err != nil {
 		return nil, err
 	}
+	if len(list.Files) > 0 {
+		if err := checkSameDictionaryDocs(ctx, dir, cfg); err != nil {
+			return nil, err
+		}
+	}
 	res := &AddResult{}
 	var added []lookup.IndexedFile
 	var conflicts []error
@@ -170,6 +175,35 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// checkSameDictionaryDocs refuses to add to an index whose dictionary was
+// counted with another --dictionary_docs: the parts' counts add up only
+// under one bound.
+func checkSameDictionaryDocs(ctx context.Context, dir string, cfg Config) error {
+	if !cfg.Dictionary {
+		return nil
+	}
+	have, err := indexDictionaryDocs(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	if have != cfg.DictionaryDocs {
+		return fmt.Errorf("--output %s: the index's dictionary was counted with --dictionary_docs=%d (%s), this run asks for %d: use the same flag",
+			dir, have, iindex.DictionarySampleFile, cfg.DictionaryDocs)
+	}
+	return nil
+}
+
+// indexDictionaryDocs returns the --dictionary_docs the dictionary of the
+// segmented index in dir was counted with (0 for parts that record no
+// sample: every document).
+func indexDictionaryDocs(ctx context.Context, dir string) (int64, error) {
+	sums, err := lookup.SumDocFreqs(ctx, dir)
+	if err != nil {
+		return 0, err
+	}
+	return sums.Sample.MaxDocs, nil
 }
 
 // nextSegment names the segment after the last one the list names.
@@ -297,6 +331,11 @@ func Compact(ctx context.Context, dir string, rc *runners.Config) (bool, error) 
 		Dictionary: h.Dictionary, DictionaryMinDF: h.DictionaryMinDF, DictionarySample: h.DictionarySample, DefaultLanguage: h.DefaultLanguage,
 		DocFreqCounts: true, Runner: rc, lockHeld: true}
 	seg := storage.Base(cfg.OutputDir)
+	if h.Dictionary {
+		if cfg.DictionaryDocs, err = indexDictionaryDocs(ctx, dir); err != nil {
+			return false, fmt.Errorf("--output: %w", err)
+		}
+	}
 	if h.Dictionary && removed {
 		err = recountFromArchives(ctx, cfg, held)
 	} else {
@@ -431,33 +470,34 @@ func specLocation(dir, format string) string {
 	return dir
 }
 
-// writeSummedDocFreqs writes, into out, df-LANG.tsv and dfcounts-LANG.tsv
-// of the parts of the index in dir summed, and returns their paths.
+// writeSummedDocFreqs writes, into out, df-LANG.tsv, dfcounts-LANG.tsv
+// and dfsample.tsv of the parts of the index in dir summed, and returns
+// their paths.
 func writeSummedDocFreqs(ctx context.Context, dir, out string) ([]string, error) {
-	sums, minDF, err := lookup.SumDocFreqs(ctx, dir)
+	sums, err := lookup.SumDocFreqs(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
-	for _, lang := range slices.Sorted(maps.Keys(sums)) {
-		c := sums[lang]
-		var counts, pruned bytes.Buffer
-		if _, err := c.WriteTo(&counts); err != nil {
+	files := map[string][]byte{}
+	if sums.Sampled {
+		files[iindex.DictionarySampleFile] = sums.SampleFile()
+	}
+	for lang := range sums.Langs {
+		if files[scoring.DocFreqFileName(lang)], err = sums.DictionaryFile(lang); err != nil {
 			return nil, err
 		}
-		c.Prune(minDF)
-		if _, err := c.WriteTo(&pruned); err != nil {
+		if files[lookup.DocFreqCountsFileName(lang)], err = sums.CountsFile(lang); err != nil {
 			return nil, err
-		}
-		for name, data := range map[string][]byte{lookup.DocFreqCountsFileName(lang): counts.Bytes(), scoring.DocFreqFileName(lang): pruned.Bytes()} {
-			p := storage.Join(out, name)
-			if err := storage.WriteFile(ctx, p, data); err != nil {
-				return nil, err
-			}
-			paths = append(paths, p)
 		}
 	}
-	slices.Sort(paths)
+	var paths []string
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		p := storage.Join(out, name)
+		if err := storage.WriteFile(ctx, p, files[name]); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
 	return paths, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recrawl/recrawl/internal/extract"
+	iindex "github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/testkit/proctest"
 	"github.com/recrawl/recrawl/internal/zipnum"
@@ -338,4 +339,59 @@ func checkAddErrors(t *testing.T, cfg Config, fullDir string) {
 	if _, err := Add(context.Background(), full); err == nil || !strings.Contains(err.Error(), "without --add") {
 		t.Errorf("--add into a full build's folder: %v; want it refused", err)
 	}
+}
+
+// TestIncrementalBoundedSample adds three nights to an index whose
+// dictionary parses a bounded sample (--dictionary_docs at a third of the
+// candidates): the nights' parts choose lower sample levels than all the
+// files do, and still the summed dictionaries, and the compacted index,
+// are those of a full build, byte for byte. Seven pipeline runs of a few
+// hundred captures.
+func TestIncrementalBoundedSample(t *testing.T) {
+	files := dictionaryArchive(t)
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	third := len(files) / 3
+	nights := [][]string{files[:third], files[third : 2*third], files[2*third:]}
+	bound := candidatesDirectly(t, files).Chosen() / 3
+	config := func(files []string, dir string) Config {
+		cfg := incrementalConfig("cdxj", files, dir, true)
+		cfg.DictionaryDocs = bound
+		return cfg
+	}
+	full := t.TempDir()
+	runIndex(t, config(files, full))
+	fullLevel := readSampleLevel(t, full)
+	inc := t.TempDir()
+	var seen []string
+	lower := false
+	for _, night := range nights {
+		seen = append(seen, night...)
+		res := addNight(t, config(seen, inc))
+		lower = lower || readSampleLevel(t, lookup.SegmentDir(inc, res.Segment)) < fullLevel
+	}
+	if fullLevel == 0 || !lower {
+		t.Fatalf("bound %d: level %d of all files, and no night's part at a lower level: the test would not see the sum choose the level", bound, fullLevel)
+	}
+	checkSameDictionaries(t, inc, full)
+	cfg := config(files, inc)
+	cfg.DictionaryDocs++
+	if _, err := Add(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--dictionary_docs") {
+		t.Errorf("an --add with another --dictionary_docs: %v; want an error naming the flag", err)
+	}
+	if done, err := Compact(context.Background(), inc, nil); err != nil || !done {
+		t.Fatalf("compact: %v, %v", done, err)
+	}
+	checkSameFiles(t, inc, full)
+	checkSameDictionaries(t, inc, full)
+}
+
+// readSampleLevel returns the sample level the dictionary of the index part
+// in dir chose (dfsample.tsv).
+func readSampleLevel(t *testing.T, dir string) int {
+	t.Helper()
+	s, err := iindex.ReadDictionarySample(bytes.NewReader(readFile(t, filepath.Join(dir, iindex.DictionarySampleFile))), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Level()
 }

@@ -11,7 +11,7 @@
 //	files ─ IndexArchives ─┬─ sorted runs (in INDEX_DIR/.runs-<random>) ─ SortIntoShards ─┬─ WriteCDXJ   → INDEX_DIR/index.cdxj
 //	                       │                                                              └─ WriteZipNum → INDEX_DIR/cdx-NNNNN.gz, cluster.idx, cluster.loc
 //	                       └─ batches of lines ─ Lines ─┬─ WriteBigtable     → rows keyed by SURT and timestamp
-//	                                                    └─ CountDocumentFrequencies ─ WriteDocumentFrequencies → INDEX_DIR/df-<lang>.tsv
+//	                                                    └─ CountDocumentFrequencies ─ WriteSampledDocumentFrequencies → INDEX_DIR/df-<lang>.tsv, dfsample.tsv
 //
 // A file is cut into parts of about --range_bytes at confirmed record
 // boundaries, and a worker indexes --index_parallelism parts at once; the
@@ -19,7 +19,10 @@
 // field, follow pywb's indexer (internal/cdxj); a corrupt record is counted
 // by kind, logged with file and offset, and skipped. The dictionary counts
 // each distinct term of every HTTP 200 HTML response once per document
-// (df-<lang>.tsv: "#docs", "#lang", then "term<TAB>df"; scoring.ReadDocFreq).
+// (df-<lang>.tsv: "#docs", "#lang", then "term<TAB>df"; scoring.ReadDocFreq),
+// of at most --dictionary_docs responses chosen by a hash of each capture
+// (internal/index.DictionarySample, recorded in dfsample.tsv), parsed on
+// every core.
 //
 // The run owns INDEX_DIR's index files: it writes INDEX_DIR/index.manifest,
 // "incomplete" when it starts and the list of the files it wrote when it
@@ -84,8 +87,12 @@ type Config struct {
 	// document frequencies of the archive's HTML documents.
 	Dictionary       bool
 	DictionarySample float64 // share of documents counted, in (0, 1]
-	DictionaryMinDF  int64   // terms in fewer documents are left out
-	DefaultLanguage  string  // analyzer of documents in other languages
+	// DictionaryDocs bounds the documents parsed (a sample of the levels
+	// of index.DictionarySample); 0 counts every document. A Bigtable
+	// index counts every document (its counts are kept per file).
+	DictionaryDocs  int64
+	DictionaryMinDF int64  // terms in fewer documents are left out
+	DefaultLanguage string // analyzer of documents in other languages
 	// DocFreqCounts also writes OutputDir/dfcounts-<lang>.tsv, the counts
 	// with no term left out, which the parts of an index built with --add
 	// keep so that their sums are those of one full build.
@@ -144,6 +151,9 @@ func (c Config) validateOptions() error {
 		if !(c.DictionarySample > 0 && c.DictionarySample <= 1) {
 			return fmt.Errorf("--dictionary_sample=%v: must be in (0, 1]", c.DictionarySample)
 		}
+		if c.DictionaryDocs < 0 {
+			return fmt.Errorf("--dictionary_docs=%d: must be 0 (every document) or more", c.DictionaryDocs)
+		}
 		if c.DictionaryMinDF < 1 {
 			return fmt.Errorf("--dictionary_min_df=%d: must be at least 1", c.DictionaryMinDF)
 		}
@@ -178,30 +188,30 @@ func Build(s beam.Scope, cfg Config) {
 		}
 	}
 	var lines beam.PCollection // one line per element, only for the steps that need it
-	if opts.Batches {
+	if cfg.Bigtable != "" {
 		lines = index.Lines(s, indexed.Batches)
 	}
 	if cfg.Bigtable != "" {
 		index.WriteBigtable(s, lines, cfg.Bigtable)
 	}
 	if cfg.Dictionary {
-		var counts beam.PCollection
+		dopts := index.DictionaryOptions{Locations: ArchiveLocations(cfg.Files), SampleRate: cfg.DictionarySample, MaxDocs: cfg.DictionaryDocs,
+			DefaultLanguage: cfg.DefaultLanguage, Parallelism: cfg.Parallelism, OneProcess: opts.OneProcess, ByLevel: cfg.DocFreqCounts}
 		if cfg.Bigtable != "" {
 			// The table keeps the counts per file, so that they add up
 			// when files are added or removed.
-			byFile := index.CountDocumentFrequenciesByFile(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
+			byFile := index.CountDocumentFrequenciesByFile(s, lines, dopts)
 			index.WriteBigtableDocumentFrequencies(s, byFile, cfg.Bigtable)
 			if cfg.OutputDir != "" {
-				counts = index.SumFiles(s, byFile)
+				written = append(written, index.WriteDocumentFrequencies(s, index.SumFiles(s, byFile), cfg.OutputDir, cfg.DictionaryMinDF))
 			}
 		} else {
-			counts = index.CountDocumentFrequencies(s, lines, ArchiveLocations(cfg.Files), cfg.DictionarySample, cfg.DefaultLanguage)
-		}
-		if cfg.OutputDir != "" {
-			written = append(written, index.WriteDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF))
-			if cfg.DocFreqCounts {
-				written = append(written, index.WriteDocumentFrequencyCounts(s, counts, cfg.OutputDir))
-			}
+			// The batches: only the captures the sample keeps go
+			// through the runner one by one.
+			dopts.Batches = true
+			counts := index.CountDocumentFrequencies(s, indexed.Batches, dopts)
+			written = append(written, index.WriteSampledDocumentFrequencies(s, counts, cfg.OutputDir, cfg.DictionaryMinDF,
+				cfg.DictionaryDocs, cfg.DictionarySample, cfg.DocFreqCounts))
 		}
 	}
 	if len(written) > 0 {

@@ -5,7 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -42,45 +47,106 @@ type DocFreqEntry struct {
 	Lang string
 	Term string
 	DF   int64
+	// Level is the sample level of the documents counted
+	// (index.DictionaryLevel), for DictionaryCounts.ByLevel; else 0.
+	Level int
+}
+
+// DictionaryOptions choose the documents CountDocumentFrequencies counts and
+// how it reads them.
+type DictionaryOptions struct {
+	// Locations are the directories or gs:// prefixes of the archive files.
+	Locations []string
+	// SampleRate in (0, 1] keeps that share of the documents
+	// (index.InDictionarySample).
+	SampleRate float64
+	// MaxDocs bounds the documents parsed: the captures of the smallest
+	// sample level with at most MaxDocs captures (index.DictionarySample);
+	// 0 counts every document.
+	MaxDocs int64
+	// DefaultLanguage is the analyzer of documents in other languages.
+	DefaultLanguage string
+	// Parallelism is the number of documents one worker reads and parses
+	// at once; 0: GOMAXPROCS.
+	Parallelism int
+	// OneProcess: every bundle runs in this process (prism in process), so
+	// the documents are not reshuffled over workers.
+	OneProcess bool
+	// Batches: the input is batches of lines (IndexArchives' Batches, each
+	// line ending in '\n'), not one line per element: only the captures
+	// kept then go through the runner one by one.
+	Batches bool
+	// ByLevel also gives the counts per sample level (DictionaryCounts.ByLevel),
+	// which the parts of an index built with --add keep.
+	ByLevel bool
+}
+
+// DictionaryCounts is what CountDocumentFrequencies returns.
+type DictionaryCounts struct {
+	// Entries are the DocFreqEntry counts, summed over the sample.
+	Entries beam.PCollection
+	// ByLevel are the DocFreqEntry counts per sample level (Level set),
+	// with DictionaryOptions.ByLevel; else empty.
+	ByLevel beam.PCollection
+	// Candidates is a singleton []int64 of index.Levels: the captures the
+	// dictionary may count, by sample level (index.DictionarySample).
+	Candidates beam.PCollection
 }
 
 // CountDocumentFrequencies counts, per language, in how many documents of
 // the archive each term occurs: the document-frequency dictionary that gives
 // idf = ln(N / df) (method.md §2). lines are the CDXJ lines of the archive
-// (the output of IndexArchives); the records are read from the files of the
-// same names in archiveLocations (directories or gs:// prefixes).
+// (the output of IndexArchives; its batches of lines with opts.Batches); the records are read from the files of the
+// same names in opts.Locations (directories or gs:// prefixes).
 //
 // A document is an HTTP 200 HTML response record (text/html or
 // application/xhtml+xml, and HTML when parsed); revisits are left out, as
 // their payload is counted at the record they revisit, and so are
-// redirects, errors and every other media type. sampleRate in (0, 1] keeps
-// that share of the documents, chosen by a hash of the SURT key and
-// timestamp, so a rerun (or another runner) counts the same documents. Each
-// document is parsed (scoring/document), its language decides the analyzer
-// exactly as scoring chooses it (a language without an analyzer counts as
-// defaultLanguage), and the distinct unigrams and bigrams of its title and
-// main text (scoring.Bag: the same terms scoring weighs) are counted once
-// each. The counts are summed per bundle in the DoFn, then per (language,
-// term) by a combiner, so only distinct terms are shuffled.
+// redirects, errors and every other media type. opts.SampleRate in (0, 1]
+// keeps that share of the documents, chosen by a hash of the SURT key and
+// timestamp, so a rerun (or another runner) counts the same documents.
+// opts.MaxDocs then bounds the documents read and parsed: the candidates
+// are counted by sample level (the leading zero bits of the same hash), and
+// only those of the smallest level with at most MaxDocs candidates are
+// read (index.DictionarySample), whatever the size of the archive.
+//
+// Each document is parsed (scoring/document), its language decides the
+// analyzer exactly as scoring chooses it (a language without an analyzer
+// counts as defaultLanguage), and the distinct unigrams and bigrams of its
+// title and main text (scoring.Bag: the same terms scoring weighs) are
+// counted once each. A worker reads and parses opts.Parallelism documents
+// at once, sums the counts of a bundle, and a combiner sums them per
+// (language, term), so only distinct terms are shuffled.
 //
 // Every capture not counted increments dictionary/skipped_<reason> (see the
 // index.Skip* reasons) or dictionary/sampled_out. The result is one
 // DocFreqEntry per (language, term), plus one per language with Term "" and
 // the document count.
-func CountDocumentFrequencies(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string) beam.PCollection {
+func CountDocumentFrequencies(s beam.Scope, lines beam.PCollection, opts DictionaryOptions) DictionaryCounts {
 	s = s.Scope("CountDocumentFrequencies")
-	sums := countTerms(s, lines, archiveLocations, sampleRate, defaultLanguage, false)
-	return beam.ParDo(s, toDocFreqEntry, sums)
+	sums, candidates := countTerms(s, lines, opts, false)
+	out := DictionaryCounts{Candidates: candidates}
+	if !opts.ByLevel {
+		out.Entries = beam.ParDo(s, toDocFreqEntry, sums)
+		return out
+	}
+	out.ByLevel = beam.ParDo(s, toLevelDocFreqEntry, sums)
+	keyed := beam.ParDo(s, dropLevel, out.ByLevel)
+	out.Entries = beam.ParDo(s, toDocFreqEntry, beam.CombinePerKey(s, sumDocFreq, keyed))
+	return out
 }
 
 // CountDocumentFrequenciesByFile counts as CountDocumentFrequencies, per
 // archive file: one DocFreqEntry per (file, language, term), with File the
 // file name of the capture, plus one per (file, language) with Term "" and
 // the document count. The counts of the files add up to those of
-// CountDocumentFrequencies (SumFiles).
-func CountDocumentFrequenciesByFile(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string) beam.PCollection {
+// CountDocumentFrequencies (SumFiles). opts.MaxDocs and opts.ByLevel are
+// not used: counts kept per file add up only if every file is counted
+// at the same rate.
+func CountDocumentFrequenciesByFile(s beam.Scope, lines beam.PCollection, opts DictionaryOptions) beam.PCollection {
 	s = s.Scope("CountDocumentFrequenciesByFile")
-	sums := countTerms(s, lines, archiveLocations, sampleRate, defaultLanguage, true)
+	opts.MaxDocs, opts.ByLevel = 0, false
+	sums, _ := countTerms(s, lines, opts, true)
 	return beam.ParDo(s, toFileDocFreqEntry, sums)
 }
 
@@ -93,16 +159,85 @@ func SumFiles(s beam.Scope, entries beam.PCollection) beam.PCollection {
 }
 
 // countTerms gives ("lang\tterm", df) and ("lang\t", N) sums; byFile puts
-// the capture's file name and a tab in front of each key.
-func countTerms(s beam.Scope, lines beam.PCollection, archiveLocations []string, sampleRate float64, defaultLanguage string, byFile bool) beam.PCollection {
-	// Keep the captures of HTML documents in the sample; count the others.
-	docs := beam.ParDo(s, &selectDictionaryCapturesFn{SampleRate: sampleRate}, lines)
-	// Reading and parsing is the heavy step: spread the captures over workers.
-	docs = beam.Reshuffle(s, docs)
+// the capture's file name and a tab in front of each key, opts.ByLevel the
+// sample level of the documents. It also returns the candidates by level.
+func countTerms(s beam.Scope, lines beam.PCollection, opts DictionaryOptions, byFile bool) (sums, candidates beam.PCollection) {
+	// Keep the captures of HTML documents at the rate; count the others,
+	// and the candidates of each level.
+	var docs, levels beam.PCollection
+	if opts.Batches {
+		docs, levels = beam.ParDo2(s, &selectDictionaryBatchesFn{SampleRate: opts.SampleRate}, lines)
+	} else {
+		docs, levels = beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate}, lines)
+	}
+	// One empty count too: an archive without candidates has counts.
+	levels = beam.Flatten(s, levels, beam.Create(s, []int64{}))
+	candidates = beam.Combine(s, &levelCountsFn{}, levels)
+	if opts.MaxDocs > 0 {
+		// Only the levels the bound leaves: the sample's size does not
+		// grow with the archive.
+		docs = beam.ParDo(s, &boundSampleFn{MaxDocs: opts.MaxDocs, SampleRate: opts.SampleRate}, docs, beam.SideInput{Input: candidates})
+	}
+	if !opts.OneProcess {
+		// Reading and parsing is the heavy step: spread the captures over workers.
+		docs = beam.Reshuffle(s, docs)
+	}
 	// Each document gives ("lang\tterm", 1) per distinct term and ("lang\t", 1).
-	terms := beam.ParDo(s, &documentTermsFn{Locations: archiveLocations, DefaultLanguage: defaultLanguage, ByFile: byFile}, docs)
+	terms := beam.ParDo(s, &documentTermsFn{Locations: opts.Locations, DefaultLanguage: opts.DefaultLanguage, ByFile: byFile,
+		ByLevel: opts.ByLevel, Parallelism: opts.Parallelism}, docs)
 	// Sum per key with a combiner: partial sums before the shuffle.
-	return beam.CombinePerKey(s, sumDocFreq, terms)
+	return beam.CombinePerKey(s, sumDocFreq, terms), candidates
+}
+
+// levelCountsFn sums the per-bundle candidate counts by level of
+// selectDictionaryCapturesFn ([]int64 of index.Levels).
+type levelCountsFn struct{}
+
+func (levelCountsFn) CreateAccumulator() []int64 { return make([]int64, index.Levels) }
+
+func (levelCountsFn) MergeAccumulators(a, b []int64) []int64 {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	for i, n := range b {
+		a[i] += n
+	}
+	return a
+}
+
+// DictionarySampleOf returns the sample of the candidate counts of
+// DictionaryCounts.Candidates.
+func DictionarySampleOf(candidates []int64, maxDocs int64, rate float64) index.DictionarySample {
+	s := index.DictionarySample{MaxDocs: maxDocs, Rate: rate}
+	copy(s.Candidates[:], candidates)
+	return s
+}
+
+// boundSampleFn keeps the captures of the levels the bound leaves.
+type boundSampleFn struct {
+	MaxDocs    int64
+	SampleRate float64
+
+	level      int
+	levelKnown bool
+	sampledOut beam.Counter
+}
+
+func (f *boundSampleFn) Setup() {
+	f.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
+}
+
+func (f *boundSampleFn) ProcessElement(ctx context.Context, line string, candidates []int64, emit func(string)) {
+	if !f.levelKnown {
+		f.level, f.levelKnown = DictionarySampleOf(candidates, f.MaxDocs, f.SampleRate).Level(), true
+		slog.Info("dictionary: sample chosen", "rule", DictionarySampleOf(candidates, f.MaxDocs, f.SampleRate).Rule())
+	}
+	c, err := cdxj.Parse(line) // parsed once already: cannot fail
+	if err != nil || index.DictionaryLevel(c.Key, c.Timestamp) < f.level {
+		f.sampledOut.Inc(ctx, 1)
+		return
+	}
+	emit(line)
 }
 
 func dictionarySkipCounter(reason string) beam.Counter {
@@ -118,58 +253,120 @@ func IsDictionarySkipCounter(name string) (reason string, ok bool) {
 type selectDictionaryCapturesFn struct {
 	SampleRate float64
 
-	sampledOut beam.Counter
-	skipped    map[string]beam.Counter
+	sel captureSelector
 }
 
-func (f *selectDictionaryCapturesFn) Setup() {
-	f.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
-	f.skipped = map[string]beam.Counter{}
+func (f *selectDictionaryCapturesFn) Setup() { f.sel.setup(f.SampleRate) }
+
+func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string), emitLevels func([]int64)) {
+	f.sel.selectLine(ctx, line, emit)
+}
+
+// FinishBundle emits the bundle's candidates by level.
+func (f *selectDictionaryCapturesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
+	f.sel.finish(emitLevels)
+}
+
+// selectDictionaryBatchesFn is selectDictionaryCapturesFn over batches of
+// lines (IndexArchives): only the captures kept become elements.
+type selectDictionaryBatchesFn struct {
+	SampleRate float64
+
+	sel captureSelector
+}
+
+func (f *selectDictionaryBatchesFn) Setup() { f.sel.setup(f.SampleRate) }
+
+func (f *selectDictionaryBatchesFn) ProcessElement(ctx context.Context, batch []byte, emit func(string), emitLevels func([]int64)) {
+	forEachLine(batch, func(line []byte) { f.sel.selectLine(ctx, string(line), emit) })
+}
+
+// FinishBundle emits the bundle's candidates by level.
+func (f *selectDictionaryBatchesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
+	f.sel.finish(emitLevels)
+}
+
+// captureSelector keeps the captures of HTML documents at the rate, counts
+// the others, and the candidates of each level.
+type captureSelector struct {
+	rate       float64
+	sampledOut beam.Counter
+	skipped    map[string]beam.Counter
+	levels     []int64 // candidates of the bundle by level
+}
+
+func (c *captureSelector) setup(rate float64) {
+	c.rate = rate
+	c.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
+	c.skipped = map[string]beam.Counter{}
 	for _, r := range []string{index.SkipBadLine, index.SkipRevisit, index.SkipNotOK, index.SkipNotHTML} {
-		f.skipped[r] = dictionarySkipCounter(r)
+		c.skipped[r] = dictionarySkipCounter(r)
 	}
 }
 
-func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string)) {
-	c, err := cdxj.Parse(line)
+func (c *captureSelector) selectLine(ctx context.Context, line string, emit func(string)) {
+	capture, err := cdxj.Parse(line)
 	if err != nil {
-		f.skipped[index.SkipBadLine].Inc(ctx, 1)
+		c.skipped[index.SkipBadLine].Inc(ctx, 1)
 		slog.Warn("dictionary: skipped an index line", "err", err)
 		return
 	}
-	if ok, reason := index.CountedInDictionary(c); !ok {
-		f.skipped[reason].Inc(ctx, 1)
+	if ok, reason := index.CountedInDictionary(capture); !ok {
+		c.skipped[reason].Inc(ctx, 1)
 		return
 	}
-	if !index.InDictionarySample(c.Key, c.Timestamp, f.SampleRate) {
-		f.sampledOut.Inc(ctx, 1)
+	if !index.InDictionarySample(capture.Key, capture.Timestamp, c.rate) {
+		c.sampledOut.Inc(ctx, 1)
 		return
 	}
+	if c.levels == nil {
+		c.levels = make([]int64, index.Levels)
+	}
+	c.levels[index.DictionaryLevel(capture.Key, capture.Timestamp)]++
 	emit(line)
 }
 
-// documentTermsFn reads, parses and analyses one document and emits its
-// distinct terms keyed "lang\tterm", and "lang\t" for the document itself.
+func (c *captureSelector) finish(emitLevels func([]int64)) {
+	if c.levels != nil {
+		emitLevels(c.levels)
+		c.levels = nil
+	}
+}
+
+// documentTermsFn reads, parses and analyses documents and emits their
+// distinct terms keyed "lang\tterm", and "lang\t" for the documents
+// themselves. It reads and parses Parallelism documents at once: the
+// elements of a bundle go to that many goroutines, each with its own
+// scratch, which add their counts to the bundle's partial counts.
 type documentTermsFn struct {
 	Locations       []string
 	DefaultLanguage string
-	// ByFile keys the counts "file\tlang\tterm" (the partial maps below
-	// then hold "file\tlang" where they say lang).
-	ByFile bool
+	// ByFile keys the counts "file\tlang\tterm", ByLevel
+	// "level\tlang\tterm" (the partial maps below then hold
+	// "file\tlang" or "level\tlang" where they say lang).
+	ByFile, ByLevel bool
+	// Parallelism is the number of documents parsed at once; 0: GOMAXPROCS.
+	Parallelism int
 
 	fetcher   *archive.Fetcher
 	analyzers *scoring.Analyzers
-	bag       *scoring.Bag
-	tokens    []scoring.Token
 	docs      beam.Counter
 	truncated beam.Counter
 	skipped   map[string]beam.Counter
+
+	// The goroutines of the bundle under way: work takes the lines, done
+	// is closed when all have ended.
+	work    chan string
+	done    chan struct{}
+	workCtx context.Context
 
 	// Counts of the bundle so far, emitted at its end or when partialTerms
 	// reaches maxPartialTerms. Summing in the DoFn first cuts the elements
 	// handed on from one per term per document to one per distinct term per
 	// bundle; measured on 3,791 synthetic pages (prism, 2 shared cores), the
 	// peak RSS of the run fell from 663 MB to 320 MB.
+	mu           sync.Mutex
+	tallies      map[beam.Counter]int64      // counts of the goroutines, not yet added to the counters
 	partialDF    map[string]map[string]int64 // lang → term → documents
 	partialDocs  map[string]int64            // lang → documents
 	partialTerms int
@@ -185,7 +382,6 @@ func (f *documentTermsFn) Setup() error {
 		return fmt.Errorf("dictionary: %w", err)
 	}
 	f.fetcher = archive.NewFetcher(f.Locations)
-	f.bag = scoring.NewBag()
 	f.docs = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryDocs)
 	f.truncated = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryTruncated)
 	f.skipped = map[string]beam.Counter{}
@@ -195,24 +391,122 @@ func (f *documentTermsFn) Setup() error {
 	return nil
 }
 
-func (f *documentTermsFn) ProcessElement(ctx context.Context, line string, emit func(string, int64)) error {
-	c, err := cdxj.Parse(line)
-	if err != nil {
-		f.skipped[index.SkipBadLine].Inc(ctx, 1)
-		return nil
+func (f *documentTermsFn) parallelism() int {
+	if f.Parallelism > 0 {
+		return f.Parallelism
 	}
-	lang, reason, err := f.analyse(ctx, c)
-	if reason != "" {
-		f.skipped[reason].Inc(ctx, 1)
+	return runtime.GOMAXPROCS(0)
+}
+
+// StartBundle starts the bundle's goroutines. The counters are incremented
+// with the bundle's context, which they share.
+func (f *documentTermsFn) StartBundle(ctx context.Context, _ func(string, int64)) {
+	n := f.parallelism()
+	f.work, f.done, f.workCtx = make(chan string, n), make(chan struct{}), ctx
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.analyseLines(ctx)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(f.done)
+	}()
+}
+
+func (f *documentTermsFn) ProcessElement(ctx context.Context, line string, emit func(string, int64)) {
+	f.work <- line
+	f.mu.Lock()
+	full := f.partialTerms >= maxPartialTerms
+	var df map[string]map[string]int64
+	var docs map[string]int64
+	if full {
+		df, docs = f.takePartial()
+	}
+	tallies := f.takeTallies()
+	f.mu.Unlock()
+	incCounters(ctx, tallies)
+	if full {
+		emitPartial(df, docs, emit)
+	}
+}
+
+func (f *documentTermsFn) FinishBundle(ctx context.Context, emit func(string, int64)) {
+	close(f.work)
+	<-f.done
+	f.mu.Lock()
+	df, docs := f.takePartial()
+	tallies := f.takeTallies()
+	f.mu.Unlock()
+	incCounters(ctx, tallies)
+	emitPartial(df, docs, emit)
+}
+
+// tally counts one event of a goroutine, added to counter c by the
+// bundle's own goroutine (Beam's counters are not safe for concurrent
+// use); f.mu is not held.
+func (f *documentTermsFn) tally(c beam.Counter) {
+	f.mu.Lock()
+	if f.tallies == nil {
+		f.tallies = map[beam.Counter]int64{}
+	}
+	f.tallies[c]++
+	f.mu.Unlock()
+}
+
+// takeTallies returns the tallies and starts new ones; f.mu is held.
+func (f *documentTermsFn) takeTallies() map[beam.Counter]int64 {
+	t := f.tallies
+	f.tallies = nil
+	return t
+}
+
+func incCounters(ctx context.Context, tallies map[beam.Counter]int64) {
+	for c, n := range tallies {
+		c.Inc(ctx, n)
+	}
+}
+
+// analyseLines analyses the lines of f.work until it is closed, each with
+// the goroutine's own scratch, and adds their counts to the partial ones.
+func (f *documentTermsFn) analyseLines(ctx context.Context) {
+	sc := &termScratch{bag: scoring.NewBag()}
+	for line := range f.work {
+		c, err := cdxj.Parse(line)
 		if err != nil {
-			slog.Warn("dictionary: skipped a document", "file", c.Filename, "offset", c.Offset, "url", c.URL, "reason", reason, "err", err)
+			f.tally(f.skipped[index.SkipBadLine])
+			continue
 		}
-		return nil
+		lang, reason, err := f.analyse(ctx, c, sc)
+		if reason != "" {
+			f.tally(f.skipped[reason])
+			if err != nil {
+				slog.Warn("dictionary: skipped a document", "file", c.Filename, "offset", c.Offset, "url", c.URL, "reason", reason, "err", err)
+			}
+			continue
+		}
+		switch {
+		case f.ByFile:
+			lang = c.Filename + "\t" + lang
+		case f.ByLevel:
+			lang = strconv.Itoa(index.DictionaryLevel(c.Key, c.Timestamp)) + "\t" + lang
+		}
+		f.mu.Lock()
+		f.addDocument(lang, sc.bag)
+		if f.tallies == nil {
+			f.tallies = map[beam.Counter]int64{}
+		}
+		f.tallies[f.docs]++
+		f.mu.Unlock()
 	}
-	f.docs.Inc(ctx, 1)
-	if f.ByFile {
-		lang = c.Filename + "\t" + lang
-	}
+}
+
+// addDocument adds a document of lang with the terms of bag to the
+// partial counts; f.mu is held.
+func (f *documentTermsFn) addDocument(lang string, bag *scoring.Bag) {
 	if f.partialDF == nil {
 		f.partialDF, f.partialDocs = map[string]map[string]int64{}, map[string]int64{}
 	}
@@ -222,45 +516,51 @@ func (f *documentTermsFn) ProcessElement(ctx context.Context, line string, emit 
 		df = map[string]int64{}
 		f.partialDF[lang] = df
 	}
-	for i := range f.bag.Len() {
-		term, _ := f.bag.At(i)
+	for i := range bag.Len() {
+		term, _ := bag.At(i)
 		if _, ok := df[term]; !ok {
 			f.partialTerms++
 		}
 		df[term]++
 	}
-	if f.partialTerms >= maxPartialTerms {
-		f.flush(emit)
-	}
-	return nil
 }
 
-func (f *documentTermsFn) FinishBundle(_ context.Context, emit func(string, int64)) {
-	f.flush(emit)
+// takePartial returns the partial counts and starts new ones; f.mu is held.
+func (f *documentTermsFn) takePartial() (map[string]map[string]int64, map[string]int64) {
+	df, docs := f.partialDF, f.partialDocs
+	f.partialDF, f.partialDocs, f.partialTerms = nil, nil, 0
+	return df, docs
 }
 
-// flush emits the partial counts as ("lang\tterm", df) and ("lang\t", N).
-func (f *documentTermsFn) flush(emit func(string, int64)) {
-	for lang, n := range f.partialDocs {
+// emitPartial emits partial counts as ("lang\tterm", df) and ("lang\t", N),
+// in a fixed order.
+func emitPartial(partialDF map[string]map[string]int64, partialDocs map[string]int64, emit func(string, int64)) {
+	for _, lang := range slices.Sorted(maps.Keys(partialDocs)) {
 		prefix := lang + "\t"
-		emit(prefix, n)
-		for term, df := range f.partialDF[lang] {
-			emit(prefix+term, df)
+		emit(prefix, partialDocs[lang])
+		df := partialDF[lang]
+		for _, term := range slices.Sorted(maps.Keys(df)) {
+			emit(prefix+term, df[term])
 		}
 	}
-	f.partialDF, f.partialDocs, f.partialTerms = nil, nil, 0
 }
 
-// analyse fills f.bag with the terms of the capture's document and returns
+// termScratch is the scratch of one goroutine of documentTermsFn.
+type termScratch struct {
+	bag    *scoring.Bag
+	tokens []scoring.Token
+}
+
+// analyse fills sc.bag with the terms of the capture's document and returns
 // the language of its analyzer, or the reason it was skipped (and the error
 // behind it, if any).
-func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, reason string, err error) {
+func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture, sc *termScratch) (lang, reason string, err error) {
 	rec, err := f.fetcher.Read(ctx, c)
 	if err != nil {
 		return "", index.SkipFetchFailed, err
 	}
 	if rec.BodyTruncated {
-		f.truncated.Inc(ctx, 1)
+		f.tally(f.truncated)
 		slog.Warn("dictionary: a body was cut at the size limit; its first bytes are used", "file", c.Filename, "offset", c.Offset, "url", c.URL,
 			"limit_bytes", document.DefaultMaxBytes)
 	}
@@ -282,10 +582,10 @@ func (f *documentTermsFn) analyse(ctx context.Context, c cdxj.Capture) (lang, re
 		return "", index.SkipNoText, nil
 	}
 	a := f.analyzers.For(doc.Language)
-	f.tokens = a.AppendTokens(f.tokens[:0], doc.Text()) // the text the scorer weighs
-	f.bag.Reset()
-	f.bag.AddTokens(f.tokens)
-	if f.bag.Len() == 0 {
+	sc.tokens = a.AppendTokens(sc.tokens[:0], doc.Text()) // the text the scorer weighs
+	sc.bag.Reset()
+	sc.bag.AddTokens(sc.tokens)
+	if sc.bag.Len() == 0 {
 		return "", index.SkipNoText, nil
 	}
 	return a.Language(), "", nil
@@ -312,3 +612,12 @@ func toFileDocFreqEntry(key string, n int64, emit func(DocFreqEntry)) {
 }
 
 func dropFile(e DocFreqEntry) (string, int64) { return e.Lang + "\t" + e.Term, e.DF }
+
+func toLevelDocFreqEntry(key string, n int64, emit func(DocFreqEntry)) {
+	level, rest, _ := strings.Cut(key, "\t")
+	lang, term, _ := strings.Cut(rest, "\t")
+	l, _ := strconv.Atoi(level)
+	emit(DocFreqEntry{Lang: lang, Term: term, DF: n, Level: l})
+}
+
+func dropLevel(e DocFreqEntry) (string, int64) { return e.Lang + "\t" + e.Term, e.DF }

@@ -30,8 +30,8 @@ func TestCountDocumentFrequencies(t *testing.T) {
 	}
 	out := t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
-	entries := CountDocumentFrequencies(s, beam.CreateList(s, a.Lines), []string{a.WARCDir}, 1, "en")
-	WriteDocumentFrequencies(s, entries, out, 2)
+	counts := CountDocumentFrequencies(s, beam.CreateList(s, a.Lines), DictionaryOptions{Locations: []string{a.WARCDir}, SampleRate: 1, DefaultLanguage: "en"})
+	WriteDocumentFrequencies(s, counts.Entries, out, 2)
 	ptest.RunAndValidate(t, p)
 	got, _ := filepath.Glob(filepath.Join(out, scoring.DocFreqFileGlob))
 	if len(got) != len(want) {

@@ -27,7 +27,7 @@
 // package take minutes and gigabytes to compile.
 package index
 
-//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,documentTermsFn,sumDocFreq,toDocFreqEntry,toFileDocFreqEntry,dropFile,pruneDocFreqFn,writeDocFreqFn,keyByFileLanguage,writeBigtableDocFreqFn
+//go:generate go run ../../internal/tools/shimgen -output=index.shims.go -identifiers=planRangesFn,indexRangesFn,splitBatchFn,planShardsFn,emitShardSpecsFn,writeCDXJShardFn,concatCDXJFn,toShardPath,writeZipNumShardFn,writeClusterIndexFn,writeIndexManifestFn,writeBigtableFn,selectDictionaryCapturesFn,selectDictionaryBatchesFn,levelCountsFn,boundSampleFn,documentTermsFn,sumDocFreq,toDocFreqEntry,toFileDocFreqEntry,toLevelDocFreqEntry,dropFile,dropLevel,pruneDocFreqFn,writeDocFreqFn,writeDocFreqCountsFn,writeDictionarySampleFn,keyByFileLanguage,writeBigtableDocFreqFn
 
 import (
 	"reflect"

@@ -23,12 +23,14 @@ import (
 
 func init() {
 	runtime.RegisterFunction(dropFile)
+	runtime.RegisterFunction(dropLevel)
 	runtime.RegisterFunction(emitShardSpecsFn)
 	runtime.RegisterFunction(keyByFileLanguage)
 	runtime.RegisterFunction(splitBatchFn)
 	runtime.RegisterFunction(sumDocFreq)
 	runtime.RegisterFunction(toDocFreqEntry)
 	runtime.RegisterFunction(toFileDocFreqEntry)
+	runtime.RegisterFunction(toLevelDocFreqEntry)
 	runtime.RegisterFunction(toShardPath)
 	runtime.RegisterType(reflect.TypeOf((*DocFreqEntry)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*DocFreqEntry)(nil)).Elem())
@@ -38,6 +40,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*ShardSpec)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*SortedRun)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*SortedRun)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*boundSampleFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*boundSampleFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*cdxj.Range)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*cdxj.Range)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*concatCDXJFn)(nil)).Elem())
@@ -48,12 +52,16 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*documentTermsFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*indexRangesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*indexRangesFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*levelCountsFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*levelCountsFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*planRangesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*planRangesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*planShardsFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*planShardsFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*selectDictionaryBatchesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*selectDictionaryBatchesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*shardPlan)(nil)).Elem())
@@ -66,23 +74,32 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*writeDictionarySampleFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*writeDictionarySampleFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*writeDocFreqCountsFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*writeDocFreqCountsFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeIndexManifestFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeIndexManifestFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem())
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*boundSampleFn)(nil)).Elem(), wrapMakerBoundSampleFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*concatCDXJFn)(nil)).Elem(), wrapMakerConcatCDXJFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*documentTermsFn)(nil)).Elem(), wrapMakerDocumentTermsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*indexRangesFn)(nil)).Elem(), wrapMakerIndexRangesFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*levelCountsFn)(nil)).Elem(), wrapMakerLevelCountsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planRangesFn)(nil)).Elem(), wrapMakerPlanRangesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*planShardsFn)(nil)).Elem(), wrapMakerPlanShardsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*pruneDocFreqFn)(nil)).Elem(), wrapMakerPruneDocFreqFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryBatchesFn)(nil)).Elem(), wrapMakerSelectDictionaryBatchesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectDictionaryCapturesFn)(nil)).Elem(), wrapMakerSelectDictionaryCapturesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableDocFreqFn)(nil)).Elem(), wrapMakerWriteBigtableDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeBigtableFn)(nil)).Elem(), wrapMakerWriteBigtableFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeCDXJShardFn)(nil)).Elem(), wrapMakerWriteCDXJShardFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeClusterIndexFn)(nil)).Elem(), wrapMakerWriteClusterIndexFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDictionarySampleFn)(nil)).Elem(), wrapMakerWriteDictionarySampleFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDocFreqCountsFn)(nil)).Elem(), wrapMakerWriteDocFreqCountsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeDocFreqFn)(nil)).Elem(), wrapMakerWriteDocFreqFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeIndexManifestFn)(nil)).Elem(), wrapMakerWriteIndexManifestFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeZipNumShardFn)(nil)).Elem(), wrapMakerWriteZipNumShardFn)
@@ -94,31 +111,39 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*KVShardPath) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextIntIterKVShardPathEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool) (string, error))(nil)).Elem(), funcMakerContext۰ContextIntIterStringГStringError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, ShardSpec, func(int, string)) error)(nil)).Elem(), funcMakerContext۰ContextShardSpecEmitIntStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []byte, func(string), func([]int64)))(nil)).Elem(), funcMakerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []int64, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSliceOfInt64EmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(cdxj.Range)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitCdxj۰RangeГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64ГError)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string), func([]int64)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringEmitSliceOfInt64Г)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(string, int64)))(nil)).Elem(), funcMakerContext۰ContextStringEmitStringInt64Г)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(*DocFreqEntry) bool, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextStringIterDocFreqEntryEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(*DocFreqEntry) bool, []int64, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(*DocFreqEntry) bool) error)(nil)).Elem(), funcMakerContext۰ContextStringIterDocFreqEntryГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, []int64, func(string)))(nil)).Elem(), funcMakerContext۰ContextStringSliceOfInt64EmitStringГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string) error)(nil)).Elem(), funcMakerContext۰ContextStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context) error)(nil)).Elem(), funcMakerContext۰ContextГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(DocFreqEntry) (string, DocFreqEntry))(nil)).Elem(), funcMakerDocFreqEntryГStringDocFreqEntry)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(DocFreqEntry) (string, int64))(nil)).Elem(), funcMakerDocFreqEntryГStringInt64)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string), func([]int64)))(nil)).Elem(), funcMakerEmitStringEmitSliceOfInt64Г)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int64, int64) int64)(nil)).Elem(), funcMakerInt64Int64ГInt64)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(int, string) KVShardPath)(nil)).Elem(), funcMakerIntStringГKVShardPath)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan, shardPlan) shardPlan)(nil)).Elem(), funcMakerShardPlanShardPlanГShardPlan)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan, SortedRun) shardPlan)(nil)).Elem(), funcMakerShardPlanSortedRunГShardPlan)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(shardPlan) []ShardSpec)(nil)).Elem(), funcMakerShardPlanГSliceOfShardSpec)
 	reflectx.RegisterFunc(reflect.TypeOf((*func([]byte, func(string)))(nil)).Elem(), funcMakerSliceOfByteEmitStringГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func([]int64, []int64) []int64)(nil)).Elem(), funcMakerSliceOfInt64SliceOfInt64ГSliceOfInt64)
 	reflectx.RegisterFunc(reflect.TypeOf((*func([]ShardSpec, func(ShardSpec)))(nil)).Elem(), funcMakerSliceOfShardSpecEmitShardSpecГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(string, int64, func(DocFreqEntry)))(nil)).Elem(), funcMakerStringInt64EmitDocFreqEntryГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func())(nil)).Elem(), funcMakerГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() error)(nil)).Elem(), funcMakerГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() shardPlan)(nil)).Elem(), funcMakerГShardPlan)
+	reflectx.RegisterFunc(reflect.TypeOf((*func() []int64)(nil)).Elem(), funcMakerГSliceOfInt64)
 	exec.RegisterEmitter(reflect.TypeOf((*func(cdxj.Range))(nil)).Elem(), emitMakerCdxj۰Range)
 	exec.RegisterEmitter(reflect.TypeOf((*func(DocFreqEntry))(nil)).Elem(), emitMakerDocFreqEntry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(int, string))(nil)).Elem(), emitMakerIntString)
 	exec.RegisterEmitter(reflect.TypeOf((*func(ShardSpec))(nil)).Elem(), emitMakerShardSpec)
 	exec.RegisterEmitter(reflect.TypeOf((*func([]byte))(nil)).Elem(), emitMakerSliceOfByte)
+	exec.RegisterEmitter(reflect.TypeOf((*func([]int64))(nil)).Elem(), emitMakerSliceOfInt64)
 	exec.RegisterEmitter(reflect.TypeOf((*func(SortedRun))(nil)).Elem(), emitMakerSortedRun)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string))(nil)).Elem(), emitMakerString)
 	exec.RegisterEmitter(reflect.TypeOf((*func(string, DocFreqEntry))(nil)).Elem(), emitMakerStringDocFreqEntry)
@@ -126,6 +151,14 @@ func init() {
 	exec.RegisterInput(reflect.TypeOf((*func(*DocFreqEntry) bool)(nil)).Elem(), iterMakerDocFreqEntry)
 	exec.RegisterInput(reflect.TypeOf((*func(*KVShardPath) bool)(nil)).Elem(), iterMakerKVShardPath)
 	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
+}
+
+func wrapMakerBoundSampleFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*boundSampleFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 []int64, a3 func(string)) { dfn.ProcessElement(a0, a1, a2, a3) }),
+		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
 }
 
 func wrapMakerConcatCDXJFn(fn any) map[string]reflectx.Func {
@@ -140,12 +173,11 @@ func wrapMakerConcatCDXJFn(fn any) map[string]reflectx.Func {
 func wrapMakerDocumentTermsFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*documentTermsFn)
 	return map[string]reflectx.Func{
-		"FinishBundle": reflectx.MakeFunc(func(a0 context.Context, a1 func(string, int64)) { dfn.FinishBundle(a0, a1) }),
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string, int64)) error {
-			return dfn.ProcessElement(a0, a1, a2)
-		}),
-		"Setup":    reflectx.MakeFunc(func() error { return dfn.Setup() }),
-		"Teardown": reflectx.MakeFunc(func() error { return dfn.Teardown() }),
+		"FinishBundle":   reflectx.MakeFunc(func(a0 context.Context, a1 func(string, int64)) { dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string, int64)) { dfn.ProcessElement(a0, a1, a2) }),
+		"Setup":          reflectx.MakeFunc(func() error { return dfn.Setup() }),
+		"StartBundle":    reflectx.MakeFunc(func(a0 context.Context, a1 func(string, int64)) { dfn.StartBundle(a0, a1) }),
+		"Teardown":       reflectx.MakeFunc(func() error { return dfn.Teardown() }),
 	}
 }
 
@@ -159,6 +191,14 @@ func wrapMakerIndexRangesFn(fn any) map[string]reflectx.Func {
 			return dfn.ProcessElement(a0, a1, a2, a3)
 		}),
 		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
+func wrapMakerLevelCountsFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*levelCountsFn)
+	return map[string]reflectx.Func{
+		"CreateAccumulator": reflectx.MakeFunc(func() []int64 { return dfn.CreateAccumulator() }),
+		"MergeAccumulators": reflectx.MakeFunc(func(a0 []int64, a1 []int64) []int64 { return dfn.MergeAccumulators(a0, a1) }),
 	}
 }
 
@@ -190,11 +230,25 @@ func wrapMakerPruneDocFreqFn(fn any) map[string]reflectx.Func {
 	}
 }
 
+func wrapMakerSelectDictionaryBatchesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*selectDictionaryBatchesFn)
+	return map[string]reflectx.Func{
+		"FinishBundle": reflectx.MakeFunc(func(a0 func(string), a1 func([]int64)) { dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 []byte, a2 func(string), a3 func([]int64)) {
+			dfn.ProcessElement(a0, a1, a2, a3)
+		}),
+		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
+	}
+}
+
 func wrapMakerSelectDictionaryCapturesFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*selectDictionaryCapturesFn)
 	return map[string]reflectx.Func{
-		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string)) { dfn.ProcessElement(a0, a1, a2) }),
-		"Setup":          reflectx.MakeFunc(func() { dfn.Setup() }),
+		"FinishBundle": reflectx.MakeFunc(func(a0 func(string), a1 func([]int64)) { dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(string), a3 func([]int64)) {
+			dfn.ProcessElement(a0, a1, a2, a3)
+		}),
+		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
 	}
 }
 
@@ -238,11 +292,27 @@ func wrapMakerWriteClusterIndexFn(fn any) map[string]reflectx.Func {
 	}
 }
 
-func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
-	dfn := fn.(*writeDocFreqFn)
+func wrapMakerWriteDictionarySampleFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*writeDictionarySampleFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 []int64, a2 func(string)) error { return dfn.ProcessElement(a0, a1, a2) }),
+	}
+}
+
+func wrapMakerWriteDocFreqCountsFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*writeDocFreqCountsFn)
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(*DocFreqEntry) bool, a3 func(string)) error {
 			return dfn.ProcessElement(a0, a1, a2, a3)
+		}),
+	}
+}
+
+func wrapMakerWriteDocFreqFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*writeDocFreqFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 func(*DocFreqEntry) bool, a3 []int64, a4 func(string)) error {
+			return dfn.ProcessElement(a0, a1, a2, a3, a4)
 		}),
 		"Setup": reflectx.MakeFunc(func() { dfn.Setup() }),
 	}
@@ -475,6 +545,58 @@ func (c *callerContext۰ContextShardSpecEmitIntStringГError) Call3x1(arg0, arg1
 	return c.fn(arg0.(context.Context), arg1.(ShardSpec), arg2.(func(int, string)))
 }
 
+type callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г struct {
+	fn func(context.Context, []byte, func(string), func([]int64))
+}
+
+func funcMakerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г(fn any) reflectx.Func {
+	f := fn.(func(context.Context, []byte, func(string), func([]int64)))
+	return &callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г{fn: f}
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Call(args []any) []any {
+	c.fn(args[0].(context.Context), args[1].([]byte), args[2].(func(string)), args[3].(func([]int64)))
+	return []any{}
+}
+
+func (c *callerContext۰ContextSliceOfByteEmitStringEmitSliceOfInt64Г) Call4x0(arg0, arg1, arg2, arg3 any) {
+	c.fn(arg0.(context.Context), arg1.([]byte), arg2.(func(string)), arg3.(func([]int64)))
+}
+
+type callerContext۰ContextSliceOfInt64EmitStringГError struct {
+	fn func(context.Context, []int64, func(string)) error
+}
+
+func funcMakerContext۰ContextSliceOfInt64EmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, []int64, func(string)) error)
+	return &callerContext۰ContextSliceOfInt64EmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextSliceOfInt64EmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfInt64EmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextSliceOfInt64EmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].([]int64), args[2].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextSliceOfInt64EmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(context.Context), arg1.([]int64), arg2.(func(string)))
+}
+
 type callerContext۰ContextStringEmitCdxj۰RangeГError struct {
 	fn func(context.Context, string, func(cdxj.Range)) error
 }
@@ -501,56 +623,56 @@ func (c *callerContext۰ContextStringEmitCdxj۰RangeГError) Call3x1(arg0, arg1,
 	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(cdxj.Range)))
 }
 
-type callerContext۰ContextStringEmitStringInt64ГError struct {
-	fn func(context.Context, string, func(string, int64)) error
+type callerContext۰ContextStringEmitStringEmitSliceOfInt64Г struct {
+	fn func(context.Context, string, func(string), func([]int64))
 }
 
-func funcMakerContext۰ContextStringEmitStringInt64ГError(fn any) reflectx.Func {
-	f := fn.(func(context.Context, string, func(string, int64)) error)
-	return &callerContext۰ContextStringEmitStringInt64ГError{fn: f}
+func funcMakerContext۰ContextStringEmitStringEmitSliceOfInt64Г(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, func(string), func([]int64)))
+	return &callerContext۰ContextStringEmitStringEmitSliceOfInt64Г{fn: f}
 }
 
-func (c *callerContext۰ContextStringEmitStringInt64ГError) Name() string {
+func (c *callerContext۰ContextStringEmitStringEmitSliceOfInt64Г) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerContext۰ContextStringEmitStringInt64ГError) Type() reflect.Type {
+func (c *callerContext۰ContextStringEmitStringEmitSliceOfInt64Г) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerContext۰ContextStringEmitStringInt64ГError) Call(args []any) []any {
-	out0 := c.fn(args[0].(context.Context), args[1].(string), args[2].(func(string, int64)))
-	return []any{out0}
-}
-
-func (c *callerContext۰ContextStringEmitStringInt64ГError) Call3x1(arg0, arg1, arg2 any) any {
-	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(string, int64)))
-}
-
-type callerContext۰ContextStringEmitStringГ struct {
-	fn func(context.Context, string, func(string))
-}
-
-func funcMakerContext۰ContextStringEmitStringГ(fn any) reflectx.Func {
-	f := fn.(func(context.Context, string, func(string)))
-	return &callerContext۰ContextStringEmitStringГ{fn: f}
-}
-
-func (c *callerContext۰ContextStringEmitStringГ) Name() string {
-	return reflectx.FunctionName(c.fn)
-}
-
-func (c *callerContext۰ContextStringEmitStringГ) Type() reflect.Type {
-	return reflect.TypeOf(c.fn)
-}
-
-func (c *callerContext۰ContextStringEmitStringГ) Call(args []any) []any {
-	c.fn(args[0].(context.Context), args[1].(string), args[2].(func(string)))
+func (c *callerContext۰ContextStringEmitStringEmitSliceOfInt64Г) Call(args []any) []any {
+	c.fn(args[0].(context.Context), args[1].(string), args[2].(func(string)), args[3].(func([]int64)))
 	return []any{}
 }
 
-func (c *callerContext۰ContextStringEmitStringГ) Call3x0(arg0, arg1, arg2 any) {
-	c.fn(arg0.(context.Context), arg1.(string), arg2.(func(string)))
+func (c *callerContext۰ContextStringEmitStringEmitSliceOfInt64Г) Call4x0(arg0, arg1, arg2, arg3 any) {
+	c.fn(arg0.(context.Context), arg1.(string), arg2.(func(string)), arg3.(func([]int64)))
+}
+
+type callerContext۰ContextStringEmitStringInt64Г struct {
+	fn func(context.Context, string, func(string, int64))
+}
+
+func funcMakerContext۰ContextStringEmitStringInt64Г(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, func(string, int64)))
+	return &callerContext۰ContextStringEmitStringInt64Г{fn: f}
+}
+
+func (c *callerContext۰ContextStringEmitStringInt64Г) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextStringEmitStringInt64Г) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextStringEmitStringInt64Г) Call(args []any) []any {
+	c.fn(args[0].(context.Context), args[1].(string), args[2].(func(string, int64)))
+	return []any{}
+}
+
+func (c *callerContext۰ContextStringEmitStringInt64Г) Call3x0(arg0, arg1, arg2 any) {
+	c.fn(arg0.(context.Context), arg1.(string), arg2.(func(string, int64)))
 }
 
 type callerContext۰ContextStringIterDocFreqEntryEmitStringГError struct {
@@ -579,6 +701,32 @@ func (c *callerContext۰ContextStringIterDocFreqEntryEmitStringГError) Call4x1(
 	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(*DocFreqEntry) bool), arg3.(func(string)))
 }
 
+type callerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError struct {
+	fn func(context.Context, string, func(*DocFreqEntry) bool, []int64, func(string)) error
+}
+
+func funcMakerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, func(*DocFreqEntry) bool, []int64, func(string)) error)
+	return &callerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(string), args[2].(func(*DocFreqEntry) bool), args[3].([]int64), args[4].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextStringIterDocFreqEntrySliceOfInt64EmitStringГError) Call5x1(arg0, arg1, arg2, arg3, arg4 any) any {
+	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(*DocFreqEntry) bool), arg3.([]int64), arg4.(func(string)))
+}
+
 type callerContext۰ContextStringIterDocFreqEntryГError struct {
 	fn func(context.Context, string, func(*DocFreqEntry) bool) error
 }
@@ -603,6 +751,32 @@ func (c *callerContext۰ContextStringIterDocFreqEntryГError) Call(args []any) [
 
 func (c *callerContext۰ContextStringIterDocFreqEntryГError) Call3x1(arg0, arg1, arg2 any) any {
 	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(*DocFreqEntry) bool))
+}
+
+type callerContext۰ContextStringSliceOfInt64EmitStringГ struct {
+	fn func(context.Context, string, []int64, func(string))
+}
+
+func funcMakerContext۰ContextStringSliceOfInt64EmitStringГ(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, []int64, func(string)))
+	return &callerContext۰ContextStringSliceOfInt64EmitStringГ{fn: f}
+}
+
+func (c *callerContext۰ContextStringSliceOfInt64EmitStringГ) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextStringSliceOfInt64EmitStringГ) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextStringSliceOfInt64EmitStringГ) Call(args []any) []any {
+	c.fn(args[0].(context.Context), args[1].(string), args[2].([]int64), args[3].(func(string)))
+	return []any{}
+}
+
+func (c *callerContext۰ContextStringSliceOfInt64EmitStringГ) Call4x0(arg0, arg1, arg2, arg3 any) {
+	c.fn(arg0.(context.Context), arg1.(string), arg2.([]int64), arg3.(func(string)))
 }
 
 type callerContext۰ContextStringГError struct {
@@ -707,6 +881,32 @@ func (c *callerDocFreqEntryГStringInt64) Call(args []any) []any {
 
 func (c *callerDocFreqEntryГStringInt64) Call1x2(arg0 any) (any, any) {
 	return c.fn(arg0.(DocFreqEntry))
+}
+
+type callerEmitStringEmitSliceOfInt64Г struct {
+	fn func(func(string), func([]int64))
+}
+
+func funcMakerEmitStringEmitSliceOfInt64Г(fn any) reflectx.Func {
+	f := fn.(func(func(string), func([]int64)))
+	return &callerEmitStringEmitSliceOfInt64Г{fn: f}
+}
+
+func (c *callerEmitStringEmitSliceOfInt64Г) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerEmitStringEmitSliceOfInt64Г) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerEmitStringEmitSliceOfInt64Г) Call(args []any) []any {
+	c.fn(args[0].(func(string)), args[1].(func([]int64)))
+	return []any{}
+}
+
+func (c *callerEmitStringEmitSliceOfInt64Г) Call2x0(arg0, arg1 any) {
+	c.fn(arg0.(func(string)), arg1.(func([]int64)))
 }
 
 type callerInt64Int64ГInt64 struct {
@@ -865,6 +1065,32 @@ func (c *callerSliceOfByteEmitStringГ) Call2x0(arg0, arg1 any) {
 	c.fn(arg0.([]byte), arg1.(func(string)))
 }
 
+type callerSliceOfInt64SliceOfInt64ГSliceOfInt64 struct {
+	fn func([]int64, []int64) []int64
+}
+
+func funcMakerSliceOfInt64SliceOfInt64ГSliceOfInt64(fn any) reflectx.Func {
+	f := fn.(func([]int64, []int64) []int64)
+	return &callerSliceOfInt64SliceOfInt64ГSliceOfInt64{fn: f}
+}
+
+func (c *callerSliceOfInt64SliceOfInt64ГSliceOfInt64) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerSliceOfInt64SliceOfInt64ГSliceOfInt64) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerSliceOfInt64SliceOfInt64ГSliceOfInt64) Call(args []any) []any {
+	out0 := c.fn(args[0].([]int64), args[1].([]int64))
+	return []any{out0}
+}
+
+func (c *callerSliceOfInt64SliceOfInt64ГSliceOfInt64) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.([]int64), arg1.([]int64))
+}
+
 type callerSliceOfShardSpecEmitShardSpecГ struct {
 	fn func([]ShardSpec, func(ShardSpec))
 }
@@ -995,6 +1221,32 @@ func (c *callerГShardPlan) Call0x1() any {
 	return c.fn()
 }
 
+type callerГSliceOfInt64 struct {
+	fn func() []int64
+}
+
+func funcMakerГSliceOfInt64(fn any) reflectx.Func {
+	f := fn.(func() []int64)
+	return &callerГSliceOfInt64{fn: f}
+}
+
+func (c *callerГSliceOfInt64) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerГSliceOfInt64) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerГSliceOfInt64) Call(args []any) []any {
+	out0 := c.fn()
+	return []any{out0}
+}
+
+func (c *callerГSliceOfInt64) Call0x1() any {
+	return c.fn()
+}
+
 type emitNative struct {
 	n   exec.ElementProcessor
 	fn  any
@@ -1094,6 +1346,22 @@ func emitMakerSliceOfByte(n exec.ElementProcessor) exec.ReusableEmitter {
 }
 
 func (e *emitNative) invokeSliceOfByte(val []byte) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+		panic(err)
+	}
+}
+
+func emitMakerSliceOfInt64(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeSliceOfInt64
+	return ret
+}
+
+func (e *emitNative) invokeSliceOfInt64(val []int64) {
 	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())

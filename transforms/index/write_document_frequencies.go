@@ -1,12 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
 	"github.com/recrawl/recrawl/scoring"
@@ -25,20 +27,99 @@ import (
 // sorted file; with pruning, that is the size of the file.
 func WriteDocumentFrequencies(s beam.Scope, entries beam.PCollection, dir string, minDF int64) beam.PCollection {
 	s = s.Scope("WriteDocumentFrequencies")
+	return writeDocFreqs(s, entries, beam.Create(s, []int64{}), &writeDocFreqFn{Dir: dir}, minDF)
+}
+
+// WriteSampledDocumentFrequencies writes the df-<lang>.tsv files of
+// WriteDocumentFrequencies from counts, and records the sample counted
+// (maxDocs and rate: DictionaryOptions): dir/dfsample.tsv
+// (index.DictionarySampleFile: the candidates by level), and, when not
+// every document was counted, a "#sample" comment line after the
+// headers of each df-<lang>.tsv (index.DictionarySample.Rule; its "#docs" is the
+// number of documents counted, the N of the idf). With byLevel, the
+// counts of counts.ByLevel also go to dir/dfcounts-<lang>.tsv
+// (WriteDocumentFrequencyCounts). Returns the paths written.
+func WriteSampledDocumentFrequencies(s beam.Scope, counts DictionaryCounts, dir string, minDF, maxDocs int64, rate float64, byLevel bool) beam.PCollection {
+	s = s.Scope("WriteDocumentFrequencies")
+	paths := []beam.PCollection{
+		writeDocFreqs(s, counts.Entries, counts.Candidates, &writeDocFreqFn{Dir: dir, Sampled: true, MaxDocs: maxDocs, Rate: rate}, minDF),
+		beam.ParDo(s, &writeDictionarySampleFn{Dir: dir, MaxDocs: maxDocs, Rate: rate}, counts.Candidates),
+	}
+	if byLevel {
+		paths = append(paths, WriteDocumentFrequencyCounts(s, counts.ByLevel, dir))
+	}
+	return beam.Flatten(s, paths...)
+}
+
+func writeDocFreqs(s beam.Scope, entries, candidates beam.PCollection, fn *writeDocFreqFn, minDF int64) beam.PCollection {
 	byLang := beam.ParDo(s, &pruneDocFreqFn{MinDF: minDF}, entries)
-	return beam.ParDo(s, &writeDocFreqFn{Dir: dir}, beam.GroupByKey(s, byLang))
+	return beam.ParDo(s, fn, beam.GroupByKey(s, byLang), beam.SideInput{Input: candidates})
 }
 
 // WriteDocumentFrequencyCounts writes the counts of
-// CountDocumentFrequencies, no term left out, as dir/dfcounts-LANG.tsv
-// (lookup.DocFreqCountsFileName; the format of df-LANG.tsv): an index
-// built with --add keeps them beside df-LANG.tsv so that the counts of its
-// parts add up to those of one index of all the files. Returns the paths
-// written.
-func WriteDocumentFrequencyCounts(s beam.Scope, entries beam.PCollection, dir string) beam.PCollection {
+// CountDocumentFrequencies by sample level (DictionaryCounts.ByLevel), no
+// term left out, as dir/dfcounts-LANG.tsv (lookup.DocFreqCountsFileName):
+// for each level, a "#level<TAB>L" line, then the counts of the documents
+// of that level in the format of df-LANG.tsv. An index built with --add
+// keeps them beside df-LANG.tsv so that the counts of its parts add up to
+// those of one index of all the files, whatever level the sum chooses.
+// Returns the paths written.
+func WriteDocumentFrequencyCounts(s beam.Scope, byLevel beam.PCollection, dir string) beam.PCollection {
 	s = s.Scope("WriteDocumentFrequencyCounts")
-	byLang := beam.ParDo(s, &pruneDocFreqFn{MinDF: 1}, entries)
-	return beam.ParDo(s, &writeDocFreqFn{Dir: dir, Counts: true}, beam.GroupByKey(s, byLang))
+	byLang := beam.ParDo(s, &pruneDocFreqFn{MinDF: 1}, byLevel)
+	return beam.ParDo(s, &writeDocFreqCountsFn{Dir: dir}, beam.GroupByKey(s, byLang))
+}
+
+// writeDictionarySampleFn writes dir/dfsample.tsv from the candidates.
+type writeDictionarySampleFn struct {
+	Dir     string
+	MaxDocs int64
+	Rate    float64
+}
+
+func (f *writeDictionarySampleFn) ProcessElement(ctx context.Context, candidates []int64, emit func(string)) error {
+	var b bytes.Buffer
+	sample := DictionarySampleOf(candidates, f.MaxDocs, f.Rate)
+	sample.WriteTo(&b)
+	p := storage.Join(f.Dir, index.DictionarySampleFile)
+	if err := storage.WriteFile(ctx, p, b.Bytes()); err != nil {
+		return fmt.Errorf("dictionary sample: %w", err)
+	}
+	slog.Info("dictionary sample", "file", p, "rule", sample.Rule())
+	emit(p)
+	return nil
+}
+
+// writeDocFreqCountsFn writes the counts of one language by level.
+type writeDocFreqCountsFn struct {
+	Dir string
+}
+
+func (f *writeDocFreqCountsFn) ProcessElement(ctx context.Context, lang string, entries func(*DocFreqEntry) bool, emit func(string)) error {
+	levels := map[int]*scoring.DocFreq{}
+	var e DocFreqEntry
+	for entries(&e) {
+		c := levels[e.Level]
+		if c == nil {
+			c = scoring.NewDocFreq(lang)
+			levels[e.Level] = c
+		}
+		if e.Term == "" {
+			c.AddCounts("", 0, e.DF)
+		} else {
+			c.AddCounts(e.Term, e.DF, 0)
+		}
+	}
+	var b bytes.Buffer
+	if err := lookup.WriteDocFreqLevels(&b, levels); err != nil {
+		return err
+	}
+	p := storage.Join(f.Dir, lookup.DocFreqCountsFileName(lang))
+	if err := storage.WriteFile(ctx, p, b.Bytes()); err != nil {
+		return fmt.Errorf("document frequency counts of %q: %w", lang, err)
+	}
+	emit(p)
+	return nil
 }
 
 // pruneDocFreqFn drops rare terms and keys the rest by language.
@@ -63,9 +144,12 @@ func (f *pruneDocFreqFn) ProcessElement(ctx context.Context, e DocFreqEntry, emi
 // writeDocFreqFn writes the table of one language.
 type writeDocFreqFn struct {
 	Dir string
-	// Counts: the unpruned counts file (dfcounts-LANG.tsv), not counted
-	// in dictionary/terms.
-	Counts bool
+	// Sampled: the counts are those of a sample of MaxDocs and Rate
+	// (DictionaryOptions), recorded in a "#sample" line when it left
+	// documents out.
+	Sampled bool
+	MaxDocs int64
+	Rate    float64
 
 	terms beam.Counter
 }
@@ -74,7 +158,7 @@ func (f *writeDocFreqFn) Setup() {
 	f.terms = beam.NewCounter(CounterNamespaceDictionary, CounterDictionaryTerms)
 }
 
-func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entries func(*DocFreqEntry) bool, emit func(string)) error {
+func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entries func(*DocFreqEntry) bool, candidates []int64, emit func(string)) error {
 	c := scoring.NewDocFreq(lang)
 	var e DocFreqEntry
 	for entries(&e) {
@@ -84,25 +168,17 @@ func (f *writeDocFreqFn) ProcessElement(ctx context.Context, lang string, entrie
 			c.AddCounts(e.Term, e.DF, 0)
 		}
 	}
-	name := scoring.DocFreqFileName(lang)
-	if f.Counts {
-		name = lookup.DocFreqCountsFileName(lang)
-	}
-	p := storage.Join(f.Dir, name)
-	w, err := storage.Create(ctx, p)
-	if err != nil {
-		return fmt.Errorf("dictionary of %q: %w", lang, err)
-	}
-	if _, err := c.WriteTo(w); err != nil {
-		w.Abort()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := w.Close(); err != nil {
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
 		return err
 	}
-	if f.Counts {
-		emit(p)
-		return nil
+	data := b.Bytes()
+	if f.Sampled {
+		data = DictionarySampleOf(candidates, f.MaxDocs, f.Rate).AddHeaderLine(data)
+	}
+	p := storage.Join(f.Dir, scoring.DocFreqFileName(lang))
+	if err := storage.WriteFile(ctx, p, data); err != nil {
+		return fmt.Errorf("dictionary of %q: %w", lang, err)
 	}
 	f.terms.Inc(ctx, int64(c.Len()))
 	slog.Info("wrote document frequencies", "file", p, "lang", lang, "docs", c.Docs(), "terms", c.Len())
