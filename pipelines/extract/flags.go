@@ -50,6 +50,12 @@ func checkOptions(o options) error {
 	if o.refresh && o.engine == "sequential" {
 		checks = append(checks, errors.New("--refresh: only with --engine=beam (the sequential engine keeps no state to continue)"))
 	}
+	if o.labels != "" && !o.refresh {
+		checks = append(checks, errors.New("--labels: only with --refresh (the labels are of a collection's documents: they steer the extraction's continuation)"))
+	}
+	if o.labels != "" {
+		checks = append(checks, cli.CheckFile("--labels", o.labels))
+	}
 	if o.engine == "sequential" && o.roundsPerJob > 1 {
 		checks = append(checks, fmt.Errorf("--rounds_per_job=%d: only with --engine=beam (the sequential engine runs no jobs)", o.roundsPerJob))
 	}
