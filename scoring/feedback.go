@@ -80,7 +80,7 @@ func (s *Scorer) DocumentTerms(text, lang string) (DocTerms, bool) {
 }
 
 // LabelFeedback is the feedback of a researcher's labels (recrawl extract
-// --refresh --labels): classic Rocchio, α = 1 (the reference as it is),
+// --refresh --labels_file): classic Rocchio, α = 1 (the reference as it is),
 // β = 0.75 for the mean of the documents labelled relevant and γ = 0.15
 // for those labelled not relevant, the enriched reference also scoring
 // the parent's topical term of a link's priority. Documents is unused: a

@@ -197,7 +197,7 @@ type Refresh struct {
 	// Added is the number of documents the refresh's rounds collected.
 	Added int `json:"documents_added"`
 	// Labels are the researcher's labels the refresh used (recrawl
-	// extract --refresh --labels); nil without.
+	// extract --refresh --labels_file); nil without.
 	Labels *RefreshLabels `json:"labels,omitempty"`
 	// Reprioritised counts the frontier entries the refresh ranked again
 	// with the labels (its frontier replaces the state's); 0 without labels.

@@ -253,7 +253,7 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		return nil, fmt.Errorf("options: no extractor")
 	}
 	if labels == nil || labels.Relevant() == 0 {
-		return nil, fmt.Errorf("options: needs --labels with relevant URLs (and --event) for precision and recall")
+		return nil, fmt.Errorf("options: needs --labels_file with relevant URLs (and --event) for precision and recall")
 	}
 	variants, err := selectVariants(names)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 // each with its true label, taken from the evaluation's labels (grade > 0
 // relevant; a page with another event's label or none is not relevant);
 // the extraction is refreshed with those labels (recrawl extract
-// --refresh --labels) to the target size of the other rows. Its first N
+// --refresh --labels_file) to the target size of the other rows. Its first N
 // documents are the default's; the labels steer the rest.
 
 // Researcher is a simulated researcher's effort: Labels labels after
@@ -30,7 +30,7 @@ type Researcher struct{ After, Labels int }
 func researcherVariant(r Researcher) FocusVariant {
 	return FocusVariant{
 		Name: fmt.Sprintf("labels-%d@%d", r.Labels, r.After),
-		Description: fmt.Sprintf("the default to %d documents, then refreshed with the true labels of its %d documents of highest relevance (a simulated researcher; recrawl extract --refresh --labels)",
+		Description: fmt.Sprintf("the default to %d documents, then refreshed with the true labels of its %d documents of highest relevance (a simulated researcher; recrawl extract --refresh --labels_file)",
 			r.After, r.Labels),
 		Researcher: r,
 	}

@@ -21,7 +21,7 @@ import (
 // sequential engine's state at every step.
 //
 // A refresh with the researcher's labels (recrawl extract --refresh
-// --labels) adds a LabelState, stored with the refresh: the labelled
+// --labels_file) adds a LabelState, stored with the refresh: the labelled
 // documents' feedback set moves the reference that scores the links
 // (scoring.LabelFeedback: positive documents towards, negative ones away),
 // and a labelled page is a link-model example of its label (1 relevant,

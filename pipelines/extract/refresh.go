@@ -210,7 +210,7 @@ func hashIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error)
 	})
 }
 
-// readRefreshLabels reads --labels: the format of evaluate.ReadLabels
+// readRefreshLabels reads --labels_file: the format of evaluate.ReadLabels
 // (url, url<TAB>grade or url<TAB>event<TAB>grade lines, or a header naming
 // the columns; every event's lines count), with the file's sha256. A
 // malformed line is an error naming the file and line; a file without a
@@ -218,14 +218,14 @@ func hashIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error)
 func readRefreshLabels(path string) (*engine.Labels, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--labels: %w", err)
+		return nil, fmt.Errorf("--labels_file: %w", err)
 	}
 	labels, err := evaluate.ReadLabels(path, "")
 	if err != nil {
-		return nil, fmt.Errorf("--labels: %w", err)
+		return nil, fmt.Errorf("--labels_file: %w", err)
 	}
 	if len(labels.Items) == 0 {
-		return nil, fmt.Errorf("--labels: %s holds no label", path)
+		return nil, fmt.Errorf("--labels_file: %s holds no label", path)
 	}
 	sum := sha256.Sum256(data)
 	out := &engine.Labels{Path: path, SHA256: hex.EncodeToString(sum[:]), Grades: map[string]float64{}, URLs: map[string]string{}}

@@ -168,7 +168,7 @@ func TestRefresh(t *testing.T) {
 // a refresh without labels. A copy refreshed with the same labels and
 // SIGKILLed once its refresh is recorded and once a round is committed
 // ends with the same bytes; the same labels again write nothing. A
-// malformed labels file is refused naming its line, --labels without
+// malformed labels file is refused naming its line, --labels_file without
 // --refresh is refused, and neither changes the extraction.
 //
 // Over 10 s: three 30-document extractions and five refreshes.
@@ -202,23 +202,23 @@ func TestRefreshWithLabels(t *testing.T) {
 		return extractWith(out, append([]string{"--refresh", "--target_size=50"}, extra...)...)
 	}
 
-	// Refused: a malformed file (naming its line), --labels without --refresh.
+	// Refused: a malformed file (naming its line), --labels_file without --refresh.
 	bad := filepath.Join(dir, "bad.tsv")
 	if err := os.WriteFile(bad, []byte("url\tgrade\n"+lines[0]+"\nhttp://example.com/x\trelevant\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	snap := snapshotDir(t, labelled)
-	if r := runBin(t, nil, refresh(labelled, "--labels", bad)...); r.err == nil || !strings.Contains(r.stderr, bad+":3") {
+	if r := runBin(t, nil, refresh(labelled, "--labels_file", bad)...); r.err == nil || !strings.Contains(r.stderr, bad+":3") {
 		t.Errorf("a refresh with a malformed labels file: want an error naming %s:3, got %s", bad, r)
 	}
-	if r := runBin(t, nil, extractWith(labelled, "--labels", labels)...); r.err == nil || !strings.Contains(r.stderr, "--labels: only with --refresh") {
-		t.Errorf("--labels without --refresh: want an error, got %s", r)
+	if r := runBin(t, nil, extractWith(labelled, "--labels_file", labels)...); r.err == nil || !strings.Contains(r.stderr, "--labels_file: only with --refresh") {
+		t.Errorf("--labels_file without --refresh: want an error, got %s", r)
 	}
 	if d := diffSnapshots(snap, snapshotDir(t, labelled)); len(d) > 0 {
 		t.Errorf("a refused refresh changed:\n%s", strings.Join(d, "\n"))
 	}
 
-	r := mustRun(t, nil, refresh(labelled, "--labels", labels)...)
+	r := mustRun(t, nil, refresh(labelled, "--labels_file", labels)...)
 	if !strings.Contains(r.stdout, "labels "+labels+": 4 relevant, 3 not relevant, 1 not in the collection") {
 		t.Errorf("the refresh does not report its labels:\n%s", r)
 	}
@@ -240,13 +240,13 @@ func TestRefreshWithLabels(t *testing.T) {
 	}
 
 	work := filepath.Join(killed, ".work")
-	killAt(t, refresh(killed, "--labels", labels), filepath.Join(roundstate.RefreshDir(work, 1), roundstate.DoneFile), 0)
-	killAt(t, refresh(killed, "--labels", labels, "--rounds_per_job=1"), doneFileOf(work, rounds+1), 0)
-	mustRun(t, nil, refresh(killed, "--labels", labels)...)
+	killAt(t, refresh(killed, "--labels_file", labels), filepath.Join(roundstate.RefreshDir(work, 1), roundstate.DoneFile), 0)
+	killAt(t, refresh(killed, "--labels_file", labels, "--rounds_per_job=1"), doneFileOf(work, rounds+1), 0)
+	mustRun(t, nil, refresh(killed, "--labels_file", labels)...)
 	sameOutputs(t, labelled, killed, true)
 
 	snap = snapshotDir(t, labelled)
-	if r := mustRun(t, nil, refresh(labelled, "--labels", labels)...); !strings.Contains(r.stdout, "nothing new") {
+	if r := mustRun(t, nil, refresh(labelled, "--labels_file", labels)...); !strings.Contains(r.stdout, "nothing new") {
 		t.Errorf("the same labels on an unchanged index do not say there is nothing new:\n%s", r)
 	}
 	if d := diffSnapshots(snap, snapshotDir(t, labelled)); len(d) > 0 {

@@ -48,7 +48,7 @@ var (
 	perJobFlag   = productFlags.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 	checkFlag    = productFlags.Bool("check", false, cli.CheckUsage)
 	refreshFlag  = productFlags.Bool("refresh", false, "continue the finished or interrupted extraction in --output (its --work) against the index as it is now: the frontier and the missing URLs are resolved again and the rounds go on to target_size (which may be raised); documents already collected are kept; exit 0 with nothing written when neither the index nor the settings changed")
-	labelsFlag   = productFlags.String("labels", "", "with --refresh: the researcher's labels of documents of the collection, a TSV file of url[<TAB>event]<TAB>grade lines (grade > 0 relevant, 0 not relevant): they move the reference that ranks the links towards the relevant documents and away from the others, train the link model (learn_links) with their grades, and the frontier is ranked again with them; documents already collected keep their place and scores")
+	labelsFlag   = productFlags.String("labels_file", "", "with --refresh: the researcher's labels of documents of the collection, a TSV file of url[<TAB>event]<TAB>grade lines (grade > 0 relevant, 0 not relevant): they move the reference that ranks the links towards the relevant documents and away from the others, train the link model (learn_links) with their grades, and the frontier is ranked again with them; documents already collected keep their place and scores")
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -71,9 +71,12 @@ type options struct {
 	roundsPerJob                       int
 	alpha                              float64
 	quiet                              bool
-	refresh                            bool              // --refresh
-	labels                             string            // --labels
-	flags                              map[string]string // recorded in run.json
+	refresh                            bool   // --refresh
+	labels                             string // --labels_file
+	// beamLabels is the value of --labels, Beam's Dataflow job labels (a
+	// JSON object), checked not to be a labels file given by mistake.
+	beamLabels string
+	flags      map[string]string // recorded in run.json
 	// adjust changes the loaded spec (eval's Table 3 variants); may be nil.
 	adjust func(*specs.Spec)
 }
@@ -85,11 +88,20 @@ func optionsFromFlags() options {
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		onMissingFile: *missingFlag,
 		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
-		refresh: *refreshFlag, labels: *labelsFlag,
+		refresh: *refreshFlag, labels: *labelsFlag, beamLabels: beamFlagValue("labels"),
 		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
 	return o
+}
+
+// beamFlagValue is the value of a flag of the command line that recrawl
+// does not define (Beam's), "" when it is not defined.
+func beamFlagValue(name string) string {
+	if f := flag.CommandLine.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }
 
 // applyOverrides sets the spec values given as flags and checks them.

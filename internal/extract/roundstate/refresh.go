@@ -25,9 +25,9 @@ import (
 //	refresh.json         the Refresh record
 //	frontier/again.gob   the entries of the missing URLs resolved again
 //	seen.txt             the seen set at its state without those URLs
-//	labels.json          with --labels: the labels in force from its state
+//	labels.json          with --labels_file: the labels in force from its state
 //	                     on (extract.LabelState)
-//	frontier/ranked.gob  with --labels: the whole frontier at its state,
+//	frontier/ranked.gob  with --labels_file: the whole frontier at its state,
 //	                     ranked again with the labels; it replaces the
 //	                     state's frontier and again.gob (RefreshedFrontier)
 //

@@ -15,7 +15,7 @@ import (
 	"github.com/recrawl/recrawl/scoring"
 )
 
-// A refresh with the researcher's labels (--refresh --labels FILE):
+// A refresh with the researcher's labels (--refresh --labels_file FILE):
 //
 //  1. the labels in force are those of the last labelled refresh with the
 //     file's over them (a URL labelled again takes its new grade);
@@ -40,7 +40,7 @@ import (
 // bytes, and a refresh killed before its record is complete is made again
 // the same.
 
-// Labels are a refresh's labels, as the driver read them from --labels.
+// Labels are a refresh's labels, as the driver read them from --labels_file.
 type Labels struct {
 	Path   string
 	SHA256 string // of the file's bytes

@@ -21,7 +21,7 @@ type Refresh struct {
 	Now        time.Time
 	// Lookup is the job's index, where the missing URLs are looked up.
 	Lookup lookup.Index
-	// Labels are the researcher's labels (--labels; nil without): see
+	// Labels are the researcher's labels (--labels_file; nil without): see
 	// labels.go.
 	Labels *Labels
 }
@@ -122,7 +122,7 @@ func startRefresh(ctx context.Context, job *extract.Job, work, jobJSON string, r
 	return refreshes, nil
 }
 
-// sameLabels reports whether labels (nil: no --labels) are those of the
+// sameLabels reports whether labels (nil: no --labels_file) are those of the
 // last refresh with labels, or are not given.
 func sameLabels(refreshes []roundstate.Refresh, labels *Labels) bool {
 	if labels == nil {
