@@ -11,7 +11,7 @@
 # template and event the cells with the checks (≥ 2× unfocused, ≥ 2×
 # unfocused+listings, ≥ ctf), and the simulated researcher's table: the
 # labels-L@N rows (the default to N documents, then `extract --refresh
-# --labels` to the target with the true labels of its L documents of
+# --labels_file` to the target with the true labels of its L documents of
 # highest relevance, from the archive's labels.tsv) against the default
 # and the oracle, in crawl order and in the ranked view (the collection by
 # relevance score).
