@@ -79,6 +79,14 @@ func (s *Scorer) DocumentTerms(text, lang string) (DocTerms, bool) {
 	return DocTerms{Language: ref.Language, Terms: terms}, true
 }
 
+// LabelFeedback is the feedback of a researcher's labels (recrawl extract
+// --refresh --labels_file): classic Rocchio, α = 1 (the reference as it is),
+// β = 0.75 for the mean of the documents labelled relevant and γ = 0.15
+// for those labelled not relevant, the enriched reference also scoring
+// the parent's topical term of a link's priority. Documents is unused: a
+// label set is given whole (FeedbackSet's Relevant and NonRelevant).
+var LabelFeedback = FeedbackConfig{Beta: 0.75, Gamma: 0.15, Parent: true}
+
 // FeedbackDoc is one document of a feedback set.
 type FeedbackDoc struct {
 	// Seq is the document's position among the documents offered (its

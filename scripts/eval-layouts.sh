@@ -9,7 +9,12 @@
 # archive's labels, then cmd/evalsummary prints per variant the mean
 # precision at R and recall at 200, the ratio to the label oracle, and per
 # template and event the cells with the checks (≥ 2× unfocused, ≥ 2×
-# unfocused+listings, ≥ ctf).
+# unfocused+listings, ≥ ctf), and the simulated researcher's table: the
+# labels-L@N rows (the default to N documents, then `extract --refresh
+# --labels_file` to the target with the true labels of its L documents of
+# highest relevance, from the archive's labels.tsv) against the default
+# and the oracle, in crawl order and in the ranked view (the collection by
+# relevance score).
 #
 # Environment: EVAL_OUT (default eval-out), EVAL_PAGES (articles, default
 # 3000), EVAL_TARGET (documents per run, default 200), EVAL_K (batch size,
@@ -18,15 +23,23 @@
 # against both unfocused rows, the spec as given and the crawl that
 # counts listing pages), EVAL_FAMILIES (default "templates classic"),
 # EVAL_EVENTS (event names, default every spec of the archive),
-# EVAL_INDEX_FLAGS (more flags of `recrawl index`, e.g. --dictionary_docs=2000).
-# With the default variants an event takes about 20 s at low load.
+# EVAL_INDEX_FLAGS (more flags of `recrawl index`, e.g. --dictionary_docs=2000),
+# EVAL_RESEARCHER (default 1: the default variants include the researcher
+# rows labels-10@50, labels-20@50, labels-10@100 and labels-20@100; 0
+# leaves them out, halving the time).
+# With the default variants and EVAL_RESEARCHER=0 an event takes about
+# 20 s at low load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${EVAL_OUT:-eval-out}"
 pages="${EVAL_PAGES:-3000}"
 target="${EVAL_TARGET:-200}"
 k="${EVAL_K:-50}"
-options="${EVAL_OPTIONS:-ctf,unfocused,default,oracle}"
+researcher=""
+if [[ "${EVAL_RESEARCHER:-1}" != 0 ]]; then
+  researcher="labels-10@50,labels-20@50,labels-10@100,labels-20@100,"
+fi
+options="${EVAL_OPTIONS:-ctf,unfocused,default,${researcher}oracle}"
 case ",$options," in
   *,unfocused+listings,*) ;;
   *) options="unfocused+listings,$options" ;;

@@ -196,4 +196,22 @@ type Refresh struct {
 	ResolvedAgain int `json:"resolved_again"`
 	// Added is the number of documents the refresh's rounds collected.
 	Added int `json:"documents_added"`
+	// Labels are the researcher's labels the refresh used (recrawl
+	// extract --refresh --labels_file); nil without.
+	Labels *RefreshLabels `json:"labels,omitempty"`
+	// Reprioritised counts the frontier entries the refresh ranked again
+	// with the labels (its frontier replaces the state's); 0 without labels.
+	Reprioritised int `json:"frontier_reprioritised,omitempty"`
+}
+
+// RefreshLabels is what a refresh with labels used: the file, its
+// sha256, and how many of its labels were positive (grade > 0) and
+// negative (grade 0) on documents of the collection, and how many name a
+// URL the collection does not hold (not used).
+type RefreshLabels struct {
+	Path            string `json:"path"`
+	SHA256          string `json:"sha256"`
+	Positive        int    `json:"positive"`
+	Negative        int    `json:"negative"`
+	NotInCollection int    `json:"not_in_collection"`
 }

@@ -97,7 +97,22 @@ type VariantSummary struct {
 	// CellsBelow2xUnfocusedListings: the cells below 2× the
 	// unfocused+listings row (nil when that row was not run).
 	CellsBelow2xUnfocusedListings []string
+	// RankedP, RankedR: the ranked view's precision at R and recall per
+	// event (OptionRow), their means and the mean P@R over the oracle's.
+	RankedP, RankedR         []float64
+	RankedMeanP, RankedMeanR float64
+	RankedVsOracle           float64
+	// VsDefault is MeanP over the default's (0 without a default row);
+	// EventsBelowDefault: events whose P@R is below the default's by
+	// more than LabelNoise (the simulated researcher's check).
+	VsDefault          float64
+	EventsBelowDefault []string
 }
+
+// LabelNoise is the difference of P@R to the default that a variant's
+// event may fall short by and still count as not below it: one relevant
+// page in 50 (R is 40 to 130 on the demo archive's events).
+const LabelNoise = 0.02
 
 // LayoutCell is one template and event: each variant's P@R on the
 // template's hosts (R_t relevant labels).
@@ -182,11 +197,17 @@ func summarizeFamily(family string, runs []LayoutRun) (FamilySummary, error) {
 			row := rows[i][n]
 			v.PrecisionAtR = append(v.PrecisionAtR, row.PrecisionAtR)
 			v.RecallAtN = append(v.RecallAtN, row.RecallAtN)
+			v.RankedP = append(v.RankedP, row.RankedPrecisionAtR)
+			v.RankedR = append(v.RankedR, row.RankedRecallAtN)
+			if def, ok := rows[i][DefaultVariant]; ok && n != DefaultVariant && row.PrecisionAtR < def.PrecisionAtR-LabelNoise {
+				v.EventsBelowDefault = append(v.EventsBelowDefault, runs[i].Event)
+			}
 			if n != paperVariant && row.PrecisionAtR < rows[i][paperVariant].PrecisionAtR {
 				v.EventsBelowPaper = append(v.EventsBelowPaper, runs[i].Event)
 			}
 		}
 		v.MeanP, v.MeanR = mean(v.PrecisionAtR), mean(v.RecallAtN)
+		v.RankedMeanP, v.RankedMeanR = mean(v.RankedP), mean(v.RankedR)
 		if n == OracleVariant {
 			oracle = len(fs.Variants)
 		}
@@ -220,6 +241,12 @@ func summarizeFamily(family string, runs []LayoutRun) (FamilySummary, error) {
 		}
 		if oracle >= 0 && fs.Variants[oracle].MeanP > 0 {
 			v.VsOracle = v.MeanP / fs.Variants[oracle].MeanP
+			v.RankedVsOracle = v.RankedMeanP / fs.Variants[oracle].MeanP
+		}
+		for _, d := range fs.Variants {
+			if d.Name == DefaultVariant && d.MeanP > 0 {
+				v.VsDefault = v.MeanP / d.MeanP
+			}
 		}
 	}
 	return fs, nil
@@ -259,6 +286,9 @@ func (s *LayoutSummary) Write(w io.Writer) error {
 				fmt.Fprintf(&b, " %.3f (%.3f) |", v.PrecisionAtR[i], v.RecallAtN[i])
 			}
 			fmt.Fprintf(&b, " %.3f (%.3f) | %.2f |\n", v.MeanP, v.MeanR, v.VsOracle)
+		}
+		if f.hasResearcher() {
+			f.writeResearcher(&b)
 		}
 		if len(f.Cells) > 0 {
 			checked := "≥ 2× unfocused, ≥ ctf"
@@ -323,4 +353,60 @@ func list(xs []string) string {
 		return ""
 	}
 	return " (" + strings.Join(xs, ", ") + ")"
+}
+
+// hasResearcher reports whether the family has simulated researcher rows.
+func (f *FamilySummary) hasResearcher() bool {
+	for _, v := range f.Variants {
+		if strings.HasPrefix(v.Name, "labels-") {
+			return true
+		}
+	}
+	return false
+}
+
+// writeResearcher prints the simulated researcher's tables: each row in
+// crawl order and in the ranked view, against the default and the oracle.
+func (f *FamilySummary) writeResearcher(b *strings.Builder) {
+	fmt.Fprintf(b, "\nSimulated researcher (labels-L@N: the default to N documents, then refreshed to the target with the true labels of its L documents of highest relevance). "+
+		"Crawl order, then the ranked view (the collection by relevance score; the oracle's in its own order), precision at R (recall at %d) per event; "+
+		"mean; over the default's mean P@R; over the oracle's mean P@R (in the ranked view: over the oracle's in crawl order); events below the default by more than %.2f:\n\n", RecallCutoff, LabelNoise)
+	b.WriteString("| variant | view |")
+	for _, e := range f.Events {
+		fmt.Fprintf(b, " %s |", e)
+	}
+	b.WriteString(" mean | vs default | vs oracle | below default |\n|---|---|")
+	b.WriteString(strings.Repeat("---|", len(f.Events)+4) + "\n")
+	var def *VariantSummary
+	for i := range f.Variants {
+		if f.Variants[i].Name == DefaultVariant {
+			def = &f.Variants[i]
+		}
+	}
+	for _, v := range f.Variants {
+		if v.Name != DefaultVariant && v.Name != OracleVariant && !strings.HasPrefix(v.Name, "labels-") {
+			continue
+		}
+		for _, view := range []string{"crawl", "ranked"} {
+			p, r, mp, mr, vo := v.PrecisionAtR, v.RecallAtN, v.MeanP, v.MeanR, v.VsOracle
+			vd, below := v.VsDefault, v.EventsBelowDefault
+			if view == "ranked" {
+				p, r, mp, mr, vo = v.RankedP, v.RankedR, v.RankedMeanP, v.RankedMeanR, v.RankedVsOracle
+				vd, below = 0, nil
+				if def != nil && def.RankedMeanP > 0 {
+					vd = mp / def.RankedMeanP
+				}
+				for i, e := range f.Events {
+					if def != nil && v.Name != DefaultVariant && p[i] < def.RankedP[i]-LabelNoise {
+						below = append(below, e)
+					}
+				}
+			}
+			fmt.Fprintf(b, "| %s | %s |", v.Name, view)
+			for i := range f.Events {
+				fmt.Fprintf(b, " %.3f (%.3f) |", p[i], r[i])
+			}
+			fmt.Fprintf(b, " %.3f (%.3f) | %.2f | %.2f | %s |\n", mp, mr, vd, vo, strings.Join(below, ", "))
+		}
+	}
 }

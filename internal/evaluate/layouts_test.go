@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/collection"
 )
 
 // writeEvaluation writes an evaluation.json with an options comparison of
@@ -165,5 +167,80 @@ func checkWritten(t *testing.T, s *LayoutSummary, wants ...string) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestSummarizeResearcher: the simulated researcher's rows are compared
+// with the default and the oracle, in crawl order and in the ranked view,
+// and an event below the default by more than LabelNoise is named.
+func TestSummarizeResearcher(t *testing.T) {
+	dir := t.TempDir()
+	ranked := func(r optRowJSON, p float64) optRowJSON {
+		r.RankedPrecisionAtR, r.RankedRecallAtN = p, r.RecallAtN
+		return r
+	}
+	a := writeEvaluation(t, dir, "a", []optRowJSON{
+		row("ctf", 0.2, 0.2), row("unfocused", 0.1, 0.1),
+		ranked(row("default", 0.6, 0.7), 0.65), ranked(row("labels-20@100", 0.7, 0.75), 0.72), ranked(row("oracle", 0.8, 0.8), 0.8),
+	})
+	b := writeEvaluation(t, dir, "b", []optRowJSON{
+		row("ctf", 0.2, 0.2), row("unfocused", 0.1, 0.1),
+		ranked(row("default", 0.6, 0.7), 0.6), ranked(row("labels-20@100", 0.55, 0.7), 0.61), ranked(row("oracle", 0.8, 0.8), 0.8),
+	})
+	var runs []LayoutRun
+	for _, p := range []string{a, b} {
+		r, err := ReadLayoutRun("classic", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	s, err := SummarizeLayouts(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.Families[0].Variants[3]
+	if v.Name != "labels-20@100" || math.Abs(v.VsDefault-0.625/0.6) > 1e-9 || math.Abs(v.VsOracle-0.625/0.8) > 1e-9 ||
+		!slices.Equal(v.EventsBelowDefault, []string{"b"}) || math.Abs(v.RankedMeanP-0.665) > 1e-9 {
+		t.Errorf("researcher row %+v: want 1.04 of the default, 0.78 of the oracle, below the default on b, ranked mean 0.665", v)
+	}
+	var out strings.Builder
+	if err := s.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Simulated researcher", "| labels-20@100 | crawl | 0.700 (0.750) | 0.550 (0.700) | 0.625 (0.725) | 1.04 | 0.78 | b |",
+		"| labels-20@100 | ranked | 0.720 (0.750) | 0.610 (0.700) | 0.665 (0.725) | 1.06 | 0.83 |  |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestResearcherLabels: the simulated researcher labels the documents of
+// highest relevance (ties in collection order) with their true grades, 0
+// for a page without a label.
+func TestResearcherLabels(t *testing.T) {
+	labels, err := NewLabels([]Label{{URL: "http://a.example/1", Grade: 2}, {URL: "http://a.example/3", Grade: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []collection.Document{
+		{URL: "http://a.example/1", SURT: "example,a)/1", Relevance: 0.5},
+		{URL: "http://a.example/2", SURT: "example,a)/2", Relevance: 0.9},
+		{URL: "http://a.example/3", SURT: "example,a)/3", Relevance: 0.5},
+		{URL: "http://a.example/4", SURT: "example,a)/4", Relevance: 0.1},
+	}
+	path := filepath.Join(t.TempDir(), ResearcherLabelsFile)
+	pos, neg, err := writeResearcherLabels(path, docs, labels, 3)
+	if err != nil || pos != 1 || neg != 2 {
+		t.Fatalf("labels written: %d relevant, %d not, %v; want 1 and 2", pos, neg, err)
+	}
+	data, _ := os.ReadFile(path)
+	if want := "url\tgrade\nhttp://a.example/2\t0\nhttp://a.example/1\t2\nhttp://a.example/3\t0\n"; string(data) != want {
+		t.Errorf("labels file:\n%s\nwant:\n%s", data, want)
+	}
+	read, err := ReadLabels(path, "")
+	if err != nil || len(read.Items) != 3 {
+		t.Errorf("the file does not read back as labels: %v, %v", read, err)
 	}
 }

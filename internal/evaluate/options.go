@@ -31,6 +31,9 @@ type FocusVariant struct {
 	// Oracle marks the label oracle (OracleVariant): its extraction is
 	// the graph crawl, and its row the oracle's collection on that graph.
 	Oracle bool
+	// Researcher (After > 0) makes the row a simulated researcher's
+	// (researcher.go): the default, labelled after After documents.
+	Researcher Researcher
 }
 
 // The building blocks of the variants: each is one option of the seeds,
@@ -161,6 +164,10 @@ var FocusVariants = []FocusVariant{
 	{Name: BestCombination + "-tf", Description: "the best combination under tf", Strategy: "tf", Apply: onPaper(combination...)},
 	{Name: "cf", Description: "the paper's C-F", Strategy: "cf", Apply: paper},
 	{Name: "tf", Description: "the paper's T-F", Strategy: "tf", Apply: paper},
+	researcherVariant(Researcher{After: 50, Labels: 10}),
+	researcherVariant(Researcher{After: 50, Labels: 20}),
+	researcherVariant(Researcher{After: 100, Labels: 10}),
+	researcherVariant(Researcher{After: 100, Labels: 20}),
 	{Name: OracleVariant, Description: "the ceiling: a crawl that knows the labels, on the link graph of an unfocused crawl of every link", Strategy: "unfocused", Apply: oracleGraph, Oracle: true},
 }
 
@@ -215,8 +222,12 @@ type OptionRow struct {
 	// the paper's ctf and to the unfocused run.
 	PrecisionAtR, RecallAtN    float64
 	PrecisionVsCTF, RecallVsUn float64
-	Listings                   int // listing pages followed but not counted
-	Seconds                    float64
+	// RankedPrecisionAtR and RankedRecallAtN are those of the ranked view:
+	// the collection by decreasing relevance score (RankedByRelevance;
+	// the oracle's row keeps its order, the ideal one).
+	RankedPrecisionAtR, RankedRecallAtN float64
+	Listings                            int // listing pages followed but not counted
+	Seconds                             float64
 	// Starvation explains a run whose frontier emptied before its target.
 	Starvation string
 	// ByTemplate breaks precision and recall down by site template (labels
@@ -242,7 +253,7 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		return nil, fmt.Errorf("options: no extractor")
 	}
 	if labels == nil || labels.Relevant() == 0 {
-		return nil, fmt.Errorf("options: needs --labels with relevant URLs (and --event) for precision and recall")
+		return nil, fmt.Errorf("options: needs --labels_file with relevant URLs (and --event) for precision and recall")
 	}
 	variants, err := selectVariants(names)
 	if err != nil {
@@ -257,7 +268,11 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		}
 		slog.Info("options extraction", "variant", v.Name, "out", out)
 		start := time.Now()
-		if err := extract(ctx, specPath, Overrides{Strategy: v.Strategy, Variant: v.Name}, out); err != nil {
+		if v.Researcher.After > 0 {
+			if err := runResearcher(ctx, extract, specPath, labels, out, v); err != nil {
+				return nil, fmt.Errorf("options: %s (%s): %w", specPath, v.Name, err)
+			}
+		} else if err := extract(ctx, specPath, Overrides{Strategy: v.Strategy, Variant: v.Name}, out); err != nil {
 			return nil, fmt.Errorf("options: extract %s (%s): %w", specPath, v.Name, err)
 		}
 		r, err := ReadRun(out)
@@ -290,6 +305,13 @@ func RunOptions(ctx context.Context, extract Extractor, specPath string, labels 
 		row.PrecisionAtR = m.Found.At(t.R) / float64(t.R)
 		row.RecallAtN = m.Found.At(t.N) / float64(t.R)
 		row.ByTemplate = ScoreTemplates(r.Documents, labels, t.N)
+		ranked := r.Documents
+		if !variants[i].Oracle {
+			ranked = RankedByRelevance(r.Documents)
+		}
+		rm := ScoreLabels(ranked, labels)
+		row.RankedPrecisionAtR = rm.Found.At(t.R) / float64(t.R)
+		row.RankedRecallAtN = rm.Found.At(t.N) / float64(t.R)
 	}
 	for i := range t.Rows {
 		t.Rows[i].PrecisionVsCTF = ratio(t.Rows[i].PrecisionAtR, t.Rows[0].PrecisionAtR)
@@ -380,8 +402,12 @@ type optRowJSON struct {
 	PrecisionVsCTF    *float64 `json:"precision_at_r_vs_ctf"`
 	RecallAtN         float64  `json:"recall_at_n"`
 	RecallVsUnfocused *float64 `json:"recall_at_n_vs_unfocused"`
-	Seconds           float64  `json:"seconds"`
-	Starvation        string   `json:"starvation,omitempty"`
+	// RankedPrecisionAtR, RankedRecallAtN: the ranked view's
+	// (OptionRow).
+	RankedPrecisionAtR float64 `json:"ranked_precision_at_r"`
+	RankedRecallAtN    float64 `json:"ranked_recall_at_n"`
+	Seconds            float64 `json:"seconds"`
+	Starvation         string  `json:"starvation,omitempty"`
 	// ByTemplate: precision and recall per site template.
 	ByTemplate []TemplateScore `json:"by_template,omitempty"`
 }
@@ -395,6 +421,7 @@ func optionsSummary(t *OptionsTable) *optSummary {
 		s.Rows = append(s.Rows, optRowJSON{Name: r.Name, Description: r.Description, Documents: r.Documents, Listings: r.Listings,
 			Accumulated: r.Accumulated, AccumulatedCommon: r.AccumulatedCommon, PrecisionAtR: r.PrecisionAtR,
 			PrecisionVsCTF: finite(r.PrecisionVsCTF), RecallAtN: r.RecallAtN, RecallVsUnfocused: finite(r.RecallVsUn), Seconds: r.Seconds,
+			RankedPrecisionAtR: r.RankedPrecisionAtR, RankedRecallAtN: r.RankedRecallAtN,
 			Starvation: r.Starvation, ByTemplate: r.ByTemplate})
 	}
 	return s

@@ -26,6 +26,13 @@ type Overrides struct {
 	// Variant names a FocusVariant of the options comparison whose Apply
 	// changes the spec ("" for none).
 	Variant string
+	// TargetSize, when positive, replaces the target size.
+	TargetSize int
+	// Refresh continues the extraction in the output directory
+	// (recrawl extract --refresh), with the labels of LabelsFile when
+	// not "" (--labels).
+	Refresh    bool
+	LabelsFile string
 }
 
 // String names the overrides for directory names and logs.
@@ -42,6 +49,15 @@ func (o Overrides) String() string {
 	}
 	if o.Variant != "" {
 		parts = append(parts, o.Variant)
+	}
+	if o.TargetSize > 0 {
+		parts = append(parts, fmt.Sprintf("target-%d", o.TargetSize))
+	}
+	if o.Refresh {
+		parts = append(parts, "refresh")
+	}
+	if o.LabelsFile != "" {
+		parts = append(parts, "labels")
 	}
 	if len(parts) == 0 {
 		return "as-specified"

@@ -19,6 +19,14 @@ import (
 // URLs (Processor.Use); the Beam driver passes a snapshot of it to each
 // round (Learner.JSON, round.Config.Learned), so that K = 1 gives the
 // sequential engine's state at every step.
+//
+// A refresh with the researcher's labels (recrawl extract --refresh
+// --labels_file) adds a LabelState, stored with the refresh: the labelled
+// documents' feedback set moves the reference that scores the links
+// (scoring.LabelFeedback: positive documents towards, negative ones away),
+// and a labelled page is a link-model example of its label (1 relevant,
+// 0 not) instead of its own relevance. The labels do not change while the
+// rounds run, so they need no --rounds_per_job=1.
 
 // Learner is what a run learns from its committed results.
 type Learner struct {
@@ -26,7 +34,32 @@ type Learner struct {
 	feedback scoring.FeedbackConfig
 	link     LinkLearner
 	set      scoring.FeedbackSet
+	labels   *LabelState
 }
+
+// LabelState is what the researcher's labels give a refresh: the grade of
+// each labelled SURT key (> 0 relevant, 0 not relevant), and the feedback
+// set of the labelled documents of the collection (Relevant: the
+// positive ones, NonRelevant: the negative ones, each in collection
+// order).
+type LabelState struct {
+	Grades map[string]float64  `json:"grades"`
+	Set    scoring.FeedbackSet `json:"feedback"`
+}
+
+// SetLabels makes the learner learn with the labels l (before the first
+// Add; nil: none).
+func (l *Learner) SetLabels(labels *LabelState) {
+	l.labels = labels
+	if labels != nil {
+		l.link.grades = labels.Grades
+	}
+}
+
+// LearnsBetweenRounds reports whether what is learned changes from one
+// round to the next (learn_links, feedback): a Beam job then runs one
+// round.
+func (l *Learner) LearnsBetweenRounds() bool { return l.links || l.feedback.Documents > 0 }
 
 // NewLearner returns the learner of a step's focus options (Active false
 // when they learn nothing).
@@ -35,7 +68,7 @@ func NewLearner(f Focus) *Learner {
 }
 
 // Active reports whether the learner learns anything.
-func (l *Learner) Active() bool { return l.links || l.feedback.Documents > 0 }
+func (l *Learner) Active() bool { return l.LearnsBetweenRounds() || l.labels != nil }
 
 // Add learns from one committed result (results in collection order).
 func (l *Learner) Add(r Result) {
@@ -62,6 +95,9 @@ func (l *Learner) Add(r Result) {
 type Learned struct {
 	LinkModel *scoring.LinkModel   `json:"link_model,omitempty"`
 	Feedback  *scoring.FeedbackSet `json:"feedback,omitempty"`
+	// Labels is the labelled documents' feedback set (nil without
+	// labels).
+	Labels *scoring.FeedbackSet `json:"labels,omitempty"`
 }
 
 // Learned is the learner's current state (it changes with Add).
@@ -72,6 +108,9 @@ func (l *Learner) Learned() Learned {
 	}
 	if l.feedback.Documents > 0 {
 		out.Feedback = &l.set
+	}
+	if l.labels != nil {
+		out.Labels = &l.labels.Set
 	}
 	return out
 }
@@ -101,12 +140,16 @@ func DecodeLearned(s string) (Learned, error) {
 }
 
 // Use sets what the processor scores links with: the link model and the
-// reference enriched by the feedback set (when the focus has feedback).
+// reference enriched by the labelled documents (scoring.LabelFeedback)
+// or, without labels, by the feedback set (when the focus has feedback).
 // Not safe while a Score runs.
 func (p *Processor) Use(l Learned) {
 	p.LinkModel = l.LinkModel
 	p.Feedback = nil
-	if cfg := p.Settings.Focus.Feedback; cfg.Documents > 0 && l.Feedback != nil && len(l.Feedback.Relevant)+len(l.Feedback.NonRelevant) > 0 {
+	switch cfg := p.Settings.Focus.Feedback; {
+	case l.Labels != nil && len(l.Labels.Relevant)+len(l.Labels.NonRelevant) > 0:
+		p.Feedback = p.Scorer.Feedback(l.Labels, scoring.LabelFeedback)
+	case cfg.Documents > 0 && l.Feedback != nil && len(l.Feedback.Relevant)+len(l.Feedback.NonRelevant) > 0:
 		p.Feedback = p.Scorer.Feedback(l.Feedback, cfg)
 	}
 }
@@ -118,6 +161,8 @@ type LinkLearner struct {
 	// key, in collection order (the link's features when its target is
 	// fetched).
 	anchors map[string]string
+	// grades: the researcher's labels by SURT key (Learner.SetLabels).
+	grades map[string]float64
 }
 
 // Add learns from one committed result: the links of a fetched page
@@ -132,6 +177,12 @@ func (l *LinkLearner) Add(r Result) {
 		y := d.Relevance
 		if d.Listing { // navigation, not an article of the event: what the collection wants is articles
 			y = 0
+		}
+		if g, ok := l.grades[r.Entry.Key]; ok { // the researcher's label, not the crawl's own score
+			y = 0
+			if g > 0 {
+				y = 1
+			}
 		}
 		l.model.Add(scoring.LinkFeatures(r.Entry.URL, l.anchors[r.Entry.Key]), r.Entry.Priority, y)
 	}

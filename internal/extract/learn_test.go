@@ -147,3 +147,65 @@ func TestFeedbackLearner(t *testing.T) {
 		t.Error("a processor without feedback in its focus uses a feedback set")
 	}
 }
+
+// TestLabelLearner: the researcher's labels make a learner active without
+// learn_links or feedback (and not one that learns between rounds); their
+// feedback set is in its snapshot and Use scores links with it: the
+// default focus, labelled with garden pages as relevant and coalition
+// pages as not, lifts the garden link towards the coalition link, the
+// document's own scores unchanged. With learn_links, a labelled page is a
+// link-model example of its label, not of its own relevance.
+func TestLabelLearner(t *testing.T) {
+	f := Focus{Links: scoring.LinkWeights{Parent: 0.1, Anchor: 0.5, Context: 0.4}}
+	p := focusProcessor(t, f)
+	terms := func(text string) scoring.DocTerms {
+		dt, ok := p.Scorer.DocumentTerms(text, "en")
+		if !ok {
+			t.Fatalf("no terms in %q", text)
+		}
+		return dt
+	}
+	labels := &LabelState{Grades: map[string]float64{"a": 1, "b": 0}, Set: scoring.FeedbackSet{
+		Relevant:    []scoring.FeedbackDoc{{Seq: 0, Relevance: 1, Terms: terms("Compost heaps in spring: the garden needs compost, spring planting and heaps of leaves.")}},
+		NonRelevant: []scoring.FeedbackDoc{{Seq: 1, Relevance: 0, Terms: terms("Coalition talks: the parliament and the chancellor after the election.")}},
+		Offered:     2,
+	}}
+	l := NewLearner(f)
+	l.SetLabels(labels)
+	if !l.Active() || l.LearnsBetweenRounds() {
+		t.Fatal("a learner with labels: want active, not learning between rounds")
+	}
+	js, err := l.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, err := DecodeLearned(js)
+	if err != nil || learned.Labels == nil || len(learned.Labels.Relevant) != 1 || learned.Feedback != nil || learned.LinkModel != nil {
+		t.Fatalf("snapshot %+v, %v: want the labels' set only", learned, err)
+	}
+	before := scoreFocus(t, f, focusPage(300), 1)
+	p.Use(learned)
+	if p.Feedback == nil || p.Feedback.Config() != scoring.LabelFeedback {
+		t.Fatal("Use with labels gave no label feedback")
+	}
+	e := Entry{Key: "example,news)/2009/09/27/night.html", URL: "http://news.example/2009/09/27/night.html", Depth: 1, Path: "SL"}
+	c := cdxj.Capture{Timestamp: "20090928120000", Filename: "a.warc.gz"}
+	after := p.Score(Fetched{Selected: Selected{Entry: e, Round: 1, Choice: Choice{Kind: UseSnapshot, Capture: c, Payload: c}}, ContentType: "text/html", Body: focusPage(300)})
+	b, a := priorities(before), priorities(after)
+	if !(a["garden.html"] > b["garden.html"]) || !(a["garden.html"]-a["coalition-talks.html"] > b["garden.html"]-b["coalition-talks.html"]) {
+		t.Errorf("priorities without labels %v, with %v: want the garden link lifted, closer to the coalition link", b, a)
+	}
+	if *before.Document != *after.Document {
+		t.Errorf("labels changed the document's scores:\n%+v\n%+v", before.Document, after.Document)
+	}
+
+	links := NewLearner(Focus{LearnLinks: true})
+	links.SetLabels(labels)
+	for _, k := range []string{"a", "b", "c"} {
+		links.Add(Result{Entry: Entry{Key: k, URL: "http://news.example/" + k, Depth: 1, Priority: 0.5}, Outcome: OutcomeCollected,
+			Document: &collection.Document{URL: "http://news.example/" + k, Relevance: 0.4}})
+	}
+	if m := links.Learned().LinkModel; m == nil || m.Sums[0] != 1+0+0.4 {
+		t.Errorf("link model %+v: want the labelled pages' examples of relevance 1 and 0, the other of its own 0.4", m)
+	}
+}

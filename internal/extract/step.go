@@ -374,7 +374,7 @@ func (p *Processor) score(f Fetched) Result {
 	switch {
 	case p.Feedback != nil:
 		texts = p.Feedback.LinkTexts(score.Language)
-		if focus.Feedback.Parent {
+		if p.Feedback.Config().Parent {
 			linkParent.TopicR = p.Feedback.TopicR(text, doc.Language)
 			linkParent.Priority = scoring.Priority(p.Scorer.Strategy(), linkParent.TopicR, linkParent.TempR, p.Scorer.Alpha())
 		}

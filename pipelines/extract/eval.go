@@ -50,6 +50,10 @@ func evalCommand(ctx context.Context, args []string) error {
 		if ov.Strategy != "" {
 			o.strategy = ov.Strategy
 		}
+		if ov.TargetSize > 0 {
+			o.targetSize = ov.TargetSize
+		}
+		o.refresh, o.labels = ov.Refresh, ov.LabelsFile
 		o.adjust = func(s *specs.Spec) {
 			if ov.FixedHalfLife > 0 {
 				s.LeadTime = specs.DurationOf(ov.FixedHalfLife)

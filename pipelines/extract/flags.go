@@ -3,6 +3,7 @@ package extract
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cli"
@@ -49,6 +50,15 @@ func checkOptions(o options) error {
 	}
 	if o.refresh && o.engine == "sequential" {
 		checks = append(checks, errors.New("--refresh: only with --engine=beam (the sequential engine keeps no state to continue)"))
+	}
+	if o.labels != "" && !o.refresh {
+		checks = append(checks, errors.New("--labels_file: only with --refresh (the labels are of a collection's documents: they steer the extraction's continuation)"))
+	}
+	if o.labels != "" {
+		checks = append(checks, cli.CheckFile("--labels_file", o.labels))
+	}
+	if v := strings.TrimSpace(o.beamLabels); v != "" && !strings.HasPrefix(v, "{") {
+		checks = append(checks, fmt.Errorf("--labels=%s: --labels is Beam's Dataflow job labels, a JSON object; a file of the researcher's labels is --labels_file", o.beamLabels))
 	}
 	if o.engine == "sequential" && o.roundsPerJob > 1 {
 		checks = append(checks, fmt.Errorf("--rounds_per_job=%d: only with --engine=beam (the sequential engine runs no jobs)", o.roundsPerJob))

@@ -14,10 +14,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
 	"github.com/recrawl/recrawl/internal/lookup"
 	"github.com/recrawl/recrawl/internal/storage"
+	"github.com/recrawl/recrawl/pipelines/extract/engine"
 )
 
 // refreshableFields are the spec fields a refresh may change: when the
@@ -206,4 +208,29 @@ func hashIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error)
 		fmt.Fprintf(h, "%s %d %d\n", filepath.ToSlash(rel), fi.Size(), fi.ModTime().UnixNano())
 		return nil
 	})
+}
+
+// readRefreshLabels reads --labels_file: the format of evaluate.ReadLabels
+// (url, url<TAB>grade or url<TAB>event<TAB>grade lines, or a header naming
+// the columns; every event's lines count), with the file's sha256. A
+// malformed line is an error naming the file and line; a file without a
+// label is an error.
+func readRefreshLabels(path string) (*engine.Labels, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--labels_file: %w", err)
+	}
+	labels, err := evaluate.ReadLabels(path, "")
+	if err != nil {
+		return nil, fmt.Errorf("--labels_file: %w", err)
+	}
+	if len(labels.Items) == 0 {
+		return nil, fmt.Errorf("--labels_file: %s holds no label", path)
+	}
+	sum := sha256.Sum256(data)
+	out := &engine.Labels{Path: path, SHA256: hex.EncodeToString(sum[:]), Grades: map[string]float64{}, URLs: map[string]string{}}
+	for _, l := range labels.Items {
+		out.Grades[l.Key], out.URLs[l.Key] = l.Grade, l.URL
+	}
+	return out, nil
 }

@@ -2,9 +2,14 @@ package extract
 
 import (
 	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,4 +157,99 @@ func TestRefresh(t *testing.T) {
 	killAt(t, refresh(second, "--rounds_per_job=2"), doneFileOf(work, rounds+2), 30*time.Millisecond)
 	mustRun(t, nil, refresh(second)...)
 	sameOutputs(t, first, second, false)
+}
+
+// TestRefreshWithLabels: an extraction of 30 documents refreshed to 50
+// with a researcher's labels (the four documents of highest TopicR
+// relevant, the three of lowest not, and a URL the collection does not
+// hold). The refresh keeps the first documents as the prefix of
+// documents.jsonl, records the labels in run.json (file, sha256, counts)
+// and ranks the frontier again, which changes what it collects next from
+// a refresh without labels. A copy refreshed with the same labels and
+// SIGKILLed once its refresh is recorded and once a round is committed
+// ends with the same bytes; the same labels again write nothing. A
+// malformed labels file is refused naming its line, --labels_file without
+// --refresh is refused, and neither changes the extraction.
+//
+// Over 10 s: three 30-document extractions and five refreshes.
+func TestRefreshWithLabels(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	extractWith := func(out string, extra ...string) []string {
+		return extractArgs(a, testEvent, out, append([]string{"--batch_size=10", "--target_size=30", "--rounds_per_job=4"}, extra...)...)
+	}
+	labelled, killed, plain := filepath.Join(dir, "labelled"), filepath.Join(dir, "killed"), filepath.Join(dir, "plain")
+	for _, out := range []string{labelled, killed, plain} {
+		mustRun(t, nil, extractWith(out)...)
+	}
+	docsBefore := readDocs(t, labelled)
+	rounds := readTotals(t, labelled).Rounds
+	byTopicR := slices.Clone(docsBefore)
+	slices.SortStableFunc(byTopicR, func(a, b doc) int { return cmp.Compare(b.TopicR, a.TopicR) })
+	var lines []string
+	for _, d := range byTopicR[:4] {
+		lines = append(lines, d.URL+"\t1")
+	}
+	for _, d := range byTopicR[len(byTopicR)-3:] {
+		lines = append(lines, d.URL+"\t0")
+	}
+	lines = append(lines, "http://not-in-the-collection.example/page\t1")
+	labels := filepath.Join(dir, "labels.tsv")
+	if err := os.WriteFile(labels, []byte("url\tgrade\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refresh := func(out string, extra ...string) []string {
+		return extractWith(out, append([]string{"--refresh", "--target_size=50"}, extra...)...)
+	}
+
+	// Refused: a malformed file (naming its line), --labels_file without --refresh.
+	bad := filepath.Join(dir, "bad.tsv")
+	if err := os.WriteFile(bad, []byte("url\tgrade\n"+lines[0]+"\nhttp://example.com/x\trelevant\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snap := snapshotDir(t, labelled)
+	if r := runBin(t, nil, refresh(labelled, "--labels_file", bad)...); r.err == nil || !strings.Contains(r.stderr, bad+":3") {
+		t.Errorf("a refresh with a malformed labels file: want an error naming %s:3, got %s", bad, r)
+	}
+	if r := runBin(t, nil, extractWith(labelled, "--labels_file", labels)...); r.err == nil || !strings.Contains(r.stderr, "--labels_file: only with --refresh") {
+		t.Errorf("--labels_file without --refresh: want an error, got %s", r)
+	}
+	if d := diffSnapshots(snap, snapshotDir(t, labelled)); len(d) > 0 {
+		t.Errorf("a refused refresh changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	r := mustRun(t, nil, refresh(labelled, "--labels_file", labels)...)
+	if !strings.Contains(r.stdout, "labels "+labels+": 4 relevant, 3 not relevant, 1 not in the collection") {
+		t.Errorf("the refresh does not report its labels:\n%s", r)
+	}
+	docs := readDocs(t, labelled)
+	if len(docs) <= len(docsBefore) || !reflect.DeepEqual(docs[:len(docsBefore)], docsBefore) {
+		t.Fatalf("the labelled refresh did not keep the %d documents as they were and add more (%d now)", len(docsBefore), len(docs))
+	}
+	sum := sha256.Sum256(readFile(t, labels))
+	info := readRunInfo(t, labelled)
+	want := collection.RefreshLabels{Path: labels, SHA256: hex.EncodeToString(sum[:]), Positive: 4, Negative: 3, NotInCollection: 1}
+	if len(info.Refreshes) != 1 || info.Refreshes[0].Labels == nil || *info.Refreshes[0].Labels != want ||
+		info.Refreshes[0].State != rounds || info.Refreshes[0].Reprioritised == 0 {
+		t.Fatalf("run.json's refreshes %+v: want one at round %d with labels %+v and the frontier ranked again", info.Refreshes, rounds, want)
+	}
+
+	mustRun(t, nil, refresh(plain)...)
+	if reflect.DeepEqual(readDocs(t, plain), docs) {
+		t.Errorf("the labels change nothing in this refresh: the comparisons do not cover them")
+	}
+
+	work := filepath.Join(killed, ".work")
+	killAt(t, refresh(killed, "--labels_file", labels), filepath.Join(roundstate.RefreshDir(work, 1), roundstate.DoneFile), 0)
+	killAt(t, refresh(killed, "--labels_file", labels, "--rounds_per_job=1"), doneFileOf(work, rounds+1), 0)
+	mustRun(t, nil, refresh(killed, "--labels_file", labels)...)
+	sameOutputs(t, labelled, killed, true)
+
+	snap = snapshotDir(t, labelled)
+	if r := mustRun(t, nil, refresh(labelled, "--labels_file", labels)...); !strings.Contains(r.stdout, "nothing new") {
+		t.Errorf("the same labels on an unchanged index do not say there is nothing new:\n%s", r)
+	}
+	if d := diffSnapshots(snap, snapshotDir(t, labelled)); len(d) > 0 {
+		t.Errorf("the same labels again changed:\n%s", strings.Join(d, "\n"))
+	}
 }

@@ -48,6 +48,7 @@ var (
 	perJobFlag   = productFlags.Int("rounds_per_job", 1, "with --engine=beam: run this many consecutive rounds as one pipeline, so a runner pays one job start per N rounds (any N gives the same outputs; an interrupted run resumes from the last complete job)")
 	checkFlag    = productFlags.Bool("check", false, cli.CheckUsage)
 	refreshFlag  = productFlags.Bool("refresh", false, "continue the finished or interrupted extraction in --output (its --work) against the index as it is now: the frontier and the missing URLs are resolved again and the rounds go on to target_size (which may be raised); documents already collected are kept; exit 0 with nothing written when neither the index nor the settings changed")
+	labelsFlag   = productFlags.String("labels_file", "", "with --refresh: the researcher's labels of documents of the collection, a TSV file of url[<TAB>event]<TAB>grade lines (grade > 0 relevant, 0 not relevant): they move the reference that ranks the links towards the relevant documents and away from the others, train the link model (learn_links) with their grades, and the frontier is ranked again with them; documents already collected keep their place and scores")
 
 	indexFlag, archiveFlag, specRootFlag listFlag
 )
@@ -70,8 +71,12 @@ type options struct {
 	roundsPerJob                       int
 	alpha                              float64
 	quiet                              bool
-	refresh                            bool              // --refresh
-	flags                              map[string]string // recorded in run.json
+	refresh                            bool   // --refresh
+	labels                             string // --labels_file
+	// beamLabels is the value of --labels, Beam's Dataflow job labels (a
+	// JSON object), checked not to be a labels file given by mistake.
+	beamLabels string
+	flags      map[string]string // recorded in run.json
 	// adjust changes the loaded spec (eval's Table 3 variants); may be nil.
 	adjust func(*specs.Spec)
 }
@@ -83,11 +88,20 @@ func optionsFromFlags() options {
 		engine: *engineFlag, join: *joinFlag, dictionary: *dictFlag, strategy: *strategyFlag, focus: *focusFlag,
 		onMissingFile: *missingFlag,
 		targetSize:    *targetFlag, batchSize: *batchFlag, maxRounds: *roundsFlag, roundsPerJob: *perJobFlag, alpha: *alphaFlag, quiet: *quietFlag,
-		refresh: *refreshFlag,
-		flags:   map[string]string{},
+		refresh: *refreshFlag, labels: *labelsFlag, beamLabels: beamFlagValue("labels"),
+		flags: map[string]string{},
 	}
 	flag.Visit(func(f *flag.Flag) { o.flags[f.Name] = f.Value.String() })
 	return o
+}
+
+// beamFlagValue is the value of a flag of the command line that recrawl
+// does not define (Beam's), "" when it is not defined.
+func beamFlagValue(name string) string {
+	if f := flag.CommandLine.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }
 
 // applyOverrides sets the spec values given as flags and checks them.
@@ -389,6 +403,12 @@ func newEngine(ctx context.Context, job *extract.Job, o options, idx lookup.Inde
 	beamEngine := &engine.Beam{Runner: &rc, Work: o.workDir(), RoundsPerJob: o.roundsPerJob, Quiet: o.quiet, OutputsInPlace: outputsInPlace, IndexState: indexState}
 	if o.refresh {
 		beamEngine.Refresh = &engine.Refresh{Index: o.indexes, IndexState: indexState, Now: time.Now(), Lookup: idx}
+		if o.labels != "" {
+			if beamEngine.Refresh.Labels, err = readRefreshLabels(o.labels); err != nil {
+				rc.Close()
+				return nil, nil, err
+			}
+		}
 	}
 	return beamEngine, func() { rc.Close() }, nil
 }
@@ -416,6 +436,10 @@ func finishRun(ctx context.Context, job *extract.Job, o options, eng engine.Engi
 	if rs := st.Refreshes(); o.refresh && len(rs) > 0 {
 		r := rs[len(rs)-1]
 		fmt.Printf("refresh %d: %d documents added, %d missing URLs resolved again (index state %.12s)\n", r.Number, r.Added, r.ResolvedAgain, r.IndexState)
+		if l := r.Labels; l != nil {
+			fmt.Printf("refresh %d: labels %s: %d relevant, %d not relevant, %d not in the collection; %d frontier entries ranked again\n",
+				r.Number, l.Path, l.Positive, l.Negative, l.NotInCollection, r.Reprioritised)
+		}
 	}
 	if t := info.Totals; t.Starvation != "" {
 		slog.Warn("starved: "+t.Starvation, "links", t.Links.Links, "new", t.Links.New, "not_followed", t.Links.NotFollowed)

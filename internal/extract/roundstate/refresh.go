@@ -25,6 +25,11 @@ import (
 //	refresh.json         the Refresh record
 //	frontier/again.gob   the entries of the missing URLs resolved again
 //	seen.txt             the seen set at its state without those URLs
+//	labels.json          with --labels_file: the labels in force from its state
+//	                     on (extract.LabelState)
+//	frontier/ranked.gob  with --labels_file: the whole frontier at its state,
+//	                     ranked again with the labels; it replaces the
+//	                     state's frontier and again.gob (RefreshedFrontier)
 //
 // A refresh applies at a state (Refresh.State): the round that starts from
 // that state reads the state's frontier plus the refresh's, and the seen
@@ -40,6 +45,11 @@ const (
 	OriginFile = "origin.json"
 	// againFile is the part file of a refresh's frontier.
 	againFile = "again.gob"
+	// rankedFile is the part file of a refresh's frontier ranked again
+	// with labels.
+	rankedFile = "ranked.gob"
+	// LabelsFile holds a refresh's labels (extract.LabelState).
+	LabelsFile = "labels.json"
 )
 
 // Refresh is a refresh's record (refresh.json), and run.json's entry for
@@ -123,9 +133,32 @@ func Refreshes(ctx context.Context, work string) ([]Refresh, error) {
 // entries resolved again and, when there are any, the seen set without
 // them; DONE last, so a refresh killed while written is written again.
 func WriteRefresh(ctx context.Context, work string, r Refresh, again []extract.Entry, seen []string) error {
+	return WriteLabelledRefresh(ctx, work, r, again, seen, nil, nil)
+}
+
+// WriteLabelledRefresh is WriteRefresh for a refresh with labels: it also
+// writes the labels in force (LabelsFile) and, when ranked is not nil,
+// the frontier ranked again with them (r.Reprioritised is set to its
+// size).
+func WriteLabelledRefresh(ctx context.Context, work string, r Refresh, again []extract.Entry, seen []string, labels *extract.LabelState, ranked []extract.Entry) error {
 	dir := RefreshDir(work, r.Number)
 	if err := storage.RemoveAll(ctx, dir); err != nil {
 		return err
+	}
+	if labels != nil {
+		b, err := json.Marshal(labels)
+		if err != nil {
+			return fmt.Errorf("refresh %d: encode labels: %w", r.Number, err)
+		}
+		if err := storage.WriteFile(ctx, storage.Join(dir, LabelsFile), b); err != nil {
+			return err
+		}
+	}
+	r.Reprioritised = len(ranked)
+	if ranked != nil {
+		if err := WritePart(ctx, storage.Join(dir, FrontierDir, rankedFile), ranked); err != nil {
+			return err
+		}
 	}
 	r.ResolvedAgain = len(again)
 	if len(again) > 0 {
@@ -180,4 +213,53 @@ func RefreshFrontier(work string, n int, refreshes []Refresh) (files []string, s
 // one killed at any later point is taken up again by the next run.
 func Unfinish(ctx context.Context, work string) error {
 	return storage.Remove(ctx, storage.Join(work, FinishedFile))
+}
+
+// RefreshedFrontier are the frontier files the round starting from state n
+// reads, and the number of entries in them, given the state's own
+// (stateFiles, stateSize): the last refresh at n with labels replaces
+// them, and the refreshes at n before it, with its ranked frontier; the
+// other refreshes at n add theirs (RefreshFrontier).
+func RefreshedFrontier(work string, n int, refreshes []Refresh, stateFiles []string, stateSize int) ([]string, int) {
+	files, size := append([]string(nil), stateFiles...), stateSize
+	for _, r := range refreshes {
+		if r.State != n {
+			continue
+		}
+		if r.Labels != nil {
+			files, size = nil, r.Reprioritised
+			if r.Reprioritised > 0 {
+				files = []string{storage.Join(RefreshDir(work, r.Number), FrontierDir, rankedFile)}
+			}
+			continue
+		}
+		if r.ResolvedAgain > 0 {
+			files = append(files, storage.Join(RefreshDir(work, r.Number), FrontierDir, againFile))
+			size += r.ResolvedAgain
+		}
+	}
+	return files, size
+}
+
+// ReadLabels returns the labels in force after the refreshes: those of
+// the last refresh with labels (each holds the labels of the ones before
+// it with its own), nil when none has labels.
+func ReadLabels(ctx context.Context, work string, refreshes []Refresh) (*extract.LabelState, error) {
+	for i := len(refreshes) - 1; i >= 0; i-- {
+		r := refreshes[i]
+		if r.Labels == nil {
+			continue
+		}
+		p := storage.Join(RefreshDir(work, r.Number), LabelsFile)
+		data, err := storage.ReadFile(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		var l extract.LabelState
+		if err := json.Unmarshal(data, &l); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		return &l, nil
+	}
+	return nil, nil
 }

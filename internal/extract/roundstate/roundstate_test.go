@@ -221,3 +221,56 @@ func TestRefreshRecords(t *testing.T) {
 		t.Errorf("a refresh that resolved nothing adds %v (%d) to the frontier", files, n)
 	}
 }
+
+// TestLabelledRefresh: a refresh with labels stores them (ReadLabels reads
+// the last refresh's), and its ranked frontier replaces the state's
+// frontier and the earlier refreshes' entries at that state; a later plain
+// refresh at the same state adds its own; at another state nothing
+// changes.
+func TestLabelledRefresh(t *testing.T) {
+	ctx := t.Context()
+	work := t.TempDir()
+	if l, err := ReadLabels(ctx, work, nil); err != nil || l != nil {
+		t.Fatalf("no refresh: labels %v, %v; want none", l, err)
+	}
+	again := []extract.Entry{{Key: "m", URL: "https://m/"}}
+	if err := WriteRefresh(ctx, work, Refresh{Number: 1, State: 3}, again, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	labels := &extract.LabelState{Grades: map[string]float64{"a": 1, "b": 0}}
+	ranked := []extract.Entry{{Key: "m", URL: "https://m/", Priority: 0.5}, {Key: "z", URL: "https://z/", Priority: 0.25}}
+	r2 := Refresh{Number: 2, State: 3, Labels: &collection.RefreshLabels{Path: "l.tsv", Positive: 1, Negative: 1}}
+	if err := WriteLabelledRefresh(ctx, work, r2, nil, nil, labels, ranked); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRefresh(ctx, work, Refresh{Number: 3, State: 3}, []extract.Entry{{Key: "n", URL: "https://n/"}}, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Refreshes(ctx, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 3 || rs[1].Reprioritised != 2 || rs[1].Labels == nil {
+		t.Fatalf("refreshes %+v: want the second with labels and 2 entries ranked again", rs)
+	}
+	got, err := ReadLabels(ctx, work, rs)
+	if err != nil || !reflect.DeepEqual(got, labels) {
+		t.Errorf("labels in force: %+v, %v; want %+v", got, err, labels)
+	}
+	state := []string{"state-frontier.gob"}
+	files, n := RefreshedFrontier(work, 3, rs, state, 7)
+	want := []string{
+		storage.Join(RefreshDir(work, 2), FrontierDir, rankedFile),
+		storage.Join(RefreshDir(work, 3), FrontierDir, againFile),
+	}
+	if !reflect.DeepEqual(files, want) || n != 3 {
+		t.Errorf("frontier at state 3: %v (%d), want %v (3)", files, n, want)
+	}
+	var entries []extract.Entry
+	if err := ReadPart(ctx, want[0], func(e extract.Entry) error { entries = append(entries, e); return nil }); err != nil || !reflect.DeepEqual(entries, ranked) {
+		t.Errorf("the ranked frontier: %v, %v", entries, err)
+	}
+	if files, n := RefreshedFrontier(work, 4, rs, state, 7); !reflect.DeepEqual(files, state) || n != 7 {
+		t.Errorf("frontier at state 4: %v (%d), want the state's", files, n)
+	}
+}

@@ -88,11 +88,8 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		return nil, err
 	}
 	st := newRunState()
-	if l := extract.NewLearner(job.Focus()); l.Active() {
-		if roundsPerJob > 1 {
-			return nil, fmt.Errorf("learn_links and feedback learn between rounds; run with --rounds_per_job=1")
-		}
-		st.learner = l
+	if roundsPerJob > 1 && extract.NewLearner(job.Focus()).LearnsBetweenRounds() {
+		return nil, fmt.Errorf("learn_links and feedback learn between rounds; run with --rounds_per_job=1")
 	}
 	seen := map[string]bool{}
 	for i := 1; i <= n; i++ {
@@ -110,6 +107,20 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		}
 	}
 	st.refreshes = refreshes
+	// What is learned is a function of the results in collection order
+	// and of the labels in force: replayed once they are known.
+	labels, err := roundstate.ReadLabels(ctx, work, refreshes)
+	if err != nil {
+		return nil, err
+	}
+	l := extract.NewLearner(job.Focus())
+	l.SetLabels(labels)
+	if l.Active() {
+		for _, r := range st.results {
+			l.Add(r)
+		}
+		st.learner = l
+	}
 	if len(refreshes) > 0 {
 		st.emptySince = refreshes[len(refreshes)-1].State
 	}
@@ -117,8 +128,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	if err != nil {
 		return nil, err
 	}
-	again, againSize := roundstate.RefreshFrontier(work, n, refreshes)
-	files, frontierSize := append(m.Frontier, again...), m.FrontierSize+againSize
+	files, frontierSize := roundstate.RefreshedFrontier(work, n, refreshes, m.Frontier, m.FrontierSize)
 	seenFiles := roundstate.SeenFilesWith(work, n, refreshes)
 	spec := job.Spec
 	for r := n; ; {

@@ -21,6 +21,9 @@ type Refresh struct {
 	Now        time.Time
 	// Lookup is the job's index, where the missing URLs are looked up.
 	Lookup lookup.Index
+	// Labels are the researcher's labels (--labels_file; nil without): see
+	// labels.go.
+	Labels *Labels
 }
 
 // lookupBatch is how many missing URLs resolveAgain looks up at once.
@@ -55,14 +58,16 @@ func checkRefreshable(ctx context.Context, work string) error {
 // work, whose last complete state is n and whose rounds st holds. It
 // returns errNothingNew when the extraction is finished, its outputs are
 // in place and neither the index state nor the job changed since its last
-// run or refresh (an unknown index state always counts as changed).
+// run or refresh (an unknown index state always counts as changed), nor
+// the labels since the last refresh with labels (when req has labels).
 // Otherwise, in this order, each step safe to be killed after:
 //
 //  1. FINISHED is removed;
 //  2. unless the last refresh (or the extraction) recorded the same index
 //     state and job, a new refresh record is written at state n, which
 //     puts the missing URLs that now have a capture back into the
-//     frontier (resolveAgain);
+//     frontier (resolveAgain); with labels, the refresh also holds the
+//     labels in force and the frontier ranked again (labels.go);
 //  3. job.json becomes the refreshed job.
 //
 // The rounds then go on from state n as a resumed run's do. It returns
@@ -77,7 +82,7 @@ func startRefresh(ctx context.Context, job *extract.Job, work, jobJSON string, r
 		last = roundstate.Origin{IndexState: r.IndexState, JobDigest: r.JobDigest}
 	}
 	current := roundstate.Origin{IndexState: req.IndexState, JobDigest: roundstate.JobDigest(jobJSON)}
-	same := req.IndexState != "" && last == current
+	same := req.IndexState != "" && last == current && sameLabels(refreshes, req.Labels)
 	finished, err := roundstate.Finished(ctx, work)
 	if err != nil {
 		return nil, err
@@ -95,10 +100,17 @@ func startRefresh(ctx context.Context, job *extract.Job, work, jobJSON string, r
 		if err != nil {
 			return nil, err
 		}
-		if err := roundstate.WriteRefresh(ctx, work, r, again, seen); err != nil {
+		var labels *extract.LabelState
+		var ranked []extract.Entry
+		if req.Labels != nil {
+			if labels, r.Labels, ranked, err = labelledFrontier(ctx, job, work, n, st, refreshes, req.Labels, req.Lookup, again); err != nil {
+				return nil, err
+			}
+		}
+		if err := roundstate.WriteLabelledRefresh(ctx, work, r, again, seen, labels, ranked); err != nil {
 			return nil, err
 		}
-		r.ResolvedAgain = len(again)
+		r.ResolvedAgain, r.Reprioritised = len(again), len(ranked)
 		refreshes = append(refreshes, r)
 		slog.Info("refresh", "number", r.Number, "first_round", n, "resolved_again", len(again), "index_state", r.IndexState)
 	} else {
@@ -108,6 +120,20 @@ func startRefresh(ctx context.Context, job *extract.Job, work, jobJSON string, r
 		return nil, err
 	}
 	return refreshes, nil
+}
+
+// sameLabels reports whether labels (nil: no --labels_file) are those of the
+// last refresh with labels, or are not given.
+func sameLabels(refreshes []roundstate.Refresh, labels *Labels) bool {
+	if labels == nil {
+		return true
+	}
+	for i := len(refreshes) - 1; i >= 0; i-- {
+		if l := refreshes[i].Labels; l != nil {
+			return l.SHA256 == labels.SHA256
+		}
+	}
+	return false
 }
 
 // resolveAgain returns the entries of the URLs a refresh at state n puts
