@@ -18,7 +18,7 @@ import (
 // Process is a started command whose combined output is kept.
 type Process struct {
 	Cmd    *exec.Cmd
-	output lockedBuffer
+	output Log
 	exited chan error
 	err    error
 	ended  bool
@@ -112,20 +112,21 @@ func tail(s string) string {
 	return s
 }
 
-// lockedBuffer is a bytes.Buffer that the command's output copiers and the
-// test can use at the same time.
-type lockedBuffer struct {
+// Log collects a command's output for failure messages: a bytes.Buffer that
+// the command's output copiers and the test can use at the same time.
+type Log struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
+func (b *Log) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *lockedBuffer) String() string {
+// String returns what was written so far.
+func (b *Log) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()

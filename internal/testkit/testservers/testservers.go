@@ -16,7 +16,6 @@
 package testservers
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -25,7 +24,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -33,6 +31,7 @@ import (
 	"cloud.google.com/go/bigtable/bttest"
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	"github.com/fsouza/fake-gcs-server/fakestorage"
+	"github.com/recrawl/recrawl/internal/testkit/proctest"
 	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -42,23 +41,7 @@ import (
 const startTimeout = 5 * time.Minute
 
 // Log collects a server's standard error for failure messages.
-type Log struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *Log) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// String returns what was logged so far.
-func (l *Log) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type Log = proctest.Log
 
 // ScriptPath returns the absolute path of a script in scripts/.
 func ScriptPath(name string) string {
