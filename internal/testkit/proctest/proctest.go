@@ -15,6 +15,10 @@ import (
 	"time"
 )
 
+// outputGrace is how long Wait waits for the output of a command that has
+// ended, when a child of it still holds its standard output or error.
+const outputGrace = 2 * time.Second
+
 // Process is a started command whose combined output is kept.
 type Process struct {
 	Cmd    *exec.Cmd
@@ -34,6 +38,11 @@ func Start(t testing.TB, cmd *exec.Cmd) *Process {
 	}
 	if cmd.Stderr == nil {
 		cmd.Stderr = &p.output
+	}
+	if cmd.WaitDelay == 0 {
+		// A child the command started may outlive it and hold its output
+		// open; Wait then returns this long after the command ended.
+		cmd.WaitDelay = outputGrace
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", cmd.Path, err)

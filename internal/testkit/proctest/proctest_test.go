@@ -1,6 +1,7 @@
 package proctest
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -9,10 +10,18 @@ import (
 )
 
 // TestKillAtFile: a command that writes a file and then would run for a
-// minute is killed once the file exists, and its output so far is kept.
+// minute is killed once the file exists, and its output so far is kept;
+// the minute-long child it started, which still holds the output, does not
+// hold up the kill.
 func TestKillAtFile(t *testing.T) {
-	mark := filepath.Join(t.TempDir(), "mark")
-	run := Start(t, exec.Command("sh", "-c", "echo started; sleep 0.1; touch "+mark+"; sleep 60"))
+	dir := t.TempDir()
+	mark, child := filepath.Join(dir, "mark"), filepath.Join(dir, "child.pid")
+	t.Cleanup(func() {
+		if pid, err := os.ReadFile(child); err == nil {
+			exec.Command("kill", strings.TrimSpace(string(pid))).Run()
+		}
+	})
+	run := Start(t, exec.Command("sh", "-c", "echo started; sleep 60 & echo $! > "+child+"; touch "+mark+"; wait"))
 	began := time.Now()
 	run.WaitForFile(t, mark, time.Minute)
 	run.Kill(t)
