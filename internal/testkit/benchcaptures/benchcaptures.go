@@ -2,6 +2,8 @@
 // benchmarks: a deterministic index of n captures of news-like URLs, about 5
 // captures a URL and lines of about 330 bytes, so that the benchmarks of
 // internal/zipnum and transforms/round measure look-ups in the same index.
+// The test corpus of internal/lookup draws its captures' fields the same
+// way (Capture).
 package benchcaptures
 
 import (
@@ -23,7 +25,7 @@ func Generate(n int) (lines, keys []string) {
 		key := fmt.Sprintf("%s,site%d)/news/%d/article-%d", tlds[i%4], rng.IntN(max(n/200, 10)), 2000+i%20, rng.IntN(1<<30))
 		keys = append(keys, key)
 		for range 1 + rng.IntN(8) {
-			lines = append(lines, capture(rng, key).Line())
+			lines = append(lines, Capture(rng, key).Line())
 		}
 	}
 	slices.Sort(lines)
@@ -31,8 +33,9 @@ func Generate(n int) (lines, keys []string) {
 	return lines, slices.Compact(keys)
 }
 
-// capture is one generated capture of key, its fields drawn from rng.
-func capture(rng *rand.Rand, key string) cdxj.Capture {
+// Capture is one generated capture of key, its fields drawn from rng in
+// field order: timestamp, digest, length, offset and file name.
+func Capture(rng *rand.Rand, key string) cdxj.Capture {
 	return cdxj.Capture{
 		Key:       key,
 		Timestamp: fmt.Sprintf("20%02d%02d%02d%02d%02d%02d", 10+rng.IntN(10), 1+rng.IntN(12), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60)),
