@@ -28,7 +28,7 @@ import (
 // loads; one run of 30 documents keeps eval and the WACZ small.
 func TestReportLabels(t *testing.T) {
 	viewer := ReplayWebPageDir(t)
-	bin := Chromium(t)
+	Chromium(t)
 	base := t.TempDir()
 	run := filepath.Join(base, "out_ctf")
 	evaltest.WriteRun(t, run, evaltest.RunSpec{Strategy: "ctf", Docs: 30, WARC: true, URLsConsidered: 60, Seed: 7, OrderSeed: 1, Focus: 0.5})
@@ -51,25 +51,8 @@ func TestReportLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	px, err := NewRefusingProxy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer px.Close()
-	b, err := Launch(BrowserOptions{Binary: bin, Proxy: px.Addr, DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-
-	p, err := b.NewPage(ctx, srv.URL+"/report.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close(context.Background())
+	t.Cleanup(func() { srv.Close() })
+	ctx, b, p := browse(t, srv.URL+"/report.html", "", 60*time.Second)
 	waitStatus(t, ctx, p, "Marks are written to")
 	urls := rowURLs(t, ctx, p)
 	if len(urls) != 8 {
