@@ -45,13 +45,19 @@ func makeReport(t *testing.T) string {
 	return rep
 }
 
-func TestReportContents(t *testing.T) {
-	rep := makeReport(t)
+// makeReportHTML is makeReport and the text of its report.html.
+func makeReportHTML(t *testing.T) (rep, html string) {
+	t.Helper()
+	rep = makeReport(t)
 	b, err := os.ReadFile(filepath.Join(rep, "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := string(b)
+	return rep, string(b)
+}
+
+func TestReportContents(t *testing.T) {
+	rep, html := makeReportHTML(t)
 	for _, want := range []string{
 		"<!DOCTYPE html>", "How to read this report",
 		"test-event", "A synthetic event for tests", "2013-06-01 to 2013-06-10", "P7D", "P30D", "flood", "Hochwasser",
@@ -108,12 +114,7 @@ func TestReportContents(t *testing.T) {
 // score, its collection's ranked view, and it lists its 20 documents of
 // highest topic_r too.
 func TestRankedViewBeginsWithHighestRelevance(t *testing.T) {
-	rep := makeReport(t)
-	b, err := os.ReadFile(filepath.Join(rep, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(b)
+	rep, html := makeReportHTML(t)
 	for _, run := range []string{"ctf", "cf", "tf"} {
 		docs, err := collection.ReadDocuments(filepath.Join(filepath.Dir(rep), "OUT_"+run, "documents.jsonl"))
 		if err != nil {
