@@ -97,7 +97,7 @@ func DefineFlags(fs *flag.FlagSet) func(extractor Extractor) (Options, error) {
 	table3 := fs.Bool("table3", false, "run and report the Table 3 experiments (needs --spec)")
 	spec := fs.String("spec", "", "comma-separated specification files for --table3 or --options")
 	fixed := fs.String("fixed_half_life", defaultFixedDecay, "the fixed decay half-life for --table3 (ISO-8601, e.g. P30D)")
-	top := fs.Int("top", 20, "top documents per run in the report")
+	top := fs.Int("top", 20, "documents per run in the report: its N of highest topic_r and its N of highest relevance score")
 	topMissing := fs.Int("top_missing", 50, "missing URLs per run in the report")
 	replayBase := fs.String("replay_base", "", "link each document in report.html to its capture in this wayback service (pywb URL scheme BASE/TIMESTAMP/URL, e.g. http://localhost:8080/coll/); default: to ReplayWeb.page as \"extract serve --report DIR\" serves each run's collection.wacz")
 	generated := fs.String("generated", "", "generation time to print in the report (default: none, for reproducible output)")
@@ -309,7 +309,7 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 			}
 		}
 		p.Runs = append(p.Runs, row)
-		d := report.Detail{Name: m.Name, MissingTotal: m.Missing}
+		d := report.Detail{Name: m.Name, TopN: o.Top, MissingTotal: m.Missing}
 		// Without a wayback service, a run with a collection.wacz links
 		// its documents to ReplayWeb.page as "extract serve" serves it.
 		_, werr := os.Stat(filepath.Join(r.Dir, replay.CollectionFile))
@@ -321,7 +321,7 @@ func BuildPage(ev *Evaluation, t3 *Table3, plots []report.Plot, o Options) *repo
 				"\"extract serve --report DIR\", DIR being this report's folder (the links are relative: they do not open " +
 				"from the file itself)."
 		}
-		for _, doc := range TopDocuments(r.Documents, o.Top) {
+		for _, doc := range ReportDocuments(r.Documents, o.Top) {
 			replayURL := report.WaybackURL(o.ReplayBase, doc.Timestamp, doc.URL)
 			if viewLinks {
 				replayURL = replay.ViewLink(replay.WACZName(m.Name), doc.Timestamp, doc.URL)

@@ -284,6 +284,38 @@ func TopDocuments(docs []collection.Document, n int) []collection.Document {
 	return out
 }
 
+// ReportDocuments are the documents a run's table in the report lists, in
+// collection order: its n of highest topic_r (TopDocuments) and its n of
+// highest relevance score in the order of the report's view by relevance
+// (report.Detail.Rows: relevance, then topic_r, highest first; then
+// collection order). The view by relevance then begins with the run's n
+// documents of highest relevance, as pages.jsonl of its collection.wacz
+// sorted by relevance does.
+func ReportDocuments(docs []collection.Document, n int) []collection.Document {
+	idx := make([]int, len(docs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(docs[b].Relevance, docs[a].Relevance), cmp.Compare(docs[b].TopicR, docs[a].TopicR))
+	})
+	listed := make([]bool, len(docs))
+	for _, i := range idx[:min(n, len(idx))] {
+		listed[i] = true
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(docs[b].TopicR, docs[a].TopicR) })
+	for _, i := range idx[:min(n, len(idx))] {
+		listed[i] = true
+	}
+	var out []collection.Document
+	for i, d := range docs {
+		if listed[i] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // TopMissing returns up to n missing URLs, highest priority first (ties:
 // earlier round, then URL).
 func TopMissing(ms []collection.Missing, n int) []collection.Missing {

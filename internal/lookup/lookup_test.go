@@ -21,6 +21,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/testkit/benchcaptures"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
@@ -55,17 +56,7 @@ func genCorpus(n int, seed uint64) *corpus {
 			k = 300
 		}
 		for j := 0; j < k && len(c.captures) < n; j++ {
-			cp := cdxj.Capture{
-				Key:       key,
-				Timestamp: fmt.Sprintf("20%02d%02d%02d%02d%02d%02d", 10+rng.IntN(10), 1+rng.IntN(12), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60)),
-				URL:       "https://www." + key,
-				Mime:      "text/html",
-				Status:    "200",
-				Digest:    fmt.Sprintf("%032X", rng.Uint64()),
-				Length:    int64(1000 + rng.IntN(50000)),
-				Offset:    int64(rng.IntN(1 << 30)),
-				Filename:  fmt.Sprintf("crawl-2016/segment-%03d.warc.gz", rng.IntN(500)),
-			}
+			cp := benchcaptures.Capture(rng, key)
 			if j%9 == 8 { // a revisit in the same second as the capture before
 				prev := c.captures[len(c.captures)-1]
 				cp.Timestamp, cp.Mime, cp.Status = prev.Timestamp, "warc/revisit", ""

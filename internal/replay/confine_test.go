@@ -17,14 +17,12 @@ import (
 // with a plot, and a symbolic link to a file outside the folder.
 func reportServer(t *testing.T, limits Limits) (*Server, string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir, rep := writeReport(t)
 	w := filepath.Join(dir, "run.wacz")
 	os.WriteFile(w, []byte("wacz bytes"), 0o644)
 	secret := filepath.Join(dir, "secret.txt")
 	os.WriteFile(secret, []byte("outside the report"), 0o644)
-	rep := filepath.Join(dir, "report")
 	os.MkdirAll(filepath.Join(rep, "sub"), 0o755)
-	os.WriteFile(filepath.Join(rep, "report.html"), []byte("<p>report</p>"), 0o644)
 	os.WriteFile(filepath.Join(rep, "sub", "plot.svg"), []byte("<svg/>"), 0o644)
 	if err := os.Symlink(secret, filepath.Join(rep, "link.txt")); err != nil {
 		t.Fatal(err)
@@ -32,26 +30,13 @@ func reportServer(t *testing.T, limits Limits) (*Server, string) {
 	if err := os.Symlink(dir, filepath.Join(rep, "up")); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(Options{ViewerDir: viewerDir(t), ReportDir: rep, WACZ: map[string]string{"ctf.wacz": w}, limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, dir
+	return serve(t, Options{ReportDir: rep, WACZ: map[string]string{"ctf.wacz": w}, limits: limits}), dir
 }
 
 // getHost is a GET of path with the given Host header.
 func getHost(t *testing.T, s *Server, host, path string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", s.URL+path, nil)
-	req.Host = host
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return request(t, s, "GET", path, "", map[string]string{"Host": host})
 }
 
 // TestForeignHostRefused: a page that rebinds its own name to 127.0.0.1

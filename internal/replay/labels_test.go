@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,47 +13,22 @@ import (
 // documents; the file holds initial (nothing when "").
 func labelServer(t *testing.T, initial string) (*Server, string) {
 	t.Helper()
-	dir := t.TempDir()
-	rep := filepath.Join(dir, "report")
-	os.MkdirAll(rep, 0o755)
-	os.WriteFile(filepath.Join(rep, "report.html"), []byte("<p>report</p>"), 0o644)
+	_, rep := writeReport(t)
 	path := filepath.Join(rep, "labels.tsv")
 	if initial != "" {
 		if err := os.WriteFile(path, []byte(initial), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s, err := Start(Options{ViewerDir: viewerDir(t), ReportDir: rep, Labels: &LabelsOptions{Path: path, Event: "flood",
-		Documents: []string{"http://a.example/1", "http://a.example/2", "https://www.b.example/x?q=1", "http://b.example/x?q=1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, path
+	return serve(t, Options{ReportDir: rep, Labels: &LabelsOptions{Path: path, Event: "flood",
+		Documents: []string{"http://a.example/1", "http://a.example/2", "https://www.b.example/x?q=1", "http://b.example/x?q=1"}}}), path
 }
 
-// postMark posts body to /labels with the given headers and returns the
-// status and body of the answer.
+// postMark sends body to /labels with method and the given headers and
+// returns the status and body of the answer.
 func postMark(t *testing.T, s *Server, method, body string, header map[string]string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, s.URL+"/labels", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return request(t, s, method, "/labels", body, header)
 }
 
 // own are the headers of a fetch from the server's own page.

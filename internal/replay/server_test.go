@@ -39,15 +39,65 @@ func get(t *testing.T, url, rng string) (int, http.Header, string) {
 	return resp.StatusCode, resp.Header, string(b)
 }
 
+// writeReport makes a report folder holding report.html in a new
+// temporary folder and returns both.
+func writeReport(t *testing.T) (dir, rep string) {
+	t.Helper()
+	dir = t.TempDir()
+	rep = filepath.Join(dir, "report")
+	if err := os.MkdirAll(rep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rep, "report.html"), []byte("<p>report</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, rep
+}
+
+// serve starts a Server with opts and the stand-in viewer of viewerDir;
+// it is closed when the test ends.
+func serve(t *testing.T, opts Options) *Server {
+	t.Helper()
+	opts.ViewerDir = viewerDir(t)
+	s, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// request sends method path with body to s, with the given headers
+// ("Host" sets the request's host), and returns the status and body of
+// the answer.
+func request(t *testing.T, s *Server, method, path, body string, header map[string]string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
 func TestServer(t *testing.T) {
-	dir := t.TempDir()
+	dir, rep := writeReport(t)
 	w := filepath.Join(dir, "run.wacz")
 	if err := os.WriteFile(w, []byte("0123456789abcdef"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep := filepath.Join(dir, "report")
-	os.MkdirAll(rep, 0o755)
-	os.WriteFile(filepath.Join(rep, "report.html"), []byte("<p>report</p>"), 0o644)
 	s, err := Start(Options{ViewerDir: viewerDir(t), ReportDir: rep, WACZ: map[string]string{"a b.wacz": w}})
 	if err != nil {
 		t.Fatal(err)

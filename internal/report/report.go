@@ -157,8 +157,11 @@ type Table3Cell struct {
 
 // Detail is the per-run section: top documents and missing URLs.
 type Detail struct {
-	Name         string
+	Name string
+	// Top are the documents the run's table lists: its TopN of highest
+	// topic_r and its TopN of highest relevance score (see Rows).
 	Top          []TopDocument
+	TopN         int
 	Missing      []collection.Missing
 	MissingTotal int
 	Reasons      []ReasonCount

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,13 +45,19 @@ func makeReport(t *testing.T) string {
 	return rep
 }
 
-func TestReportContents(t *testing.T) {
-	rep := makeReport(t)
+// makeReportHTML is makeReport and the text of its report.html.
+func makeReportHTML(t *testing.T) (rep, html string) {
+	t.Helper()
+	rep = makeReport(t)
 	b, err := os.ReadFile(filepath.Join(rep, "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := string(b)
+	return rep, string(b)
+}
+
+func TestReportContents(t *testing.T) {
+	rep, html := makeReportHTML(t)
 	for _, want := range []string{
 		"<!DOCTYPE html>", "How to read this report",
 		"test-event", "A synthetic event for tests", "2013-06-01 to 2013-06-10", "P7D", "P30D", "flood", "Hochwasser",
@@ -58,7 +66,7 @@ func TestReportContents(t *testing.T) {
 		"<td>ctf</td><td>ctf</td><td class=\"n\">150</td>", "<td class=\"n\">1.50</td>", "<td class=\"n\">1.00</td>",
 		"P@10", "R@R=", "nDCG@500",
 		"<svg", "Accumulated relevance", "Relevant URLs found",
-		"top 20 documents by topic_r", "Article", "&lt;about&gt; the event &amp; more",
+		"its top 20 by topic_r and its top 20 by relevance</h3>", "Article", "&lt;about&gt; the event &amp; more",
 		"62 missing URLs", "not-in-index", "synthetic reason no-usable-capture", "The 50 of highest priority are shown.",
 	} {
 		if !strings.Contains(html, want) {
@@ -98,6 +106,44 @@ func TestReportContents(t *testing.T) {
 	best := evaluate.TopDocuments(docs, 1)[0]
 	if i := strings.Index(html, best.URL); i < 0 || i > strings.Index(html, "id=\"run-cf\"") {
 		t.Errorf("best ctf document %s not in the ctf section", best.URL)
+	}
+}
+
+// TestRankedViewBeginsWithHighestRelevance: by relevance, each run's
+// table begins with the run's 20 (--top) documents of highest relevance
+// score, its collection's ranked view, and it lists its 20 documents of
+// highest topic_r too.
+func TestRankedViewBeginsWithHighestRelevance(t *testing.T) {
+	rep, html := makeReportHTML(t)
+	for _, run := range []string{"ctf", "cf", "tf"} {
+		docs, err := collection.ReadDocuments(filepath.Join(filepath.Dir(rep), "OUT_"+run, "documents.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byRelevance := slices.Clone(docs)
+		slices.SortStableFunc(byRelevance, func(a, b collection.Document) int {
+			return cmp.Or(cmp.Compare(b.Relevance, a.Relevance), cmp.Compare(b.TopicR, a.TopicR))
+		})
+		table := html[strings.Index(html, `<table class="top" data-run="`+run+`">`):]
+		table = table[:strings.Index(table, "</table>")]
+		ranked := map[int]string{}
+		listed := map[string]bool{}
+		for _, m := range regexp.MustCompile(`<tr data-url="([^"]+)" data-crawl="\d+" data-ranked="(\d+)">`).FindAllStringSubmatch(table, -1) {
+			var pos int
+			fmt.Sscan(m[2], &pos)
+			ranked[pos] = m[1]
+			listed[m[1]] = true
+		}
+		for i, d := range byRelevance[:20] {
+			if ranked[i+1] != d.URL {
+				t.Errorf("%s: by relevance, row %d is %q, the run's document %d by relevance is %s (relevance %.3f)", run, i+1, ranked[i+1], i+1, d.URL, d.Relevance)
+			}
+		}
+		for _, d := range evaluate.TopDocuments(docs, 20) {
+			if !listed[d.URL] {
+				t.Errorf("%s: %s, of the 20 of highest topic_r, is not listed", run, d.URL)
+			}
+		}
 	}
 }
 

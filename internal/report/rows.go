@@ -5,7 +5,9 @@ import (
 	"slices"
 )
 
-// The documents table of a run lists its top documents in two orders: the
+// The documents table of a run lists its documents of highest topic_r and
+// those of highest relevance score (evaluate.ReportDocuments) in two
+// orders: the
 // crawl order (as documents.jsonl lists them: by round, then by rank in the
 // round), which the page shows first, and by relevance, which the page's
 // toggle switches to. Both orders are computed here, so that the page's

@@ -159,7 +159,8 @@ labels) · recall at {{.N}} of those labels. A method that cannot cross a templa
 <p>Order: <label><input type="radio" name="order" value="crawl" autocomplete="off" checked> crawl order</label>
 <label><input type="radio" name="order" value="ranked" autocomplete="off"> by relevance</label>
 <span class="muted">(crawl order: as the run collected them, the order of its documents.jsonl; by relevance: the run's
-relevance score, highest first, ties by topic_r)</span></p>
+relevance score, highest first, ties by topic_r. Each run lists its documents of highest topic_r and those of highest
+relevance: by relevance, its list begins with the run's documents of highest relevance score.)</span></p>
 <p>Mark each document <b>relevant</b> or <b>not relevant</b> with one click; a second click on the active mark clears it.
 When this report is served by <code>recrawl serve</code>, each mark is written at once to the labels file (labels.tsv in
 the report's folder, unless serve was given another with --labels), in the format <code>recrawl eval --labels</code> reads,
@@ -169,7 +170,7 @@ and the marks show again when the page is reloaded. Opened as a file, the page k
 <p><a id="labels-download" download="labels.tsv" hidden>download labels.tsv</a></p>
 </section>
 {{end}}{{range $d := .Details}}
-<h3 id="run-{{.Name}}">{{.Name}}: top {{len .Top}} documents by topic_r</h3>
+<h3 id="run-{{.Name}}">{{.Name}}: {{len .Top}} documents, its top {{.TopN}} by topic_r and its top {{.TopN}} by relevance</h3>
 <table class="top" data-run="{{.Name}}">
 <thead><tr><th>#</th><th>mark</th><th>URL</th><th>title</th><th>document time (source)</th><th>topic_r</th><th>temp_r</th><th>ttr</th><th>relevance</th><th>depth</th><th>path</th><th>round</th>{{if $.Labels}}<th>grade</th>{{end}}</tr></thead>
 <tbody>

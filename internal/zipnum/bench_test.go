@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/testkit/benchcaptures"
 )
 
 // Benchmarks of Lookup on a round's sorted batch: each iteration looks up
@@ -41,9 +41,8 @@ type benchIndex struct {
 
 var benchIndexes sync.Map // captures → *benchIndex
 
-// getBenchIndex builds (once per process) an index of n generated captures:
-// about 5 captures a key, lines of about 330 bytes like the look-up
-// benchmark of internal/lookup.
+// getBenchIndex builds (once per process) an index of the n generated
+// captures of benchcaptures.Generate.
 func getBenchIndex(b *testing.B, n int) *benchIndex {
 	if v, ok := benchIndexes.Load(n); ok {
 		return v.(*benchIndex)
@@ -53,29 +52,7 @@ func getBenchIndex(b *testing.B, n int) *benchIndex {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(uint64(n), 7))
-	lines := make([]string, 0, n)
-	var keys []string
-	for i := 0; len(lines) < n; i++ {
-		key := fmt.Sprintf("%s,site%d)/news/%d/article-%d", []string{"com", "de", "org", "net"}[i%4], rng.IntN(max(n/200, 10)), 2000+i%20, rng.IntN(1<<30))
-		keys = append(keys, key)
-		for range 1 + rng.IntN(8) {
-			lines = append(lines, cdxj.Capture{
-				Key:       key,
-				Timestamp: fmt.Sprintf("20%02d%02d%02d%02d%02d%02d", 10+rng.IntN(10), 1+rng.IntN(12), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60)),
-				URL:       "https://www." + key,
-				Mime:      "text/html",
-				Status:    "200",
-				Digest:    fmt.Sprintf("%032X", rng.Uint64()),
-				Length:    int64(1000 + rng.IntN(50000)),
-				Offset:    int64(rng.IntN(1 << 30)),
-				Filename:  fmt.Sprintf("crawl-2016/segment-%03d.warc.gz", rng.IntN(500)),
-			}.Line())
-		}
-	}
-	slices.Sort(lines)
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
+	lines, keys := benchcaptures.Generate(n)
 	if err := Build(dir, Lines(lines), len(lines)/4+1, 0); err != nil {
 		b.Fatal(err)
 	}

@@ -96,6 +96,50 @@ func TestBeamK1EqualsSequential(t *testing.T) {
 	checkReasonsAgree(t, beam)
 }
 
+// TestBeamK1LabelledRefresh: a refresh with a researcher's labels at
+// K = 1 gives the same bytes with one round per job and with several
+// rounds per job (the rounds planned inside the pipeline, each reading
+// the labels' state of the refresh), and the labels change what it
+// collects, so that the comparison covers them. The sequential engine
+// keeps no state to continue and refuses --refresh: the reference of a
+// labelled refresh is Beam's rounds at K = 1 one job each, whose
+// extraction TestBeamK1EqualsSequential holds equal to the sequential
+// engine's.
+//
+// Over 10 s: three 8-document extractions at K = 1, a job each, and
+// three refreshes to 14, one of them a job a round (49 s of runs on 2
+// cores under a load average of 15).
+func TestBeamK1LabelledRefresh(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	extractWith := func(out string, extra ...string) []string {
+		return extractArgs(a, testEvent, out, append([]string{"--engine=beam", "--batch_size=1", "--target_size=8", "--rounds_per_job=8"}, extra...)...)
+	}
+	perRound, perJob, plain := filepath.Join(dir, "job-per-round"), filepath.Join(dir, "6-per-job"), filepath.Join(dir, "plain")
+	for _, out := range []string{perRound, perJob, plain} {
+		mustRun(t, nil, extractWith(out)...)
+	}
+	labels := filepath.Join(dir, "labels.tsv")
+	writeTopicRLabels(t, labels, readDocs(t, perRound), 2, 2)
+	refresh := []string{"--refresh", "--target_size=14"}
+	mustRun(t, nil, extractWith(perRound, append(refresh, "--labels_file", labels, "--rounds_per_job=1")...)...)
+	mustRun(t, nil, extractWith(perJob, append(refresh, "--labels_file", labels, "--rounds_per_job=6")...)...)
+	sameOutputs(t, perRound, perJob, true)
+	mustRun(t, nil, extractWith(plain, append(refresh, "--rounds_per_job=6")...)...)
+	docs := readDocs(t, perRound)
+	if info := readRunInfo(t, perRound); len(docs) != 14 || len(info.Refreshes) != 1 || info.Refreshes[0].Labels == nil || info.Refreshes[0].Reprioritised == 0 {
+		t.Fatalf("the labelled refresh: %d documents, refreshes %+v; want 14 documents and one refresh with labels that ranked the frontier again", len(docs), info.Refreshes)
+	}
+	if reflect.DeepEqual(readDocs(t, plain), docs) {
+		t.Errorf("the labels change nothing in this refresh: the comparison does not cover them")
+	}
+	for i, d := range docs {
+		if d.Rank != 0 || i > 0 && d.Round <= docs[i-1].Round {
+			t.Errorf("document %d: round %d rank %d; with K = 1 every document has a round of its own", i, d.Round, d.Rank)
+		}
+	}
+}
+
 // TestDeterministic: with any K the same command gives the same outputs
 // (timing fields aside), and the outputs do not depend on the runner (prism
 // or direct), the join (batched look-ups or CoGroupByKey), the index

@@ -159,6 +159,28 @@ func TestRefresh(t *testing.T) {
 	sameOutputs(t, first, second, false)
 }
 
+// writeTopicRLabels writes a researcher's labels file to path for docs:
+// the relevant documents of highest TopicR relevant, the notRelevant of
+// lowest not, and a URL the collection does not hold relevant. It returns
+// the file's lines after the header.
+func writeTopicRLabels(t *testing.T, path string, docs []doc, relevant, notRelevant int) []string {
+	t.Helper()
+	byTopicR := slices.Clone(docs)
+	slices.SortStableFunc(byTopicR, func(a, b doc) int { return cmp.Compare(b.TopicR, a.TopicR) })
+	var lines []string
+	for _, d := range byTopicR[:relevant] {
+		lines = append(lines, d.URL+"\t1")
+	}
+	for _, d := range byTopicR[len(byTopicR)-notRelevant:] {
+		lines = append(lines, d.URL+"\t0")
+	}
+	lines = append(lines, "http://not-in-the-collection.example/page\t1")
+	if err := os.WriteFile(path, []byte("url\tgrade\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
 // TestRefreshWithLabels: an extraction of 30 documents refreshed to 50
 // with a researcher's labels (the four documents of highest TopicR
 // relevant, the three of lowest not, and a URL the collection does not
@@ -184,20 +206,8 @@ func TestRefreshWithLabels(t *testing.T) {
 	}
 	docsBefore := readDocs(t, labelled)
 	rounds := readTotals(t, labelled).Rounds
-	byTopicR := slices.Clone(docsBefore)
-	slices.SortStableFunc(byTopicR, func(a, b doc) int { return cmp.Compare(b.TopicR, a.TopicR) })
-	var lines []string
-	for _, d := range byTopicR[:4] {
-		lines = append(lines, d.URL+"\t1")
-	}
-	for _, d := range byTopicR[len(byTopicR)-3:] {
-		lines = append(lines, d.URL+"\t0")
-	}
-	lines = append(lines, "http://not-in-the-collection.example/page\t1")
 	labels := filepath.Join(dir, "labels.tsv")
-	if err := os.WriteFile(labels, []byte("url\tgrade\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	lines := writeTopicRLabels(t, labels, docsBefore, 4, 3)
 	refresh := func(out string, extra ...string) []string {
 		return extractWith(out, append([]string{"--refresh", "--target_size=50"}, extra...)...)
 	}

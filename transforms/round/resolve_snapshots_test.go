@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/extract"
+	"github.com/recrawl/recrawl/internal/testkit/benchcaptures"
 	"github.com/recrawl/recrawl/internal/zipnum"
 )
 
@@ -160,28 +160,13 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// roundBenchIndex builds a ZipNum index of n generated captures (about 5
-// a URL, lines of about 330 bytes) and returns its directory and keys.
+// roundBenchIndex builds a ZipNum index of the n generated captures of
+// benchcaptures.Generate and returns its directory and keys.
 func roundBenchIndex(b *testing.B, n int) (string, []string) {
 	dir := b.TempDir()
-	rng := rand.New(rand.NewPCG(uint64(n), 7))
-	lines := make([]string, 0, n)
-	var keys []string
-	for i := 0; len(lines) < n; i++ {
-		key := fmt.Sprintf("%s,site%d)/news/%d/article-%d", []string{"com", "de", "org", "net"}[i%4], rng.IntN(max(n/200, 10)), 2000+i%20, rng.IntN(1<<30))
-		keys = append(keys, key)
-		for range 1 + rng.IntN(8) {
-			lines = append(lines, cdxj.Capture{
-				Key: key, Timestamp: fmt.Sprintf("20%02d%02d%02d%02d%02d%02d", 10+rng.IntN(10), 1+rng.IntN(12), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60)),
-				URL: "https://www." + key, Mime: "text/html", Status: "200", Digest: fmt.Sprintf("%032X", rng.Uint64()),
-				Length: int64(1000 + rng.IntN(50000)), Offset: int64(rng.IntN(1 << 30)), Filename: fmt.Sprintf("crawl-2016/segment-%03d.warc.gz", rng.IntN(500)),
-			}.Line())
-		}
-	}
-	slices.Sort(lines)
-	slices.Sort(keys)
+	lines, keys := benchcaptures.Generate(n)
 	if err := zipnum.Build(dir, zipnum.Lines(lines), len(lines)/4+1, 0); err != nil {
 		b.Fatal(err)
 	}
-	return dir, slices.Compact(keys)
+	return dir, keys
 }

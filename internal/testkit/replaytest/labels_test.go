@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,10 +29,10 @@ import (
 // loads; one run of 30 documents keeps eval and the WACZ small.
 func TestReportLabels(t *testing.T) {
 	viewer := ReplayWebPageDir(t)
-	bin := Chromium(t)
+	Chromium(t)
 	base := t.TempDir()
 	run := filepath.Join(base, "out_ctf")
-	evaltest.WriteRun(t, run, evaltest.RunSpec{Strategy: "ctf", Docs: 30, WARC: true, URLsConsidered: 60, Seed: 7, OrderSeed: 1, Focus: 0.5})
+	docs := evaltest.WriteRun(t, run, evaltest.RunSpec{Strategy: "ctf", Docs: 30, WARC: true, URLsConsidered: 60, Seed: 7, OrderSeed: 1, Focus: 0.5})
 	if err := wacz.Package(run, wacz.Options{Title: "ctf", Created: time.Date(2013, 6, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,29 +52,18 @@ func TestReportLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	px, err := NewRefusingProxy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer px.Close()
-	b, err := Launch(BrowserOptions{Binary: bin, Proxy: px.Addr, DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-
-	p, err := b.NewPage(ctx, srv.URL+"/report.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close(context.Background())
+	t.Cleanup(func() { srv.Close() })
+	ctx, b, p := browse(t, srv.URL+"/report.html", "", 60*time.Second)
 	waitStatus(t, ctx, p, "Marks are written to")
 	urls := rowURLs(t, ctx, p)
-	if len(urls) != 8 {
-		t.Fatalf("%d documents listed, want 8", len(urls))
+	// The run's 8 documents of highest topic_r and its 8 of highest
+	// relevance, in crawl order.
+	var listed []string
+	for _, d := range evaluate.ReportDocuments(docs, 8) {
+		listed = append(listed, d.URL)
+	}
+	if !slices.Equal(urls, listed) {
+		t.Fatalf("documents listed %v, want %v", urls, listed)
 	}
 	relevant, notRelevant := urls[0], urls[3]
 	click(t, ctx, p, relevant, "1")

@@ -28,7 +28,6 @@ const testTitle = "Replay check"
 // viewer is one Chromium with ReplayWeb.page served beside the WACZ files.
 type viewer struct {
 	srv *replay.Server
-	px  *RefusingProxy
 	b   *Browser
 	// shots, when set, is the path prefix of a screenshot taken of a tab
 	// whose page did not replay.
@@ -45,28 +44,13 @@ func newViewer(t *testing.T, files map[string]string) *viewer {
 func newViewerLog(t *testing.T, files map[string]string, logFile string) *viewer {
 	t.Helper()
 	rwp := ReplayWebPageDir(t)
-	bin := Chromium(t)
 	srv, err := replay.Start(replay.Options{ViewerDir: rwp, WACZ: files})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	px, err := NewRefusingProxy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { px.Close() })
-	b, err := Launch(BrowserOptions{Binary: bin, Proxy: px.Addr, DataDir: t.TempDir(), LogFile: logFile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		b.Close()
-		if seen := px.Seen(); len(seen) > 0 {
-			t.Logf("requests Chromium tried beyond loopback (refused): %d, first %q", len(seen), seen[0])
-		}
-	})
-	return &viewer{srv: srv, px: px, b: b}
+	b := launchBehindProxy(t, logFile)
+	return &viewer{srv: srv, b: b}
 }
 
 // replayCheck opens one check in a fresh tab and compares the replayed page

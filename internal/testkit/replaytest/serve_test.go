@@ -57,29 +57,13 @@ func TestReportOpensReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	px, err := NewRefusingProxy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer px.Close()
+	t.Cleanup(func() { srv.Close() })
 	logDir := t.TempDir()
 	if d := os.Getenv("RECRAWL_REPLAY_DEBUG_DIR"); d != "" {
 		logDir = d
 	}
-	b, err := Launch(BrowserOptions{Binary: Chromium(t), Proxy: px.Addr, DataDir: t.TempDir(), LogFile: filepath.Join(logDir, "serve-chromium.log")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
 	// The report, as the server serves it at "/".
-	p, err := b.NewPage(ctx, srv.URL+"/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, b, p := browse(t, srv.URL+"/", filepath.Join(logDir, "serve-chromium.log"), 90*time.Second)
 	var links map[string][]string
 	for {
 		err = p.Eval(ctx, `(() => {
@@ -105,8 +89,8 @@ func TestReportOpensReplay(t *testing.T) {
 	}
 	p.Close(ctx)
 	for _, run := range []string{"ctf", "cf"} {
-		if len(links[run]) != 5 {
-			t.Fatalf("run %s: %d linked documents in the report, want 5: %v", run, len(links[run]), links)
+		if want := len(evaluate.ReportDocuments(docs[run], 5)); len(links[run]) != want {
+			t.Fatalf("run %s: %d linked documents in the report, want %d: %v", run, len(links[run]), want, links)
 		}
 	}
 
