@@ -87,7 +87,8 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	if err := roundstate.PruneFrontiers(ctx, work, n); err != nil {
 		return nil, err
 	}
-	st := newRunState()
+	results := &roundResults{ctx: ctx}
+	st := newRunState(results)
 	if roundsPerJob > 1 && extract.NewLearner(job.Focus()).LearnsBetweenRounds() {
 		return nil, fmt.Errorf("learn_links and feedback learn between rounds; run with --rounds_per_job=1")
 	}
@@ -96,6 +97,7 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 		if err := loadRound(ctx, roundstate.StateDir(work, i), st, seen); err != nil {
 			return nil, err
 		}
+		results.addRound(roundstate.StateDir(work, i))
 	}
 	refreshes, err := roundstate.Refreshes(ctx, work)
 	if err != nil {
@@ -116,8 +118,8 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	l := extract.NewLearner(job.Focus())
 	l.SetLabels(labels)
 	if l.Active() {
-		for _, r := range st.results {
-			l.Add(r)
+		if err := results.replay(func(r extract.Result) error { l.Add(r); return nil }); err != nil {
+			return nil, err
 		}
 		st.learner = l
 	}
@@ -155,20 +157,21 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 			if err != nil {
 				return nil, err
 			}
-			results, err := roundstate.ReadResults(ctx, out, m)
+			roundRes, err := roundstate.ReadResults(ctx, out, m)
 			if err != nil {
 				return nil, err
 			}
-			for _, res := range results {
+			for _, res := range roundRes {
 				st.add(res)
 				seen[res.Entry.Key] = true
 			}
 			prevSize := frontierSize
 			files, frontierSize = m.Frontier, m.FrontierSize
-			rs := st.endRound(r, prevSize, len(results), len(seen)+frontierSize, took)
-			if err := roundstate.Commit(ctx, out, rs, results); err != nil {
+			rs := st.endRound(r, prevSize, len(roundRes), len(seen)+frontierSize, took)
+			if err := roundstate.Commit(ctx, out, rs, roundRes); err != nil {
 				return nil, err
 			}
+			results.addRound(out)
 			if err := roundstate.PruneFrontiers(ctx, work, r+1); err != nil {
 				return nil, err
 			}

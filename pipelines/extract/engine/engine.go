@@ -54,6 +54,8 @@ var ErrDryRun = errDryRun
 type Sequential struct {
 	Index lookup.Index // the job's snapshot index (extract.Job.OpenIndex)
 	Quiet bool         // no progress line (else one every 100 rounds)
+	// results of the last Extract, released by Finish.
+	results *spooledResults
 }
 
 // Extract runs the rounds one URL at a time.
@@ -63,8 +65,13 @@ func (e *Sequential) Extract(ctx context.Context, job *extract.Job, seeds []extr
 		return nil, err
 	}
 	defer proc.Fetcher.Close()
+	results, err := newSpooledResults()
+	if err != nil {
+		return nil, err
+	}
+	e.results = results
 	n := 0
-	st, err := runSequential(ctx, job, seeds, e.Index, proc, func(rs collection.Round) {
+	st, err := runSequential(ctx, job, seeds, e.Index, proc, results, func(rs collection.Round) {
 		if n++; !e.Quiet && (n%100 == 0) {
 			progressLine(rs)
 		}
@@ -75,8 +82,16 @@ func (e *Sequential) Extract(ctx context.Context, job *extract.Job, seeds []extr
 	return &Run{st}, nil
 }
 
-// Finish does nothing: the sequential engine keeps no state.
-func (e *Sequential) Finish(context.Context) error { return nil }
+// Finish releases the run's results (a temporary file): the sequential
+// engine keeps no state.
+func (e *Sequential) Finish(context.Context) error {
+	if e.results == nil {
+		return nil
+	}
+	err := e.results.close()
+	e.results = nil
+	return err
+}
 
 // Beam runs the rounds as Beam pipelines on a runner, with their state in
 // a work directory (internal/extract/roundstate).
@@ -114,7 +129,8 @@ func (e *Beam) Finish(ctx context.Context) error { return roundstate.MarkFinishe
 // Run is what an engine produced, in collection order.
 type Run struct{ st *runState }
 
-// Results replays every step's result, in collection order.
+// Results replays every step's result, in collection order, from disk
+// (valid until the engine's Finish).
 func (r *Run) Results() extract.ResultSource { return r.st.source() }
 
 // Refreshes are the refreshes of the work directory, each with the
@@ -126,11 +142,7 @@ func (r *Run) Refreshes() []roundstate.Refresh {
 		if i+1 < len(out) {
 			end = out[i+1].State
 		}
-		for _, res := range r.st.results {
-			if res.Outcome == extract.OutcomeCollected && res.Round >= out[i].State && (end < 0 || res.Round < end) {
-				out[i].Added++
-			}
-		}
+		out[i].Added = r.st.collectedIn(out[i].State, end)
 	}
 	return out
 }

@@ -65,13 +65,21 @@ func labelState(ctx context.Context, proc *extract.Processor, idx lookup.Index, 
 		maps.Copy(grades, prev.Grades)
 	}
 	maps.Copy(grades, req.Grades)
-	// The collection's documents in collection order: the latest result
-	// of each collected URL.
+	// The labelled documents of the collection: the place in collection
+	// order of the latest result of each collected URL the labels name.
 	position := map[string]int{}
-	for i, r := range st.results {
-		if r.Outcome == extract.OutcomeCollected && r.Document != nil {
+	entryAt := map[int]extract.Entry{}
+	i := 0
+	err := st.results.replay(func(r extract.Result) error {
+		if _, labelled := grades[r.Entry.Key]; labelled && r.Outcome == extract.OutcomeCollected && r.Document != nil {
 			position[r.Entry.Key] = i
+			entryAt[i] = r.Entry
 		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	rec := &collection.RefreshLabels{Path: req.Path, SHA256: req.SHA256}
 	var missing []string
@@ -103,13 +111,13 @@ func labelState(ctx context.Context, proc *extract.Processor, idx lookup.Index, 
 	}
 	state := &extract.LabelState{Grades: grades}
 	for seq, i := range labelled {
-		r := st.results[i]
-		t, ok := terms[r.Entry.Key]
+		e := entryAt[i]
+		t, ok := terms[e.Key]
 		if !ok {
-			slog.Warn("labels: a labelled document has no text to learn from", "url", r.Entry.URL)
+			slog.Warn("labels: a labelled document has no text to learn from", "url", e.URL)
 			continue
 		}
-		d := scoring.FeedbackDoc{Seq: seq, Relevance: grades[r.Entry.Key], Terms: t}
+		d := scoring.FeedbackDoc{Seq: seq, Relevance: grades[e.Key], Terms: t}
 		if d.Relevance > 0 {
 			state.Set.Relevant = append(state.Set.Relevant, d)
 		} else {
@@ -122,9 +130,10 @@ func labelState(ctx context.Context, proc *extract.Processor, idx lookup.Index, 
 	return state, rec, nil
 }
 
-// labelledTerms reads the results at positions again (their captures as
-// idx holds them now) and returns each one's feedback terms by SURT key.
-func labelledTerms(ctx context.Context, proc *extract.Processor, idx lookup.Index, results []extract.Result, positions []int) (map[string]scoring.DocTerms, error) {
+// labelledTerms reads the results at positions (sorted) again (their
+// captures as idx holds them now) and returns each one's feedback terms by
+// SURT key.
+func labelledTerms(ctx context.Context, proc *extract.Processor, idx lookup.Index, results resultStore, positions []int) (map[string]scoring.DocTerms, error) {
 	tp := *proc // the same scorer and fetcher, keeping the documents' feedback terms
 	tp.Settings.Focus.Feedback.Documents = max(tp.Settings.Focus.Feedback.Documents, 1)
 	tp.Feedback, tp.LinkModel = nil, nil
@@ -137,36 +146,58 @@ func labelledTerms(ctx context.Context, proc *extract.Processor, idx lookup.Inde
 	return out, err
 }
 
-// readAgain processes the results at positions again with proc, in
-// order, looking their captures up in idx lookupBatch at a time, and
-// hands each new result to each.
-func readAgain(ctx context.Context, proc *extract.Processor, idx lookup.Index, results []extract.Result, positions []int, each func(extract.Result)) error {
-	for start := 0; start < len(positions); start += lookupBatch {
-		batch := positions[start:min(start+lookupBatch, len(positions))]
+// readAgain processes the results at positions (places in collection
+// order, sorted) again with proc, in order, looking their captures up in
+// idx lookupBatch at a time, and hands each new result to each. It holds
+// one batch of entries, not the results.
+func readAgain(ctx context.Context, proc *extract.Processor, idx lookup.Index, results resultStore, positions []int, each func(extract.Result)) error {
+	batch := make([]extract.Result, 0, min(len(positions), lookupBatch))
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
 		keys := make([]string, len(batch))
-		for i, p := range batch {
-			keys[i] = results[p].Entry.Key
+		for i, r := range batch {
+			keys[i] = r.Entry.Key
 		}
 		found, err := idx.Lookup(ctx, keys)
 		if err != nil {
 			return fmt.Errorf("labels: look up %d documents: %w", len(keys), err)
 		}
-		for _, p := range batch {
-			r := results[p]
+		for _, r := range batch {
 			res, err := proc.Process(ctx, r.Entry, detachCaptures(found[r.Entry.Key]), r.Round, r.Rank)
 			if err != nil {
 				return fmt.Errorf("labels: read %s again: %w", r.Entry.URL, err)
 			}
 			each(res)
 		}
+		batch = batch[:0]
+		return nil
 	}
-	return nil
+	i, next := 0, 0
+	err := results.replay(func(r extract.Result) error {
+		if next < len(positions) && positions[next] == i {
+			next++
+			batch = append(batch, extract.Result{Entry: r.Entry, Round: r.Round, Rank: r.Rank})
+			if len(batch) == lookupBatch {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
 }
 
 // rankAgain returns the frontier (entries, any order, a URL at most
 // once) ranked with proc (which uses what the labels taught), sorted by
 // SURT key: see the top of this file.
-func rankAgain(ctx context.Context, proc *extract.Processor, idx lookup.Index, results []extract.Result, entries []extract.Entry) ([]extract.Entry, error) {
+func rankAgain(ctx context.Context, proc *extract.Processor, idx lookup.Index, results resultStore, entries []extract.Entry) ([]extract.Entry, error) {
 	frontier := make(map[string]extract.Entry, len(entries))
 	for _, e := range entries {
 		if old, ok := frontier[e.Key]; ok {
@@ -174,14 +205,20 @@ func rankAgain(ctx context.Context, proc *extract.Processor, idx lookup.Index, r
 		}
 		frontier[e.Key] = e
 	}
-	var parents []int
-	for i, r := range results {
+	var parents []int // places in collection order
+	i := 0
+	err := results.replay(func(r extract.Result) error {
 		if linksInto(r, frontier) {
 			parents = append(parents, i)
 		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	now := map[string]extract.Entry{}
-	err := readAgain(ctx, proc, idx, results, parents, func(res extract.Result) {
+	err = readAgain(ctx, proc, idx, results, parents, func(res extract.Result) {
 		for _, ne := range res.NewEntries {
 			if _, ok := frontier[ne.Key]; !ok {
 				continue
@@ -249,8 +286,8 @@ func labelledFrontier(ctx context.Context, job *extract.Job, work string, n int,
 	}
 	l := extract.NewLearner(job.Focus())
 	l.SetLabels(state)
-	for _, r := range st.results {
-		l.Add(r)
+	if err := st.results.replay(func(r extract.Result) error { l.Add(r); return nil }); err != nil {
+		return nil, nil, nil, err
 	}
 	proc.Use(l.Learned())
 	m, err := roundstate.ReadManifest(ctx, roundstate.StateDir(work, n))

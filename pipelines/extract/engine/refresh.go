@@ -149,16 +149,19 @@ func resolveAgain(ctx context.Context, job *extract.Job, idx lookup.Index, work 
 	if err != nil {
 		return nil, nil, err
 	}
-	latest := make(map[string]int, len(st.results))
-	for i, r := range st.results {
-		latest[r.Entry.Key] = i
-	}
 	var candidates []extract.Entry
-	for i, r := range st.results {
+	i := 0
+	err = st.results.replay(func(r extract.Result) error {
 		key := r.Entry.Key
-		if _, isSeen := seen[key]; latest[key] == i && r.Outcome == extract.OutcomeMissing && retriedReasons[r.ReasonCode] && isSeen {
+		latest, isMissing := st.missingKeys[key] // where the URL's latest result is, when it is missing
+		if _, isSeen := seen[key]; isMissing && latest.at == i && r.Outcome == extract.OutcomeMissing && retriedReasons[r.ReasonCode] && isSeen {
 			candidates = append(candidates, r.Entry)
 		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	var again []extract.Entry
 	taken := map[string]bool{}

@@ -16,7 +16,10 @@ import (
 // one URL at a time, every step through the same functions the Beam rounds
 // call (internal/extract). Each URL taken from the frontier is one round of
 // batch size 1, so its output is what the Beam engine must produce with K = 1.
-func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry, idx lookup.Index, proc *extract.Processor, progress func(collection.Round)) (*runState, error) {
+//
+// The results are appended to results as they are made; the run state
+// keeps only their counts.
+func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry, idx lookup.Index, proc *extract.Processor, results *spooledResults, progress func(collection.Round)) (*runState, error) {
 	strategy, err := job.Strategy()
 	if err != nil {
 		return nil, err
@@ -26,7 +29,7 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 	for _, s := range seeds {
 		f.offer(s)
 	}
-	st := newRunState()
+	st := newRunState(results)
 	if l := extract.NewLearner(proc.Settings.Focus); l.Active() {
 		st.learner = l
 	}
@@ -53,6 +56,9 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
 		}
 		if err := f.offerAll(ctx, res.NewEntries, seen, idx, proc.Settings.Focus); err != nil {
+			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		}
+		if err := results.write(res); err != nil {
 			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
 		}
 		st.add(res)

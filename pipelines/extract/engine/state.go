@@ -10,10 +10,15 @@ import (
 )
 
 // runState accumulates what a run produced, in collection order: the
-// results of every step and the statistics of every round. Both engines
+// statistics of every round and what the decisions between rounds need of
+// the results (counts, and the reason of each URL whose latest result is
+// missing). The results themselves are on disk (results.go). Both engines
 // fill it the same way.
 type runState struct {
-	results    []extract.Result
+	// results are every step's results, in collection order, on disk.
+	results resultStore
+	// added is the number of results added so far.
+	added      int
 	rounds     []collection.Round
 	collected  int
 	listings   int // listing pages followed but not counted
@@ -35,9 +40,10 @@ type runState struct {
 
 	round roundCounts // the current round's outcomes
 	// missingKeys: the reason code of each URL whose latest result is
-	// missing; a refresh resolves such a URL again, and its new result
-	// replaces the missing one in the counts.
-	missingKeys map[string]string
+	// missing, and that result's place in collection order; a refresh
+	// resolves such a URL again, and its new result replaces the missing
+	// one in the counts.
+	missingKeys map[string]missingResult
 	// emptySince: stop_after_empty_rounds counts the rounds from this one
 	// on (the first round of the last refresh).
 	emptySince int
@@ -45,21 +51,27 @@ type runState struct {
 	refreshes []roundstate.Refresh
 }
 
+// missingResult is where the latest result of a missing URL is.
+type missingResult struct {
+	reasonCode string
+	at         int // its place among the run's results, in collection order
+}
+
 // roundCounts are the outcomes of one round, for rounds.jsonl.
 type roundCounts struct{ collected, missing, redirects, listings int }
 
-func newRunState() *runState {
-	return &runState{reasons: map[string]int{}, missingKeys: map[string]string{}}
+func newRunState(results resultStore) *runState {
+	return &runState{results: results, reasons: map[string]int{}, missingKeys: map[string]missingResult{}}
 }
 
-// add records one step's result.
+// add counts one step's result, which results holds or is given next
+// (the engines store them: results.go).
 func (s *runState) add(r extract.Result) {
-	s.results = append(s.results, r)
-	if code, ok := s.missingKeys[r.Entry.Key]; ok { // resolved again by a refresh
+	if m, ok := s.missingKeys[r.Entry.Key]; ok { // resolved again by a refresh
 		delete(s.missingKeys, r.Entry.Key)
 		s.missing--
-		if s.reasons[code]--; s.reasons[code] == 0 {
-			delete(s.reasons, code)
+		if s.reasons[m.reasonCode]--; s.reasons[m.reasonCode] == 0 {
+			delete(s.reasons, m.reasonCode)
 		}
 	}
 	s.unparsable += int64(r.UnparsableOutlinks)
@@ -85,8 +97,9 @@ func (s *runState) add(r extract.Result) {
 		s.missing++
 		s.round.missing++
 		s.reasons[r.ReasonCode]++
-		s.missingKeys[r.Entry.Key] = r.ReasonCode
+		s.missingKeys[r.Entry.Key] = missingResult{reasonCode: r.ReasonCode, at: s.added}
 	}
+	s.added++
 }
 
 // endRound closes a round's statistics.
@@ -125,17 +138,20 @@ func (s *runState) emptyRounds() int {
 	return n
 }
 
-// source replays the results for the outputs the driver writes
+// source replays the results from disk, for the outputs the driver writes
 // (pipelines/extract/outputs.go).
-func (s *runState) source() extract.ResultSource {
-	return func(yield func(extract.Result) error) error {
-		for _, r := range s.results {
-			if err := yield(r); err != nil {
-				return err
-			}
+func (s *runState) source() extract.ResultSource { return s.results.replay }
+
+// collectedIn is the number of documents collected in rounds first to
+// end (end < 0: to the last), from the rounds' statistics.
+func (s *runState) collectedIn(first, end int) int {
+	n := 0
+	for _, r := range s.rounds {
+		if r.Round >= first && (end < 0 || r.Round < end) {
+			n += r.Collected
 		}
-		return nil
 	}
+	return n
 }
 
 func (s *runState) totals(rounds int) collection.Totals {

@@ -14,7 +14,7 @@ import (
 func TestStopAfterEmptyRounds(t *testing.T) {
 	spec := specs.Defaults()
 	spec.StopAfterEmptyRounds = 3
-	st := newRunState()
+	st := newRunState(nil)
 	st.rounds = []collection.Round{{Collected: 2}, {Collected: 0}, {Collected: 0}}
 	if r := st.stopReason(&spec, 3, 10); r != "" {
 		t.Errorf("after 2 empty rounds: %q", r)
@@ -32,7 +32,7 @@ func TestStopAfterEmptyRounds(t *testing.T) {
 // TestResolvedAgainReplacesMissing: a URL missing in one round and
 // collected after a refresh counts as collected only, its reason gone.
 func TestResolvedAgainReplacesMissing(t *testing.T) {
-	st := newRunState()
+	st := newRunState(nil)
 	e := extract.Entry{Key: "com,example)/a", URL: "https://example.com/a"}
 	st.add(extract.Result{Entry: e, Outcome: extract.OutcomeMissing, ReasonCode: extract.ReasonNotInIndex})
 	st.add(extract.Result{Entry: extract.Entry{Key: "b"}, Outcome: extract.OutcomeMissing, ReasonCode: extract.ReasonNotInIndex})
