@@ -16,6 +16,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // indexFiles builds a CDXJ index of warcs with document frequencies in
@@ -157,6 +158,66 @@ func TestRefresh(t *testing.T) {
 	killAt(t, refresh(second, "--rounds_per_job=2"), doneFileOf(work, rounds+2), 30*time.Millisecond)
 	mustRun(t, nil, refresh(second)...)
 	sameOutputs(t, first, second, false)
+}
+
+// TestRefreshBigtable: an extraction through a Bigtable index (the
+// emulator) that `recrawl index --add` built from the first three WARC
+// files, refreshed with a higher target_size. The refresh records the
+// table's state in run.json; refreshed again on the unchanged table, it
+// writes nothing. After `recrawl index --add` of the fourth file, the next
+// refresh records another state and resolves the missing URLs again.
+//
+// Over 10 s: two index runs, an extraction and three refreshes.
+func TestRefreshBigtable(t *testing.T) {
+	a := fixture(t)
+	host := testservers.Bigtable(t)
+	env := []string{"BIGTABLE_EMULATOR_HOST=" + host}
+	const table = "p/i/nights"
+	addToTable := func(warcs []string) {
+		t.Helper()
+		cmd := indexCommand(t, env, "--add", "--input", strings.Join(warcs, ","), "--bigtable", table, "--dictionary")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("index --add %d files into %s: %v\n%s", len(warcs), table, err, tail(string(out), 3000))
+		}
+	}
+	addToTable(a.WARCs[:len(a.WARCs)-1])
+	out := filepath.Join(t.TempDir(), "collection")
+	extractWith := func(extra ...string) []string {
+		return extractArgs(a, testEvent, out, append([]string{"--index=bigtable:" + table, "--batch_size=20", "--target_size=30", "--rounds_per_job=8"}, extra...)...)
+	}
+	refresh := func() []string { return extractWith("--refresh", "--target_size=50") }
+	mustRun(t, env, extractWith()...)
+	mustRun(t, env, refresh()...)
+	info := readRunInfo(t, out)
+	if len(info.Refreshes) != 1 || info.Refreshes[0].IndexState == "" {
+		t.Fatalf("run.json after a refresh through Bigtable: refreshes %+v, want one with the table's index state", info.Refreshes)
+	}
+	first := info.Refreshes[0]
+
+	// The same refresh again, the table unchanged: nothing written.
+	snap := snapshotDir(t, out)
+	time.Sleep(20 * time.Millisecond) // a rewrite would get a later mtime
+	if r := mustRun(t, env, refresh()...); !strings.Contains(r.stdout, "nothing new") {
+		t.Errorf("a refresh on an unchanged Bigtable index does not say there is nothing new:\n%s", r)
+	}
+	if d := diffSnapshots(snap, snapshotDir(t, out)); len(d) > 0 {
+		t.Errorf("a refresh on an unchanged Bigtable index changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	// Another night's file added to the table: another state.
+	addToTable(a.WARCs[len(a.WARCs)-1:])
+	mustRun(t, env, refresh()...)
+	info = readRunInfo(t, out)
+	if len(info.Refreshes) != 2 {
+		t.Fatalf("run.json after a refresh on a table with another file lists %d refreshes, want 2", len(info.Refreshes))
+	}
+	second := info.Refreshes[1]
+	if second.IndexState == "" || second.IndexState == first.IndexState || second.ResolvedAgain == 0 {
+		t.Errorf("refresh after index --add: state %.12s (before %.12s), %d missing URLs resolved again; want another state and URLs resolved again",
+			second.IndexState, first.IndexState, second.ResolvedAgain)
+	}
+	t.Logf("refresh 1: state %.12s, %d added; refresh after index --add: state %.12s, %d added, %d resolved again",
+		first.IndexState, first.Added, second.IndexState, second.Added, second.ResolvedAgain)
 }
 
 // TestRefreshWithLabels: an extraction of 30 documents refreshed to 50
