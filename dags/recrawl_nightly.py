@@ -327,8 +327,10 @@ with DAG(
         c = commands()
         if is_gcs(c.specs):
             local = os.path.join(c.output, SPECS_COPY)
-            names = [line.split(" ", 1)[1] for line in recrawl_files(c, "copy", c.specs, local)]
-            log.info("copied %s into %s: %d files", c.specs, local, len(names))
+            lines = recrawl_files(c, "copy", c.specs, local)  # "copied NAME" or "unchanged NAME"
+            for line in lines:
+                log.info("%s", line)
+            names = [line.split(" ", 1)[1] for line in lines]
             found = sorted(os.path.join(local, n) for n in names
                            if "/" not in n and any(fnmatch.fnmatch(n, p) for p in SPEC_PATTERNS))
         elif not os.path.isdir(c.specs):
