@@ -140,11 +140,12 @@ func tail(s string, n int) string {
 // night whose command fails fails the DAG run with the command's one-line
 // error and changes nothing.
 //
-// It runs 6 `airflow` commands, and Airflow's own start-up dominates: each
-// `airflow dags test` costs about 40 CPU-seconds, of which recrawl's commands
-// take under 10. Measured in all, builds included: 179 CPU-seconds, and
-// 650 s of wall time on a 2-core machine with a load average of 30 to 40
-// (other builds and tests). The nights are 3 and 8 WARC files of a 200-page
+// It runs 6 `airflow` commands, and Airflow's own start-up dominates: of
+// each `airflow dags test`, recrawl's commands take under 10 CPU-seconds.
+// Measured in all, builds included: 148 CPU-seconds, and 432 s of wall time
+// on a 2-core machine with a load average of 10 to 13 (other builds and
+// tests); the gs:// folders add eight `recrawl files` commands, about 0.5
+// CPU-seconds each. The nights are 3 and 8 WARC files of a 200-page
 // archive, so that recrawl's share stays small.
 func TestNightly(t *testing.T) {
 	if testing.Short() {
