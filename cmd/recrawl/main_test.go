@@ -183,7 +183,7 @@ func TestWrongCommandLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"indx", "--input=a.warc.gz"}, `recrawl: unknown command "indx": want one of index, extract, explain, eval, serve, version`},
+		{[]string{"indx", "--input=a.warc.gz"}, `recrawl: unknown command "indx": want one of index, extract, explain, eval, serve, files, version`},
 		{[]string{"--input=a.warc.gz"}, "recrawl: --input=a.warc.gz before a command"},
 		{[]string{"version", "extra"}, `recrawl version: unexpected argument "extra"`},
 	} {

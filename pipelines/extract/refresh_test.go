@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,8 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"cloud.google.com/go/bigtable"
+
+	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
+	"github.com/recrawl/recrawl/internal/index"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
@@ -161,29 +168,25 @@ func TestRefresh(t *testing.T) {
 }
 
 // TestRefreshBigtable: an extraction through a Bigtable index (the
-// emulator) that `recrawl index --add` built from the first three WARC
-// files, refreshed with a higher target_size. The refresh records the
-// table's state in run.json; refreshed again on the unchanged table, it
-// writes nothing. After `recrawl index --add` of the fourth file, the next
-// refresh records another state and resolves the missing URLs again.
+// emulator) that holds the first three WARC files, listed in the table's
+// file list as `recrawl index --add` lists them, refreshed with a higher
+// target_size. The refresh records the table's state in run.json;
+// refreshed again on the unchanged table, it writes nothing. After
+// `recrawl index --add` of the fourth file, the next refresh records
+// another state and resolves the missing URLs again.
 //
-// Over 10 s: two index runs, an extraction and three refreshes.
+// Over 10 s: an index run, an extraction and three refreshes.
 func TestRefreshBigtable(t *testing.T) {
 	a := fixture(t)
 	host := testservers.Bigtable(t)
+	t.Setenv("BIGTABLE_EMULATOR_HOST", host)
 	env := []string{"BIGTABLE_EMULATOR_HOST=" + host}
 	const table = "p/i/nights"
-	addToTable := func(warcs []string) {
-		t.Helper()
-		cmd := indexCommand(t, env, "--add", "--input", strings.Join(warcs, ","), "--bigtable", table, "--dictionary")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("index --add %d files into %s: %v\n%s", len(warcs), table, err, tail(string(out), 3000))
-		}
-	}
-	addToTable(a.WARCs[:len(a.WARCs)-1])
+	loadListed(t, a, "p", "i", "nights", a.WARCs[:len(a.WARCs)-1])
 	out := filepath.Join(t.TempDir(), "collection")
+	dict := "--dictionary=" + filepath.Dir(a.Dictionary("en"))
 	extractWith := func(extra ...string) []string {
-		return extractArgs(a, testEvent, out, append([]string{"--index=bigtable:" + table, "--batch_size=20", "--target_size=30", "--rounds_per_job=8"}, extra...)...)
+		return extractArgs(a, testEvent, out, append([]string{"--index=bigtable:" + table, dict, "--batch_size=20", "--target_size=30", "--rounds_per_job=8"}, extra...)...)
 	}
 	refresh := func() []string { return extractWith("--refresh", "--target_size=50") }
 	mustRun(t, env, extractWith()...)
@@ -208,7 +211,12 @@ func TestRefreshBigtable(t *testing.T) {
 	}
 
 	// Another night's file added to the table: another state.
-	addToTable(a.WARCs[len(a.WARCs)-1:])
+	start := time.Now()
+	cmd := indexCommand(t, env, "--add", "--input", a.WARCs[len(a.WARCs)-1], "--bigtable", table)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("index --add into %s: %v\n%s", table, err, tail(string(out), 3000))
+	}
+	t.Logf("index --add of one file into %s: %.1fs", table, time.Since(start).Seconds())
 	mustRun(t, env, refresh()...)
 	info = readRunInfo(t, out)
 	if len(info.Refreshes) != 2 {
@@ -221,6 +229,57 @@ func TestRefreshBigtable(t *testing.T) {
 	}
 	t.Logf("refresh 1: state %.12s, %d added; refresh after index --add: state %.12s, %d added, %d resolved again",
 		first.IndexState, first.Added, second.IndexState, second.Added, second.ResolvedAgain)
+}
+
+// loadListed writes the captures of warcs (the fixture's index lines of
+// those files) into a new table of the Bigtable emulator and lists the
+// files in its file list, as `recrawl index --add --bigtable` does without
+// --dictionary.
+func loadListed(t *testing.T, a *extracttest.Archive, project, instance, table string, warcs []string) {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := bigtable.NewAdminClient(ctx, project, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if err := btindex.EnsureTable(ctx, admin, table); err != nil {
+		t.Fatal(err)
+	}
+	client, err := bigtable.NewClient(ctx, project, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	tbl := client.Open(table)
+	names := map[string]bool{}
+	for _, w := range warcs {
+		names[filepath.Base(w)] = true
+	}
+	writer := btindex.NewWriter(tbl, 0)
+	for _, l := range a.Lines {
+		c, err := cdxj.Parse(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names[c.Filename] {
+			if err := writer.Add(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := writer.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := index.IdentifyFiles(ctx, warcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if err := btindex.ListFile(ctx, tbl, id, time.Now(), false); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestRefreshWithLabels: an extraction of 30 documents refreshed to 50
