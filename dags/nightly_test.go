@@ -6,9 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +20,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	gcs "cloud.google.com/go/storage"
+	"google.golang.org/api/iterator"
 
 	"github.com/recrawl/recrawl/internal/corpus/archivegen"
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
@@ -105,9 +111,9 @@ func (n *nightly) run(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func (n *nightly) mustDagsTest(t *testing.T, date string) string {
+func (n *nightly) mustDagsTest(t *testing.T, date string, override map[string]any) string {
 	t.Helper()
-	out, err := n.dagsTest(t, date, nil)
+	out, err := n.dagsTest(t, date, override)
 	if err != nil {
 		t.Fatalf("airflow dags test %s %s: %v\n%s", dagID, date, err, tail(out, 8000))
 	}
@@ -125,18 +131,21 @@ func tail(s string, n int) string {
 }
 
 // TestNightly runs the nightly DAG for real with `airflow dags test` on prism:
-// night 1 builds the index and the collection and publishes its WACZ and
-// report; night 2, with more WARC files in the archive folder, adds a
-// segment to the index and refreshes the collection, which keeps every
-// document of night 1; a rerun of night 2 changes no file; a night whose
-// command fails fails the DAG run with the command's one-line error and
-// changes nothing.
+// night 1 builds the index and the collection from local folders and
+// publishes its WACZ and report into a local folder; night 2 reads its
+// archive and specs folders from gs:// (the GCS emulator), where the archive
+// holds more WARC files, adds a segment to the index, refreshes the
+// collection, which keeps every document of night 1, and publishes into a
+// gs:// folder; a rerun of night 2 changes no file and rewrites no object; a
+// night whose command fails fails the DAG run with the command's one-line
+// error and changes nothing.
 //
-// It runs 6 `airflow` commands, and Airflow's own start-up dominates: each
-// `airflow dags test` costs about 40 CPU-seconds, of which recrawl's commands
-// take under 10. Measured in all, builds included: 179 CPU-seconds, and
-// 650 s of wall time on a 2-core machine with a load average of 30 to 40
-// (other builds and tests). The nights are 3 and 8 WARC files of a 200-page
+// It runs 6 `airflow` commands, and Airflow's own start-up dominates: of
+// each `airflow dags test`, recrawl's commands take under 10 CPU-seconds.
+// Measured in all, builds included: 148 CPU-seconds, and 432 s of wall time
+// on a 2-core machine with a load average of 10 to 13 (other builds and
+// tests); the gs:// folders add eight `recrawl files` commands, about 0.5
+// CPU-seconds each. The nights are 3 and 8 WARC files of a 200-page
 // archive, so that recrawl's share stays small.
 func TestNightly(t *testing.T) {
 	if testing.Short() {
@@ -182,8 +191,16 @@ func TestNightly(t *testing.T) {
 	}
 	copyFiles(t, warcs[:night1Files], dirs["archive"])
 
+	// Night 2's folders: gs://nightly/{archive,specs,publish} on the GCS emulator.
+	gcsHost := testservers.GCS(t)
+	bucket := newBucket(t, gcsHost, "nightly")
+	uploadFiles(t, bucket, "archive", warcs)
+	uploadFiles(t, bucket, "specs", []string{filepath.Join(dirs["specs"], nightEvent+".yaml")})
+	gcsFolders := map[string]any{"archive": "gs://nightly/archive", "specs": "gs://nightly/specs", "publish": "gs://nightly/publish"}
+
 	home := dirs["home"]
 	n := &nightly{airflow: airflow, root: root, env: append(os.Environ(),
+		"STORAGE_EMULATOR_HOST="+gcsHost,
 		"AIRFLOW_HOME="+home,
 		"AIRFLOW__CORE__DAGS_FOLDER="+filepath.Join(sharedtest.Repo(), "dags"),
 		"AIRFLOW__CORE__LOAD_EXAMPLES=false",
@@ -204,7 +221,7 @@ func TestNightly(t *testing.T) {
 	published := filepath.Join(dirs["publish"], nightEvent)
 
 	// Night 1: the index's base, a first extraction, the published files.
-	n.mustDagsTest(t, "2026-11-01")
+	n.mustDagsTest(t, "2026-11-01", nil)
 	checkPublished(t, collection, published)
 	docs1 := readFile(t, filepath.Join(collection, "documents.jsonl"))
 	if len(docs1) == 0 {
@@ -215,10 +232,9 @@ func TestNightly(t *testing.T) {
 	}
 	wacz1 := readFile(t, filepath.Join(published, "collection.wacz"))
 
-	// Night 2: new files arrive; one segment, a refresh that keeps night 1's
-	// documents in place and adds some.
-	copyFiles(t, warcs[night1Files:], dirs["archive"])
-	n.mustDagsTest(t, "2026-11-02")
+	// Night 2, on gs:// folders: the archive holds new files; one segment, a
+	// refresh that keeps night 1's documents in place and adds some.
+	n.mustDagsTest(t, "2026-11-02", gcsFolders)
 	if segs := segments(t, dirs["index"]); len(segs) != 1 {
 		t.Fatalf("after night 2 the index has segments %v, want 1", segs)
 	}
@@ -235,15 +251,21 @@ func TestNightly(t *testing.T) {
 	if len(docs2) == len(docs1) {
 		t.Errorf("night 2's refresh added no document (%d bytes of documents.jsonl both nights)", len(docs1))
 	}
-	checkPublished(t, collection, published)
-	if bytes.Equal(wacz1, readFile(t, filepath.Join(published, "collection.wacz"))) {
+	wacz2 := checkPublishedGCS(t, bucket, collection, "publish/"+nightEvent)
+	if bytes.Equal(wacz1, wacz2) {
 		t.Error("night 2 published the same collection.wacz as night 1")
 	}
 
-	// A rerun of night 2: no file changes, anywhere.
+	// A rerun of night 2: no file changes, no object is rewritten.
 	before := snapshot(t, root, dirs["index"], dirs["output"], dirs["publish"])
-	n.mustDagsTest(t, "2026-11-02") // a new run of the same night
-	if diff := diffSnapshots(before, snapshot(t, root, dirs["index"], dirs["output"], dirs["publish"])); len(diff) > 0 {
+	maps.Copy(before, objectSnapshot(t, bucket))
+	after := func() map[string]string {
+		s := snapshot(t, root, dirs["index"], dirs["output"], dirs["publish"])
+		maps.Copy(s, objectSnapshot(t, bucket))
+		return s
+	}
+	n.mustDagsTest(t, "2026-11-02", gcsFolders) // a new run of the same night
+	if diff := diffSnapshots(before, after()); len(diff) > 0 {
 		t.Errorf("a rerun of night 2 changed files:\n%s", strings.Join(diff, "\n"))
 	}
 
@@ -256,7 +278,7 @@ func TestNightly(t *testing.T) {
 	if !strings.Contains(out, "the index was built with") || strings.Contains(out, "task_id=refresh map_index=0 [") {
 		t.Errorf("the failed night's output lacks index --add's error or ran a refresh\n%s", tail(out, 6000))
 	}
-	if diff := diffSnapshots(before, snapshot(t, root, dirs["index"], dirs["output"], dirs["publish"])); len(diff) > 0 {
+	if diff := diffSnapshots(before, after()); len(diff) > 0 {
 		t.Errorf("a failed night changed files:\n%s", strings.Join(diff, "\n"))
 	}
 
@@ -340,6 +362,86 @@ func checkPublished(t *testing.T, collection, published string) {
 	var ev map[string]any
 	if err := json.Unmarshal(readFile(t, filepath.Join(published, "report", "evaluation.json")), &ev); err != nil {
 		t.Errorf("report/evaluation.json: %v", err)
+	}
+}
+
+// newBucket creates a bucket on the GCS emulator at host.
+func newBucket(t *testing.T, host, name string) *gcs.BucketHandle {
+	t.Helper()
+	t.Setenv("STORAGE_EMULATOR_HOST", host) // read by NewClient
+	ctx := context.Background()
+	c, err := gcs.NewClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Bucket(name).Create(ctx, "test-project", nil); err != nil {
+		t.Fatalf("create bucket %s: %v", name, err)
+	}
+	return c.Bucket(name)
+}
+
+// uploadFiles writes each file to PREFIX/BASENAME in the bucket.
+func uploadFiles(t *testing.T, b *gcs.BucketHandle, prefix string, files []string) {
+	t.Helper()
+	for _, f := range files {
+		w := b.Object(prefix + "/" + filepath.Base(f)).NewWriter(context.Background())
+		if _, err := w.Write(readFile(t, f)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatalf("upload %s: %v", f, err)
+		}
+	}
+}
+
+func readObject(t *testing.T, b *gcs.BucketHandle, name string) []byte {
+	t.Helper()
+	r, err := b.Object(name).NewReader(context.Background())
+	if err != nil {
+		t.Fatalf("read gs object %s: %v", name, err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("read gs object %s: %v", name, err)
+	}
+	return data
+}
+
+// checkPublishedGCS is checkPublished for a gs:// publish folder (the
+// objects below prefix); it returns the published WACZ.
+func checkPublishedGCS(t *testing.T, b *gcs.BucketHandle, collection, prefix string) []byte {
+	t.Helper()
+	wacz := readObject(t, b, prefix+"/collection.wacz")
+	if !bytes.Equal(readFile(t, filepath.Join(collection, "collection.wacz")), wacz) {
+		t.Errorf("%s/collection.wacz is not the collection's", prefix)
+	}
+	if len(readObject(t, b, prefix+"/report/report.html")) == 0 {
+		t.Errorf("%s/report/report.html is empty", prefix)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(readObject(t, b, prefix+"/report/evaluation.json"), &ev); err != nil {
+		t.Errorf("%s/report/evaluation.json: %v", prefix, err)
+	}
+	return wacz
+}
+
+// objectSnapshot maps each object of the bucket to its generation and
+// MD5: a rewrite with the same bytes changes the generation.
+func objectSnapshot(t *testing.T, b *gcs.BucketHandle) map[string]string {
+	t.Helper()
+	objects := map[string]string{}
+	it := b.Objects(context.Background(), nil)
+	for {
+		a, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			return objects
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		objects["gs://"+a.Bucket+"/"+a.Name] = fmt.Sprintf("generation %d md5 %x", a.Generation, a.MD5)
 	}
 }
 

@@ -15,6 +15,13 @@ Each night (schedule @daily, no catch-up, one run at a time) the DAG
    PUBLISH/NAME, each file atomically (a temporary file in the same folder,
    then a rename), and only the files whose bytes changed.
 
+The archive, specs and publish folders may be gs:// folders: the DAG lists
+and copies them with ``recrawl files`` (recrawl's own storage layer, which
+honours STORAGE_EMULATOR_HOST), so the DAG needs no GCS client. A gs://
+specs folder is copied into OUTPUT/.specs first (only the files that
+changed), since recrawl extract reads local specifications; the output
+folder is local (recrawl extract writes collection.wacz for local outputs).
+
 A failed command fails its task, and so the DAG run, with the command's own
 one-line error. Nothing is deleted: recrawl's commands keep the index and
 every collection whole when a night stops halfway, and the same run resumes
@@ -38,6 +45,7 @@ read when the DAG file is parsed. docs/nightly.md has the set-up.
 from __future__ import annotations
 
 import filecmp
+import fnmatch
 import glob
 import json
 import logging
@@ -63,6 +71,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHIVE_PATTERNS = ("*.warc.gz", "*.warc", "*.arc.gz", "*.arc")
 SPEC_PATTERNS = ("*.yaml", "*.yml", "*.json")
 RUNNERS = ("prism", "flink", "spark")
+# OUTPUT/.specs: the local copy of a gs:// specs folder.
+SPECS_COPY = ".specs"
+
+
+def is_gcs(path: str) -> bool:
+    return path.startswith("gs://")
 
 
 def _env(name: str, default: str = "") -> str:
@@ -71,7 +85,7 @@ def _env(name: str, default: str = "") -> str:
 
 PARAMS = {
     "archive": Param(_env("archive"), type="string",
-                     description="folder the crawlers add WARC/ARC files to; the index and the extractions read them there"),
+                     description="folder (local or gs://) the crawlers add WARC/ARC files to; the index and the extractions read them there"),
     "index": Param(_env("index"), type="string",
                    description="index folder: recrawl index --add keeps its base, segments and index.files here"),
     "index_format": Param(_env("index_format", "cdxj"), enum=["cdxj", "zipnum"],
@@ -81,11 +95,11 @@ PARAMS = {
     "dictionary": Param(_env("dictionary", "true") == "true", type="boolean",
                         description="index with --dictionary: document frequencies for the IDF"),
     "specs": Param(_env("specs"), type="string",
-                   description="folder of Collection Specifications (*.yaml, *.yml, *.json): one collection each"),
+                   description="folder (local or gs://) of Collection Specifications (*.yaml, *.yml, *.json): one collection each"),
     "output": Param(_env("output"), type="string",
-                    description="folder of the collections: OUTPUT/NAME for the specification NAME.yaml"),
+                    description="local folder of the collections: OUTPUT/NAME for the specification NAME.yaml"),
     "publish": Param(_env("publish"), type="string",
-                     description="folder of the published files: PUBLISH/NAME/collection.wacz and PUBLISH/NAME/report/"),
+                     description="folder (local or gs://) of the published files: PUBLISH/NAME/collection.wacz and PUBLISH/NAME/report/"),
     "runner": Param(_env("runner", "prism"), enum=list(RUNNERS),
                     description="prism: in the worker's process; flink or spark: through scripts/run-RUNNER.sh"),
     "index_flags": Param(_env("index_flags"), type="string",
@@ -153,7 +167,9 @@ class Commands:
             value = getattr(c, name)
             if not value:
                 fail(f"param {name} is empty: pass it in the run's conf or set RECRAWL_NIGHTLY_{name.upper()}")
-            setattr(c, name, os.path.abspath(value))
+            setattr(c, name, value.rstrip("/") if is_gcs(value) else os.path.abspath(value))
+        if is_gcs(c.output):
+            fail(f"param output={c.output}: a gs:// folder; recrawl extract writes collection.wacz for local outputs only, so the output folder must be local")
         if c.runner not in RUNNERS:
             fail(f"param runner={c.runner!r}: want one of {', '.join(RUNNERS)}")
         return c
@@ -207,8 +223,42 @@ def commands() -> Commands:
     return Commands.from_params(get_current_context()["params"])
 
 
-def archive_files(folder: str) -> list[str]:
+def recrawl_files(c: Commands, *args: str) -> list[str]:
+    """Runs `recrawl files ARGS` (listing and copying through recrawl's
+    storage layer, local or gs://) and returns the lines it printed on
+    stdout; fails the task with its last line on stderr when it fails."""
+    argv = [c.recrawl, "files", *args]
+    log.info("running: %s", shlex.join(argv))
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        fail(f"{argv[0]}: cannot run: {e}")
+    errors = [line.strip() for line in proc.stderr.splitlines() if line.strip()]
+    for line in errors:
+        log.info("%s", line)
+    if proc.returncode != 0:
+        fail(errors[-1] if errors else f"{shlex.join(argv)} exited with status {proc.returncode} and printed nothing")
+    return [line for line in proc.stdout.splitlines() if line]
+
+
+def copy_files(c: Commands, src: str, dest: str) -> list[str]:
+    """Copies the file or folder src to dest with `recrawl files copy`
+    (each file atomically, only those whose bytes differ); returns the
+    names of the files it copied."""
+    lines = recrawl_files(c, "copy", src, dest)
+    for line in lines:
+        log.info("%s", line)
+    return [line.split(" ", 1)[1] for line in lines if line.startswith("copied ")]
+
+
+def archive_files(c: Commands) -> list[str]:
     """The WARC and ARC files of the archive folder, sorted."""
+    folder = c.archive
+    if is_gcs(folder):
+        files = recrawl_files(c, "list", *(folder + "/" + p for p in ARCHIVE_PATTERNS))
+        if not files:
+            fail(f"param archive={folder}: holds no WARC or ARC file ({', '.join(ARCHIVE_PATTERNS)})")
+        return files
     if not os.path.isdir(folder):
         fail(f"param archive={folder}: no such folder")
     files = sorted({f for p in ARCHIVE_PATTERNS for f in glob.glob(os.path.join(folder, p))})
@@ -237,6 +287,19 @@ def publish_file(src: str, dest: str) -> bool:
     return True
 
 
+def publish_gcs(c: Commands, out: str, dest: str) -> None:
+    """Publishes to a gs:// folder: the report is written into a local
+    staging folder, then both are copied with `recrawl files copy`."""
+    staging = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.report.")
+    try:
+        run(c.eval(out, staging))
+        changed = ["report/" + f for f in copy_files(c, staging, dest + "/report")]
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    changed += copy_files(c, os.path.join(out, "collection.wacz"), dest + "/collection.wacz")
+    log.info("published %s: %s", dest, ", ".join(changed) if changed else "nothing changed")
+
+
 with DAG(
     dag_id=DAG_ID,
     description="index the night's new WARC files, refresh every collection, publish each WACZ and report",
@@ -254,15 +317,26 @@ with DAG(
     def index_new_files() -> None:
         """recrawl index --add on every archive file: only the new ones are indexed."""
         c = commands()
-        argv, env = c.index_add(archive_files(c.archive))
+        argv, env = c.index_add(archive_files(c))
         run(argv, env)
 
     @task
     def list_specs() -> list[str]:
+        """The specifications of the specs folder; a gs:// folder is copied
+        into OUTPUT/.specs first and its specifications listed there."""
         c = commands()
-        if not os.path.isdir(c.specs):
+        if is_gcs(c.specs):
+            local = os.path.join(c.output, SPECS_COPY)
+            lines = recrawl_files(c, "copy", c.specs, local)  # "copied NAME" or "unchanged NAME"
+            for line in lines:
+                log.info("%s", line)
+            names = [line.split(" ", 1)[1] for line in lines]
+            found = sorted(os.path.join(local, n) for n in names
+                           if "/" not in n and any(fnmatch.fnmatch(n, p) for p in SPEC_PATTERNS))
+        elif not os.path.isdir(c.specs):
             fail(f"param specs={c.specs}: no such folder")
-        found = sorted({f for p in SPEC_PATTERNS for f in glob.glob(os.path.join(c.specs, p))})
+        else:
+            found = sorted({f for p in SPEC_PATTERNS for f in glob.glob(os.path.join(c.specs, p))})
         if not found:
             fail(f"param specs={c.specs}: holds no specification ({', '.join(SPEC_PATTERNS)})")
         names = [os.path.splitext(os.path.basename(f))[0] for f in found]
@@ -289,6 +363,9 @@ with DAG(
         name = os.path.basename(out)
         get_current_context()["collection"] = name
         dest = os.path.join(c.publish, name)
+        if is_gcs(c.publish):
+            publish_gcs(c, out, dest)
+            return
         os.makedirs(c.publish, exist_ok=True)
         staging = tempfile.mkdtemp(prefix=f".{name}.report.", dir=c.publish)
         try:

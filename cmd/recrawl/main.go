@@ -7,6 +7,7 @@
 //	recrawl explain  why one HTML page gets its score
 //	recrawl eval     the paper's evaluation of finished runs
 //	recrawl serve    eval's report, its documents replayed in ReplayWeb.page
+//	recrawl files    list and copy local and gs:// files, for schedulers (dags/)         internal/filescmd
 //	recrawl version  the module version, VCS revision, Go and Beam SDK versions
 //
 // # The Beam worker

@@ -138,7 +138,7 @@ func TestHelp(t *testing.T) {
 		if r.code != 0 || !strings.HasPrefix(r.stdout, "usage: recrawl COMMAND") {
 			t.Errorf("recrawl %s: %v", args[0], r)
 		}
-		for _, sub := range []string{"index", "extract", "explain", "eval", "serve", "version"} {
+		for _, sub := range []string{"index", "extract", "explain", "eval", "serve", "files", "version"} {
 			if !strings.Contains(r.stdout, "\n  "+sub+" ") {
 				t.Errorf("recrawl %s does not list %s:\n%s", args[0], sub, r.stdout)
 			}
@@ -154,6 +154,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"explain", "--help"}, []string{"usage: recrawl explain", "Flags:", "-html"}},
 		{[]string{"eval", "--help"}, []string{"usage: recrawl eval", "Flags:", "-runs"}},
 		{[]string{"serve", "--help"}, []string{"usage: recrawl serve --report DIR", "Flags:", "-addr", "-report", "-viewer"}},
+		{[]string{"files", "--help"}, []string{"usage: recrawl files list PATTERN...", "recrawl files copy SRC DEST"}},
 		{[]string{"version", "--help"}, []string{"usage: recrawl version"}},
 	} {
 		r := run(t, "recrawl", tc.args...)
@@ -182,7 +183,7 @@ func TestWrongCommandLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"indx", "--input=a.warc.gz"}, `recrawl: unknown command "indx": want one of index, extract, explain, eval, serve, version`},
+		{[]string{"indx", "--input=a.warc.gz"}, `recrawl: unknown command "indx": want one of index, extract, explain, eval, serve, files, version`},
 		{[]string{"--input=a.warc.gz"}, "recrawl: --input=a.warc.gz before a command"},
 		{[]string{"version", "extra"}, `recrawl version: unexpected argument "extra"`},
 	} {

@@ -18,6 +18,6 @@ import recrawl_nightly  # noqa: E402
 
 c = recrawl_nightly.Commands(**json.loads(sys.argv[2]))
 spec = sorted(glob.glob(os.path.join(c.specs, "*.yaml")))[0]
-for argv, env in (c.index_add(recrawl_nightly.archive_files(c.archive)),
+for argv, env in (c.index_add(recrawl_nightly.archive_files(c)),
                   c.extract(spec, c.collection(spec), refresh=True)):
     recrawl_nightly.run(argv, env)

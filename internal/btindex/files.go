@@ -3,7 +3,10 @@ package btindex
 import (
 	"context"
 	"fmt"
+	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,6 +110,40 @@ func parseFileRow(row bigtable.Row) (FileEntry, error) {
 		}
 	}
 	return e, nil
+}
+
+// WriteFileListState writes into w what the table's file list holds, so
+// that a reader can tell an unchanged index: one line per listed file in
+// name order (name, size, SHA-256 of the first and last 64 KiB, whether its
+// document frequencies are stored, when it was removed), then the min_df
+// the summed dictionaries are pruned with. Every --add, remove and compact
+// changes it; rewriting the same rows does not. It reports false, and writes
+// nothing, when the table lists no file (empty, or loaded without a file
+// list): its state cannot be told then.
+func WriteFileListState(ctx context.Context, tbl *bigtable.Table, w io.Writer) (bool, error) {
+	files, err := ReadFiles(ctx, tbl)
+	if err != nil {
+		return false, err
+	}
+	if len(files) == 0 {
+		return false, nil
+	}
+	minDF, err := readMinDF(ctx, tbl)
+	if err != nil {
+		return false, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		e := files[name]
+		removed := "live"
+		if !e.Live() {
+			removed = "removed " + e.Removed.UTC().Format(time.RFC3339)
+		}
+		if _, err := fmt.Fprintf(w, "file %q %d %s %s dictionary=%t %s\n", e.Name, e.Size, e.Head, e.Tail, e.Dictionary, removed); err != nil {
+			return false, err
+		}
+	}
+	_, err = fmt.Fprintf(w, "min_df %d\n", minDF)
+	return true, err
 }
 
 // ListFile adds a file to the file list, or updates its entry: call it

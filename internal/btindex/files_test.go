@@ -299,3 +299,68 @@ func TestFileDictionaries(t *testing.T) {
 	}
 	check("after the purge", map[string][]byte{"en": sum("en", "b.warc.gz", "c.warc.gz")})
 }
+
+// TestFileListState: a table without a file list has no state; listing
+// the same file again (a later indexing time) keeps the state; another
+// file, a removal, a purge and another min_df each change it.
+func TestFileListState(t *testing.T) {
+	_, tbl := newTable(t)
+	ctx := context.Background()
+	state := func() string {
+		t.Helper()
+		var b bytes.Buffer
+		known, err := WriteFileListState(ctx, tbl, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !known {
+			return ""
+		}
+		return b.String()
+	}
+	if s := state(); s != "" {
+		t.Errorf("a table without a file list has the state %q", s)
+	}
+	at := time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
+	if err := ListFile(ctx, tbl, fileID("a.warc.gz"), at, true); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	step := func(what string) {
+		t.Helper()
+		s := state()
+		if s == "" {
+			t.Fatalf("%s: no state", what)
+		}
+		if before, ok := seen[s]; ok {
+			t.Errorf("%s: the state of %s again:\n%s", what, before, s)
+		}
+		seen[s] = what
+	}
+	step("one file")
+	one := state()
+	if err := ListFile(ctx, tbl, fileID("a.warc.gz"), at.Add(24*time.Hour), true); err != nil {
+		t.Fatal(err)
+	}
+	if s := state(); s != one {
+		t.Errorf("listing the same file again changed the state:\n%s\n%s", one, s)
+	}
+	if err := ListFile(ctx, tbl, fileID("b.warc.gz"), at, true); err != nil {
+		t.Fatal(err)
+	}
+	step("two files")
+	if err := MarkRemoved(ctx, tbl, "b.warc.gz", at.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	step("b removed")
+	if _, err := PurgeRemoved(ctx, tbl); err != nil {
+		t.Fatal(err)
+	}
+	if s := state(); s != one {
+		t.Errorf("after b's purge the state is not that of a alone:\n%s\n%s", one, s)
+	}
+	if err := WriteDictionaryMinDF(ctx, tbl, 3); err != nil {
+		t.Fatal(err)
+	}
+	step("min_df 3")
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/recrawl/recrawl/internal/buildinfo"
 	"github.com/recrawl/recrawl/internal/cli"
+	"github.com/recrawl/recrawl/internal/filescmd"
 	"github.com/recrawl/recrawl/pipelines/extract"
 	"github.com/recrawl/recrawl/pipelines/index"
 )
@@ -35,6 +36,7 @@ var subcommands = []subcommand{
 	{"explain", "explain why one HTML page gets its score (JSON)", extract.ExplainMain},
 	{"eval", "evaluate finished runs as the paper does (report.html)", extract.EvalMain},
 	{"serve", "serve eval's report, its documents replayed in ReplayWeb.page", extract.ServeMain},
+	{"files", "list and copy local and gs:// files, for schedulers (the Airflow DAG)", filescmd.Main},
 	{"version", "print the module version, VCS revision, Go and Beam SDK versions", versionMain},
 }
 

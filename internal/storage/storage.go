@@ -186,6 +186,56 @@ func Glob(ctx context.Context, pattern string) ([]string, error) {
 	return files, nil
 }
 
+// ListBelow lists every file below the directory dir, at any depth,
+// sorted (for gs://: every object whose name starts with dir/). A missing
+// directory lists nothing.
+func ListBelow(ctx context.Context, dir string) ([]string, error) {
+	if !IsGCS(dir) {
+		var files []string
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) && p == dir {
+				return fs.SkipDir
+			}
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", dir, err)
+		}
+		sort.Strings(files)
+		return files, nil
+	}
+	bucket, prefix, err := splitGCS(strings.TrimRight(dir, "/") + "/")
+	if err != nil {
+		return nil, err
+	}
+	c, err := gcsClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	it := c.Bucket(bucket).Objects(ctx, &gcs.Query{Prefix: prefix})
+	var files []string
+	for {
+		attrs, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list gs://%s/%s: %w", bucket, prefix, err)
+		}
+		if !strings.HasSuffix(attrs.Name, "/") { // a folder placeholder is no file
+			files = append(files, "gs://"+bucket+"/"+attrs.Name)
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
 // Exists reports whether the file exists.
 func Exists(ctx context.Context, p string) (bool, error) {
 	_, err := Size(ctx, p)

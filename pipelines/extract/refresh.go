@@ -7,13 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
@@ -140,9 +143,11 @@ func sourceNames(j *extract.Job) []string {
 // the content of index.files when the index's directory has one (the list of
 // the files an incremental index holds), else the name, size and
 // modification time of every file of the index (the CDXJ file, or every
-// file of the ZipNum directory; sizes only on gs://). A Bigtable index
-// has no state it can be told by: IndexState is then "", and every
-// refresh resolves the missing URLs again.
+// file of the ZipNum directory; sizes only on gs://); for a Bigtable index,
+// the table's file list (btindex.WriteFileListState: names, sizes,
+// checksums, removals, min_df). A Bigtable index that lists no file has no
+// state it can be told by: IndexState is then "", and every refresh
+// resolves the missing URLs again.
 func IndexState(ctx context.Context, sources []extract.Source) (string, error) {
 	h := sha256.New()
 	for _, s := range sources {
@@ -150,16 +155,34 @@ func IndexState(ctx context.Context, sources []extract.Source) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("--index %s: %w", s.Index, err)
 		}
-		p := spec.Path()
-		if p == "" {
-			return "", nil
-		}
 		fmt.Fprintf(h, "index %s %s\n", s.Name, s.Index)
-		if err := hashIndexFiles(ctx, h, p); err != nil {
+		if spec.Kind == lookup.KindBigtable {
+			known, err := hashBigtableFiles(ctx, h, spec.Location)
+			if err != nil {
+				return "", fmt.Errorf("index state of %s: %w", s.Index, err)
+			}
+			if !known {
+				slog.Info("the Bigtable index lists no file: a refresh resolves the missing URLs again", "index", s.Index)
+				return "", nil
+			}
+			continue
+		}
+		if err := hashIndexFiles(ctx, h, spec.Path()); err != nil {
 			return "", fmt.Errorf("index state of %s: %w", s.Index, err)
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashBigtableFiles writes the file list of the table PROJECT/INSTANCE/TABLE
+// into h; false when the table lists no file.
+func hashBigtableFiles(ctx context.Context, h io.Writer, table string) (bool, error) {
+	client, tbl, err := btindex.Open(ctx, table)
+	if err != nil {
+		return false, err
+	}
+	defer client.Close()
+	return btindex.WriteFileListState(ctx, tbl, h)
 }
 
 // hashIndexFiles writes what the index at p holds into h (see IndexState).

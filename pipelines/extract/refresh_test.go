@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,8 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"cloud.google.com/go/bigtable"
+	"github.com/recrawl/recrawl/internal/btindex"
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
+	"github.com/recrawl/recrawl/internal/index"
+	"github.com/recrawl/recrawl/internal/testkit/extracttest"
+	"github.com/recrawl/recrawl/internal/testkit/testservers"
 )
 
 // indexFiles builds a CDXJ index of warcs with document frequencies in
@@ -157,6 +164,121 @@ func TestRefresh(t *testing.T) {
 	killAt(t, refresh(second, "--rounds_per_job=2"), doneFileOf(work, rounds+2), 30*time.Millisecond)
 	mustRun(t, nil, refresh(second)...)
 	sameOutputs(t, first, second, false)
+}
+
+// TestRefreshBigtable: an extraction through a Bigtable index (the
+// emulator) that holds the first three WARC files, listed in the table's
+// file list as `recrawl index --add` lists them, refreshed with a higher
+// target_size. The refresh records the table's state in run.json;
+// refreshed again on the unchanged table, it writes nothing. After
+// `recrawl index --add` of the fourth file, the next refresh records
+// another state and resolves the missing URLs again.
+//
+// Over 10 s: an index run, an extraction and three refreshes.
+func TestRefreshBigtable(t *testing.T) {
+	a := fixture(t)
+	host := testservers.Bigtable(t)
+	t.Setenv("BIGTABLE_EMULATOR_HOST", host)
+	env := []string{"BIGTABLE_EMULATOR_HOST=" + host}
+	const table = "p/i/nights"
+	loadListed(t, a, "p", "i", "nights", a.WARCs[:len(a.WARCs)-1])
+	out := filepath.Join(t.TempDir(), "collection")
+	dict := "--dictionary=" + filepath.Dir(a.Dictionary("en"))
+	extractWith := func(extra ...string) []string {
+		return extractArgs(a, testEvent, out, append([]string{"--index=bigtable:" + table, dict, "--batch_size=20", "--target_size=30", "--rounds_per_job=8"}, extra...)...)
+	}
+	refresh := func() []string { return extractWith("--refresh", "--target_size=50") }
+	mustRun(t, env, extractWith()...)
+	mustRun(t, env, refresh()...)
+	info := readRunInfo(t, out)
+	if len(info.Refreshes) != 1 {
+		t.Fatalf("run.json after a refresh through Bigtable: refreshes %+v, want one", info.Refreshes)
+	}
+	if info.Refreshes[0].IndexState == "" {
+		t.Errorf("run.json after a refresh through Bigtable: refresh %+v has no index state", info.Refreshes[0])
+	}
+	first := info.Refreshes[0]
+
+	// The same refresh again, the table unchanged: nothing written.
+	snap := snapshotDir(t, out)
+	time.Sleep(20 * time.Millisecond) // a rewrite would get a later mtime
+	if r := mustRun(t, env, refresh()...); !strings.Contains(r.stdout, "nothing new") {
+		t.Errorf("a refresh on an unchanged Bigtable index does not say there is nothing new:\n%s", r)
+	}
+	if d := diffSnapshots(snap, snapshotDir(t, out)); len(d) > 0 {
+		t.Errorf("a refresh on an unchanged Bigtable index changed:\n%s", strings.Join(d, "\n"))
+	}
+
+	// Another night's file added to the table: another state.
+	start := time.Now()
+	cmd := indexCommand(t, env, "--add", "--input", a.WARCs[len(a.WARCs)-1], "--bigtable", table)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("index --add into %s: %v\n%s", table, err, tail(string(out), 3000))
+	}
+	t.Logf("index --add of one file into %s: %.1fs", table, time.Since(start).Seconds())
+	mustRun(t, env, refresh()...)
+	info = readRunInfo(t, out)
+	if len(info.Refreshes) != 2 {
+		t.Fatalf("run.json after a refresh on a table with another file lists %d refreshes, want 2", len(info.Refreshes))
+	}
+	second := info.Refreshes[1]
+	if second.IndexState == "" || second.IndexState == first.IndexState || second.ResolvedAgain == 0 {
+		t.Errorf("refresh after index --add: state %.12s (before %.12s), %d missing URLs resolved again; want another state and URLs resolved again",
+			second.IndexState, first.IndexState, second.ResolvedAgain)
+	}
+	t.Logf("refresh 1: state %.12s, %d added; refresh after index --add: state %.12s, %d added, %d resolved again",
+		first.IndexState, first.Added, second.IndexState, second.Added, second.ResolvedAgain)
+}
+
+// loadListed writes the captures of warcs (the fixture's index lines of
+// those files) into a new table of the Bigtable emulator and lists the
+// files in its file list, as `recrawl index --add --bigtable` does without
+// --dictionary.
+func loadListed(t *testing.T, a *extracttest.Archive, project, instance, table string, warcs []string) {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := bigtable.NewAdminClient(ctx, project, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if err := btindex.EnsureTable(ctx, admin, table); err != nil {
+		t.Fatal(err)
+	}
+	client, err := bigtable.NewClient(ctx, project, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	tbl := client.Open(table)
+	names := map[string]bool{}
+	for _, w := range warcs {
+		names[filepath.Base(w)] = true
+	}
+	writer := btindex.NewWriter(tbl, 0)
+	for _, l := range a.Lines {
+		c, err := cdxj.Parse(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names[c.Filename] {
+			if err := writer.Add(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := writer.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := index.IdentifyFiles(ctx, warcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if err := btindex.ListFile(ctx, tbl, id, time.Now(), false); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // writeTopicRLabels writes a researcher's labels file to path for docs:
