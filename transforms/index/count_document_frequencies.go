@@ -62,7 +62,9 @@ type DictionaryOptions struct {
 	SampleRate float64
 	// MaxDocs bounds the documents parsed: the captures of the smallest
 	// sample level with at most MaxDocs captures (index.DictionarySample);
-	// 0 counts every document.
+	// 0 counts every document. The selection hands on at most MaxDocs
+	// captures per bundle (captureSelector), so what the runner holds
+	// until the sample is chosen does not grow with the archive either.
 	MaxDocs int64
 	// DefaultLanguage is the analyzer of documents in other languages.
 	DefaultLanguage string
@@ -166,9 +168,9 @@ func countTerms(s beam.Scope, lines beam.PCollection, opts DictionaryOptions, by
 	// and the candidates of each level.
 	var docs, levels beam.PCollection
 	if opts.Batches {
-		docs, levels = beam.ParDo2(s, &selectDictionaryBatchesFn{SampleRate: opts.SampleRate}, lines)
+		docs, levels = beam.ParDo2(s, &selectDictionaryBatchesFn{SampleRate: opts.SampleRate, MaxDocs: opts.MaxDocs}, lines)
 	} else {
-		docs, levels = beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate}, lines)
+		docs, levels = beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate, MaxDocs: opts.MaxDocs}, lines)
 	}
 	// One empty count too: an archive without candidates has counts.
 	levels = beam.Flatten(s, levels, beam.Create(s, []int64{}))
@@ -250,53 +252,81 @@ func IsDictionarySkipCounter(name string) (reason string, ok bool) {
 	return strings.CutPrefix(name, CounterDictionarySkipPrefix)
 }
 
+// selectDictionaryCapturesFn keeps the captures the dictionary may count
+// (captureSelector), one line per element.
 type selectDictionaryCapturesFn struct {
 	SampleRate float64
+	MaxDocs    int64 // DictionaryOptions.MaxDocs
 
 	sel captureSelector
 }
 
-func (f *selectDictionaryCapturesFn) Setup() { f.sel.setup(f.SampleRate) }
+func (f *selectDictionaryCapturesFn) Setup() { f.sel.setup(f.SampleRate, f.MaxDocs) }
 
 func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string), emitLevels func([]int64)) {
 	f.sel.selectLine(ctx, line, emit)
 }
 
-// FinishBundle emits the bundle's candidates by level.
-func (f *selectDictionaryCapturesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
-	f.sel.finish(emitLevels)
+// FinishBundle emits the bundle's captures held back and its candidates by level.
+func (f *selectDictionaryCapturesFn) FinishBundle(emit func(string), emitLevels func([]int64)) {
+	f.sel.finish(emit, emitLevels)
 }
 
 // selectDictionaryBatchesFn is selectDictionaryCapturesFn over batches of
 // lines (IndexArchives): only the captures kept become elements.
 type selectDictionaryBatchesFn struct {
 	SampleRate float64
+	MaxDocs    int64 // DictionaryOptions.MaxDocs
 
 	sel captureSelector
 }
 
-func (f *selectDictionaryBatchesFn) Setup() { f.sel.setup(f.SampleRate) }
+func (f *selectDictionaryBatchesFn) Setup() { f.sel.setup(f.SampleRate, f.MaxDocs) }
 
 func (f *selectDictionaryBatchesFn) ProcessElement(ctx context.Context, batch []byte, emit func(string), emitLevels func([]int64)) {
 	forEachLine(batch, func(line []byte) { f.sel.selectLine(ctx, string(line), emit) })
 }
 
-// FinishBundle emits the bundle's candidates by level.
-func (f *selectDictionaryBatchesFn) FinishBundle(_ func(string), emitLevels func([]int64)) {
-	f.sel.finish(emitLevels)
+// FinishBundle emits the bundle's captures held back and its candidates by level.
+func (f *selectDictionaryBatchesFn) FinishBundle(emit func(string), emitLevels func([]int64)) {
+	f.sel.finish(emit, emitLevels)
 }
 
 // captureSelector keeps the captures of HTML documents at the rate, counts
 // the others, and the candidates of each level.
+//
+// With a bound (maxDocs > 0) it hands on at most maxDocs captures per
+// bundle: the sample is the captures of level Level() and above of all
+// the candidates (index.DictionarySample), and a bundle's candidates are
+// some of them, so the level the bundle's own counts choose is at most the
+// sample's, and a capture below it is never in the sample. The bundle
+// holds back the captures of its own level and above (at most maxDocs
+// lines) and emits them when it ends; the rest are counted as sampled
+// out. The runner then holds at most maxDocs lines per bundle until the
+// sample is known (boundSampleFn waits for every candidate count), not
+// every candidate of the archive (55,429 of 82,015 captures, 478,022 of
+// 733,410 in generated archives; docs/scaling.md, "Growing archives").
 type captureSelector struct {
 	rate       float64
+	maxDocs    int64
 	sampledOut beam.Counter
 	skipped    map[string]beam.Counter
 	levels     []int64 // candidates of the bundle by level
+
+	held      []heldCapture // with maxDocs: the captures of level heldLevel and above, in order
+	heldLevel int           // the level the bundle's counts choose
+	maxHeld   int           // the most captures held at once, for tests
 }
 
-func (c *captureSelector) setup(rate float64) {
+// heldCapture is a capture held back until its bundle ends.
+type heldCapture struct {
+	line  string
+	level int
+}
+
+func (c *captureSelector) setup(rate float64, maxDocs int64) {
 	c.rate = rate
+	c.maxDocs = maxDocs
 	c.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
 	c.skipped = map[string]beam.Counter{}
 	for _, r := range []string{index.SkipBadLine, index.SkipRevisit, index.SkipNotOK, index.SkipNotHTML} {
@@ -322,11 +352,52 @@ func (c *captureSelector) selectLine(ctx context.Context, line string, emit func
 	if c.levels == nil {
 		c.levels = make([]int64, index.Levels)
 	}
-	c.levels[index.DictionaryLevel(capture.Key, capture.Timestamp)]++
-	emit(line)
+	level := index.DictionaryLevel(capture.Key, capture.Timestamp)
+	c.levels[level]++
+	if c.maxDocs <= 0 {
+		emit(line)
+		return
+	}
+	c.hold(ctx, line, level)
 }
 
-func (c *captureSelector) finish(emitLevels func([]int64)) {
+// hold keeps a candidate of the given level if it is at the bundle's
+// level or above, and raises the level (dropping the captures below it)
+// while more than maxDocs captures are held.
+func (c *captureSelector) hold(ctx context.Context, line string, level int) {
+	if level < c.heldLevel {
+		c.sampledOut.Inc(ctx, 1)
+		return
+	}
+	c.held = append(c.held, heldCapture{line: line, level: level})
+	if int64(len(c.held)) <= c.maxDocs {
+		c.maxHeld = max(c.maxHeld, len(c.held))
+		return
+	}
+	held := int64(len(c.held))
+	for held > c.maxDocs {
+		held -= c.levels[c.heldLevel]
+		c.heldLevel++
+	}
+	kept := c.held[:0]
+	for _, h := range c.held {
+		if h.level >= c.heldLevel {
+			kept = append(kept, h)
+		}
+	}
+	c.sampledOut.Inc(ctx, int64(len(c.held)-len(kept)))
+	clear(c.held[len(kept):]) // the lines dropped can be collected
+	c.held = kept
+	c.maxHeld = max(c.maxHeld, len(c.held))
+}
+
+// finish emits the captures held back and the candidates by level, and
+// starts the next bundle.
+func (c *captureSelector) finish(emit func(string), emitLevels func([]int64)) {
+	for _, h := range c.held {
+		emit(h.line)
+	}
+	c.held, c.heldLevel = nil, 0
 	if c.levels != nil {
 		emitLevels(c.levels)
 		c.levels = nil

@@ -10,7 +10,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/corpus/archivegen"
+	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/scoring"
 )
@@ -49,5 +51,60 @@ func TestCountDocumentFrequencies(t *testing.T) {
 		if len(bytes.Split(wb, []byte("\n"))) < 50 {
 			t.Errorf("%s holds fewer than 50 lines: too small an archive to test", w)
 		}
+	}
+}
+
+// TestCaptureSelectorHoldsAtMostMaxDocs: with a bound, the dictionary's
+// selection hands on at most MaxDocs captures of a bundle (and never holds
+// more), not every candidate, and those include every capture of the
+// sample the candidate counts of the whole archive choose.
+func TestCaptureSelectorHoldsAtMostMaxDocs(t *testing.T) {
+	a, err := extracttest.Build(context.Background(), t.TempDir(), archivegen.Config{Seed: 3, Pages: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const maxDocs = 10
+	ctx := context.Background()
+	var sel captureSelector
+	sel.setup(1, maxDocs)
+	var emitted []string
+	emit := func(line string) { emitted = append(emitted, line) }
+	for _, line := range a.Lines {
+		sel.selectLine(ctx, line, emit)
+	}
+	var candidates []int64
+	sel.finish(emit, func(levels []int64) { candidates = levels })
+
+	sample := DictionarySampleOf(candidates, maxDocs, 1)
+	var total int64
+	for _, n := range candidates {
+		total += n
+	}
+	if total < 4*maxDocs {
+		t.Fatalf("%d candidates: too few to test a bound of %d", total, maxDocs)
+	}
+	if sel.maxHeld > maxDocs || len(emitted) > maxDocs {
+		t.Errorf("held up to %d captures and emitted %d of %d candidates, want at most %d", sel.maxHeld, len(emitted), total, maxDocs)
+	}
+	kept := map[string]bool{}
+	for _, line := range emitted {
+		kept[line] = true
+	}
+	var inSample int64
+	for _, line := range a.Lines {
+		c, err := cdxj.Parse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := index.CountedInDictionary(c); !ok || index.DictionaryLevel(c.Key, c.Timestamp) < sample.Level() {
+			continue
+		}
+		inSample++
+		if !kept[line] {
+			t.Errorf("a capture of the sample (level >= %d) was not handed on: %s", sample.Level(), line)
+		}
+	}
+	if inSample != sample.Chosen() || inSample == 0 {
+		t.Errorf("%d captures of the sample in the lines, the counts choose %d", inSample, sample.Chosen())
 	}
 }
