@@ -156,34 +156,17 @@ func Glob(ctx context.Context, pattern string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := gcsClient(ctx)
-	if err != nil {
-		return nil, err
-	}
 	prefix := object
 	if i := strings.IndexAny(object, "*?[\\"); i >= 0 {
 		prefix = object[:i]
 	}
-	it := c.Bucket(bucket).Objects(ctx, &gcs.Query{Prefix: prefix})
-	var files []string
-	for {
-		attrs, err := it.Next()
-		if errors.Is(err, iterator.Done) {
-			break
-		}
+	return listObjects(ctx, bucket, prefix, func(name string) (bool, error) {
+		ok, err := path.Match(object, name)
 		if err != nil {
-			return nil, fmt.Errorf("list gs://%s/%s: %w", bucket, prefix, err)
+			return false, fmt.Errorf("glob %q: %w", pattern, err)
 		}
-		ok, err := path.Match(object, attrs.Name)
-		if err != nil {
-			return nil, fmt.Errorf("glob %q: %w", pattern, err)
-		}
-		if ok {
-			files = append(files, "gs://"+bucket+"/"+attrs.Name)
-		}
-	}
-	sort.Strings(files)
-	return files, nil
+		return ok, nil
+	})
 }
 
 // ListBelow lists every file below the directory dir, at any depth,
@@ -214,6 +197,14 @@ func ListBelow(ctx context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return listObjects(ctx, bucket, prefix, func(name string) (bool, error) {
+		return !strings.HasSuffix(name, "/"), nil // a folder placeholder is no file
+	})
+}
+
+// listObjects lists, sorted as gs:// paths, the objects of bucket whose
+// names start with prefix and that keep accepts.
+func listObjects(ctx context.Context, bucket, prefix string, keep func(name string) (bool, error)) ([]string, error) {
 	c, err := gcsClient(ctx)
 	if err != nil {
 		return nil, err
@@ -228,7 +219,11 @@ func ListBelow(ctx context.Context, dir string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("list gs://%s/%s: %w", bucket, prefix, err)
 		}
-		if !strings.HasSuffix(attrs.Name, "/") { // a folder placeholder is no file
+		ok, err := keep(attrs.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			files = append(files, "gs://"+bucket+"/"+attrs.Name)
 		}
 	}
