@@ -3,13 +3,12 @@ package cdxj
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"github.com/recrawl/recrawl/internal/bytecount"
 	"github.com/recrawl/recrawl/internal/records"
 	"github.com/recrawl/recrawl/internal/testkit/sharedtest"
 )
@@ -75,18 +74,6 @@ func TestSplitWgetConformance(t *testing.T) {
 	}
 }
 
-// countingReaderAt counts the bytes read through it.
-type countingReaderAt struct {
-	r io.ReaderAt
-	n atomic.Int64
-}
-
-func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	n, err := c.r.ReadAt(p, off)
-	c.n.Add(int64(n))
-	return n, err
-}
-
 // TestSplitNoSplitPointReadsItsRange: in an archive where no record can
 // start a range (responses naming requests that are not in the file), a
 // range that holds no split point is found empty after reading about its
@@ -101,12 +88,12 @@ func TestSplitNoSplitPointReadsItsRange(t *testing.T) {
 	rs := Split("none.warc.gz", size, rangeBytes)
 	total := int64(0)
 	for i, rng := range rs {
-		in := &countingReaderAt{r: bytes.NewReader(data)}
+		in := bytecount.NewReaderAt(bytes.NewReader(data))
 		st, err := IndexRange(in, "none.warc.gz", rng, IndexOptions{}, func(Capture) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
-		total += in.n.Load()
+		total += in.N()
 		if i == 0 {
 			if whole := wholeFile(data, "none.warc.gz"); st.Captures != len(whole.lines) || st.Captures < 300 {
 				t.Errorf("range 0: %d captures, want all %d of the file", st.Captures, len(whole.lines))
@@ -116,7 +103,7 @@ func TestSplitNoSplitPointReadsItsRange(t *testing.T) {
 		if st.Records != 0 {
 			t.Errorf("range %d: %d records, want none", i, st.Records)
 		}
-		if got := in.n.Load(); got > rng.End-rng.Start+slack {
+		if got := in.N(); got > rng.End-rng.Start+slack {
 			t.Errorf("range %d [%d, %d) of %d bytes: read %d bytes, want at most %d", i, rng.Start, rng.End, size, got, rng.End-rng.Start+slack)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/recrawl/recrawl/internal/bytecount"
 )
 
 // member is one gzip member of a test stream and its data.
@@ -84,7 +86,7 @@ func TestMembers(t *testing.T) {
 	for _, size := range []int{4096, 64 << 10} {
 		t.Run(fmt.Sprintf("%s/buffer=%d", Engine, size), func(t *testing.T) {
 			// The consumed offset: a counting reader below the bufio.Reader.
-			cr := &countReader{r: bytes.NewReader(stream)}
+			cr := bytecount.NewReader(bytes.NewReader(stream))
 			src := bufio.NewReaderSize(cr, size)
 			m := New()
 			out := bufio.NewReaderSize(nil, 64<<10)
@@ -100,7 +102,7 @@ func TestMembers(t *testing.T) {
 				if !bytes.Equal(got, mem.data) {
 					t.Fatalf("member %d: %d bytes inflated, want %d", i, len(got), len(mem.data))
 				}
-				if end := cr.n - int64(src.Buffered()); end != want[i] {
+				if end := cr.N() - int64(src.Buffered()); end != want[i] {
 					t.Fatalf("member %d: ends at %d, want %d", i, end, want[i])
 				}
 			}
@@ -109,17 +111,6 @@ func TestMembers(t *testing.T) {
 			}
 		})
 	}
-}
-
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // TestErrors: both engines report damage with the same errors.

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/recrawl/recrawl/internal/bytecount"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/inflate"
 	"github.com/recrawl/recrawl/internal/storage"
@@ -195,7 +196,7 @@ func (r *Reader) loadIndex(ctx context.Context) error {
 		return fmt.Errorf("zipnum: secondary index: %w", err)
 	}
 	defer f.Close()
-	cr := &countingReader{r: f}
+	cr := bytecount.NewReader(f)
 	sc := bufio.NewScanner(cr)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	n := 0
@@ -218,7 +219,7 @@ func (r *Reader) loadIndex(ctx context.Context) error {
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("zipnum: %s: %w", r.idxPath, err)
 	}
-	r.indexBytes = cr.n
+	r.indexBytes = cr.N()
 	return nil
 }
 
@@ -254,17 +255,6 @@ func (r *Reader) loadLoc(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // Blocks returns the number of blocks in the index.

@@ -16,6 +16,7 @@ import (
 	// 3 % larger; any gzip reader (pywb's, ours) reads the blocks.
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/recrawl/recrawl/internal/bytecount"
 	"github.com/recrawl/recrawl/internal/cdxj"
 )
 
@@ -77,7 +78,7 @@ func ParseEntry(line string) (Entry, error) {
 // ShardWriter writes one shard: sorted index lines in, gzip blocks out.
 // It is not safe for concurrent use.
 type ShardWriter struct {
-	w             *countingWriter
+	w             *bytecount.Writer
 	shard         string
 	linesPerBlock int
 
@@ -99,7 +100,7 @@ func NewShardWriter(w io.Writer, shard string, linesPerBlock int) *ShardWriter {
 	if linesPerBlock <= 0 {
 		linesPerBlock = DefaultLinesPerBlock
 	}
-	return &ShardWriter{w: &countingWriter{w: w}, shard: shard, linesPerBlock: linesPerBlock}
+	return &ShardWriter{w: bytecount.NewWriter(w), shard: shard, linesPerBlock: linesPerBlock}
 }
 
 // WriteLine adds one index line (CDXJ or CDX, with or without its newline).
@@ -157,7 +158,7 @@ func (s *ShardWriter) flushBlock() error {
 	if s.n == 0 {
 		return nil
 	}
-	start := s.w.n
+	start := s.w.N()
 	if s.gz == nil {
 		var err error
 		if s.gz, err = gzip.NewWriterLevel(s.w, BlockLevel); err != nil {
@@ -173,7 +174,7 @@ func (s *ShardWriter) flushBlock() error {
 		return fmt.Errorf("zipnum shard %s: block %d: %w", s.shard, len(s.entries)+1, err)
 	}
 	s.entries = append(s.entries, Entry{
-		Key: s.firstKey, Shard: s.shard, Offset: start, Length: s.w.n - start, Seq: len(s.entries) + 1,
+		Key: s.firstKey, Shard: s.shard, Offset: start, Length: s.w.N() - start, Seq: len(s.entries) + 1,
 	})
 	s.block.Reset()
 	s.n = 0
@@ -396,15 +397,4 @@ func ReadLines(r io.Reader) iter.Seq2[string, error] {
 			yield("", err)
 		}
 	}
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

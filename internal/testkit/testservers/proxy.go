@@ -5,6 +5,8 @@ import (
 	"net"
 	"sync/atomic"
 	"testing"
+
+	"github.com/recrawl/recrawl/internal/bytecount"
 )
 
 // CountingProxy forwards TCP connections from a loopback port to a server
@@ -52,18 +54,7 @@ func (p *CountingProxy) serve(client net.Conn) {
 	}
 	defer server.Close()
 	go io.Copy(server, client)
-	io.Copy(countingWriter{client, &p.downloaded}, server)
-}
-
-// countingWriter counts bytes as they pass, so the count is current while a
-// keep-alive connection is still open.
-type countingWriter struct {
-	w io.Writer
-	n *atomic.Int64
-}
-
-func (c countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n.Add(int64(n))
-	return n, err
+	// Counted as the bytes pass, so Downloaded is current while a
+	// keep-alive connection is still open.
+	io.Copy(bytecount.NewWriterAddingTo(client, &p.downloaded), server)
 }

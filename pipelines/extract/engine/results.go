@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/recrawl/recrawl/internal/bytecount"
 	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
 )
@@ -63,20 +64,8 @@ type spooledResults struct {
 	f       *os.File
 	bw      *bufio.Writer
 	enc     *gob.Encoder
-	written *countingWriter
+	written *bytecount.Writer
 	n       int
-}
-
-// countingWriter counts the bytes written to the file.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // newSpooledResults creates the temporary file of a run's results.
@@ -89,7 +78,7 @@ func newSpooledResults() (*spooledResults, error) {
 		f.Close()
 		return nil, fmt.Errorf("results of the run: %w", err)
 	}
-	cw := &countingWriter{w: f}
+	cw := bytecount.NewWriter(f)
 	bw := bufio.NewWriterSize(cw, 1<<20)
 	return &spooledResults{f: f, bw: bw, enc: gob.NewEncoder(bw), written: cw}, nil
 }
@@ -107,7 +96,7 @@ func (s *spooledResults) replay(yield func(extract.Result) error) error {
 	if err := s.bw.Flush(); err != nil {
 		return fmt.Errorf("results of the run (%s): %w", s.f.Name(), err)
 	}
-	dec := gob.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.written.n), 1<<20))
+	dec := gob.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.written.N()), 1<<20))
 	for i := 0; i < s.n; i++ {
 		var r extract.Result // a new value each time: gob leaves the fields it does not send alone
 		if err := dec.Decode(&r); err != nil {
