@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -190,10 +191,12 @@ type Check struct {
 }
 
 // Checks returns n documents spread over the index, then the first revisit
-// and the first redirect of an HTML page whose target is archived. A
-// revisit shows the payload of the response it revisits (same URL and
+// and the first redirect of an HTML page whose target is archived, where the
+// collection has them (an extraction output may have neither); require
+// names the kinds ("revisit", "redirect") it must have, an error otherwise.
+// A revisit shows the payload of the response it revisits (same URL and
 // digest); a redirect is followed to the target's capture closest in time.
-func (c *Collection) Checks(n int) ([]Check, error) {
+func (c *Collection) Checks(n int, require ...string) ([]Check, error) {
 	in, err := os.Open(c.WARCPath())
 	if err != nil {
 		return nil, err
@@ -250,8 +253,10 @@ func (c *Collection) Checks(n int) ([]Check, error) {
 			}
 		}
 	}
-	if !revisit || !redirect {
-		return nil, fmt.Errorf("%s: no revisit (%v) or no redirect (%v) of an archived HTML page", c.WARCPath(), revisit, redirect)
+	for _, kind := range require {
+		if !slices.ContainsFunc(checks, func(ck Check) bool { return ck.Kind == kind }) {
+			return nil, fmt.Errorf("%s: no %s of an archived HTML page", c.WARCPath(), kind)
+		}
 	}
 	return checks, nil
 }
@@ -263,8 +268,9 @@ func tsDistance(a, b string) time.Duration {
 	return max(d, -d)
 }
 
-// LoadCollection reads a collection BuildCollection wrote into dir: its
-// index lines (collection.cdxj) and documents (documents.jsonl).
+// LoadCollection reads a collection BuildCollection wrote into dir, or the
+// output folder of `recrawl extract`: its index lines (collection.cdxj) and
+// documents (documents.jsonl).
 func LoadCollection(dir string) (*Collection, error) {
 	c := &Collection{Dir: dir}
 	f, err := os.Open(filepath.Join(dir, collection.CDXJFile))

@@ -37,7 +37,7 @@ func TestPywbReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	ValidateWACZ(t, c.WACZPath())
-	checks, err := c.Checks(5)
+	checks, err := c.Checks(5, "revisit", "redirect")
 	if err != nil {
 		t.Fatal(err)
 	}

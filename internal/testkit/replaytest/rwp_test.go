@@ -32,6 +32,9 @@ type viewer struct {
 	// shots, when set, is the path prefix of a screenshot taken of a tab
 	// whose page did not replay.
 	shots string
+	// title is the collection's name the viewer must show (the packaged
+	// datapackage.json metadata.title).
+	title string
 }
 
 func newViewer(t *testing.T, files map[string]string) *viewer {
@@ -50,7 +53,7 @@ func newViewerLog(t *testing.T, files map[string]string, logFile string) *viewer
 	}
 	t.Cleanup(func() { srv.Close() })
 	b := launchBehindProxy(t, logFile)
-	return &viewer{srv: srv, b: b}
+	return &viewer{srv: srv, b: b, title: testTitle}
 }
 
 // replayCheck opens one check in a fresh tab and compares the replayed page
@@ -103,8 +106,8 @@ func (v *viewer) replayCheck(ctx context.Context, waczName string, warc *os.File
 	if err != nil {
 		return 0, "", err
 	}
-	if collTitle != testTitle {
-		return 0, "", fmt.Errorf("%s: the viewer names the collection %q, want %q (datapackage.json metadata.title)", waczName, collTitle, testTitle)
+	if collTitle != v.title {
+		return 0, "", fmt.Errorf("%s: the viewer names the collection %q, want %q (datapackage.json metadata.title)", waczName, collTitle, v.title)
 	}
 	return took, got.Coll, nil
 }
@@ -137,8 +140,8 @@ func (v *viewer) checkPages(coll, waczName string, ck Check, docs []collection.D
 	if err != nil {
 		return err
 	}
-	if title != testTitle {
-		return fmt.Errorf("%s: collection title %q, want %q (datapackage metadata.title)", waczName, title, testTitle)
+	if title != v.title {
+		return fmt.Errorf("%s: collection title %q, want %q (datapackage metadata.title)", waczName, title, v.title)
 	}
 	var want, got []string
 	for _, d := range docs {
@@ -225,7 +228,7 @@ func TestReplayWebPage(t *testing.T) {
 	if !zipHas(t, zipnumPath, wacz.IDXEntry) || !zipHas(t, flat, wacz.IndexEntry) || !zipHas(t, zipnumPath, wacz.ExtraEntry) {
 		t.Fatal("the two packages do not have the two index forms and page lists")
 	}
-	checks, err := c.Checks(4)
+	checks, err := c.Checks(4, "revisit", "redirect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +334,7 @@ func TestReplayWebPageBrokenWACZ(t *testing.T) {
 		t.Fatal(err)
 	}
 	ValidateWACZ(t, c.WACZPath())
-	checks, err := c.Checks(2)
+	checks, err := c.Checks(2, "revisit", "redirect")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,48 +454,69 @@ var benchForms = []struct {
 	{"flat-allpages", wacz.Options{ZipNumThreshold: -1, MaxPages: -1}},  // and a flat index.cdxj as well
 }
 
-// TestReplayTimeToFirstPage measures, for a collection of
-// $RECRAWL_REPLAY_BENCH_PAGES generated article pages (not run without it:
-// scripts/bench.sh replay runs it), how long ReplayWeb.page takes from
+// TestReplayTimeToFirstPage measures how long ReplayWeb.page takes from
 // opening the viewer on a fresh browser profile to the first replayed page,
-// and the slowest of the checked pages, with a flat and with a ZipNum
-// index. Every checked page must replay correctly; the times are printed as
-// "replay-bench" lines for bench.sh to judge against its target.
-// $RECRAWL_REPLAY_BENCH_FORMS ("flat", "zipnum"; default both) limits the
-// forms measured; $RECRAWL_REPLAY_BENCH_TIMEOUT (a Go duration, default
-// 10m) bounds each check. Chromium's log and, for a check that fails, a
-// screenshot of the tab are kept in $RECRAWL_REPLAY_BENCH_DIR (or the
-// test's temporary folder).
+// and to the slowest of the checked pages (4 documents spread over the
+// index, and a revisit and a redirect where the collection has them). Every
+// checked page must replay correctly; the times are printed as
+// "replay-bench" lines for scripts/bench.sh replay to judge against its
+// target. It is a measurement, not run without one of:
+//
+//   - $RECRAWL_REPLAY_BENCH_OUTPUT: the output folder of `recrawl extract`
+//     (collection.wacz, collection.warc.gz, collection.cdxj,
+//     documents.jsonl), its package measured as it is (form "output");
+//   - $RECRAWL_REPLAY_BENCH_PAGES: a collection of that many generated
+//     article pages, packaged as wacz.Package does by default and in two
+//     earlier forms ($RECRAWL_REPLAY_BENCH_FORMS limits them: "default",
+//     "zipnum-allpages", "flat-allpages").
+//
+// $RECRAWL_REPLAY_BENCH_TIMEOUT (a Go duration, default 10m) bounds each
+// check. Chromium's log and, for a check that fails, a screenshot of the
+// tab are kept in $RECRAWL_REPLAY_BENCH_DIR (or the test's temporary
+// folder).
 func TestReplayTimeToFirstPage(t *testing.T) {
+	output := os.Getenv("RECRAWL_REPLAY_BENCH_OUTPUT")
 	n := os.Getenv("RECRAWL_REPLAY_BENCH_PAGES")
-	if n == "" {
-		t.Skip("a measurement: set RECRAWL_REPLAY_BENCH_PAGES (scripts/bench.sh replay)")
-	}
-	pages, err := strconv.ParseInt(n, 10, 64)
-	if err != nil {
-		t.Fatal(err)
+	if output == "" && n == "" {
+		t.Skip("a measurement: set RECRAWL_REPLAY_BENCH_OUTPUT or RECRAWL_REPLAY_BENCH_PAGES (scripts/bench.sh replay)")
 	}
 	// 10 minutes: far beyond the target, to measure the flat index of a
 	// large collection rather than give up on it.
 	timeout := 10 * time.Minute
 	if s := os.Getenv("RECRAWL_REPLAY_BENCH_TIMEOUT"); s != "" {
+		var err error
 		if timeout, err = time.ParseDuration(s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := benchCollection(t, pages)
-	checks, err := c.Checks(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	warc, err := os.Open(c.WARCPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer warc.Close()
 	debugDir := os.Getenv("RECRAWL_REPLAY_BENCH_DIR")
 	if debugDir == "" {
 		debugDir = t.TempDir()
+	}
+	if output != "" {
+		c, err := LoadCollection(output)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checks, err := c.Checks(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("extraction output %s: %d documents, %d index lines, checks %v", output, len(c.Docs), len(c.Captures), kinds(checks))
+		// The package is not written again: the output folder is the
+		// user's, and its package is what is measured.
+		measureReplay(t, c, checks, benchRun{form: "output", path: c.WACZPath(), title: packagedTitle(t, c.WACZPath()),
+			listed: min(len(c.Docs), wacz.DefaultMaxPages), timeout: timeout, logPrefix: filepath.Join(debugDir, "output")})
+		return
+	}
+	pages, err := strconv.ParseInt(n, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := benchCollection(t, pages)
+	checks, err := c.Checks(4, "revisit", "redirect")
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("collection: %d generated pages, %d documents, %d index lines", pages, len(c.Docs), len(c.Captures))
 	for _, form := range benchForms {
@@ -509,59 +533,102 @@ func TestReplayTimeToFirstPage(t *testing.T) {
 		if err := os.Rename(c.WACZPath(), path); err != nil {
 			t.Fatal(err)
 		}
-		st, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
 		listed := len(c.Docs)
 		if o.MaxPages == 0 {
 			listed = min(listed, wacz.DefaultMaxPages)
 		}
-		// A fresh browser and server per form: no cached index.
-		logPrefix := filepath.Join(debugDir, fmt.Sprintf("pages-%d-%s", pages, form.name))
-		v := newViewerLog(t, map[string]string{form.name + ".wacz": path}, logPrefix+"-chromium.log")
-		v.shots = logPrefix
-		var first, slowest time.Duration
-		failed := ""
-		coll := ""
-		for i, ck := range checks {
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
-			took, id, err := v.replayCheck(ctx, form.name+".wacz", warc, ck)
-			cancel()
-			if err != nil {
-				failed = err.Error()
-				break
-			}
-			coll = id
-			if i == 0 {
-				first = took
-			}
-			slowest = max(slowest, took)
-		}
-		if failed == "" {
-			// The viewer lists the pages of pages.jsonl: the first
-			// documents in collection order.
-			if err := v.checkPages(coll, form.name+".wacz", checks[0], c.Docs[:listed]); err != nil {
-				failed = err.Error()
-			}
-		}
-		fs := v.srv.Stats(form.name + ".wacz")
-		t.Logf("%s: viewer frames the service worker did not control yet (served /replay/): %d", form.name, v.srv.Stats(replay.ViewerIndexStat).Requests)
-		if err := os.WriteFile(logPrefix+"-requests.txt", []byte(strings.Join(fs.Ranges, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if failed != "" {
-			fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d form=%s failed=%q requests=%d mb_asked=%.1f\n",
-				len(c.Docs), len(c.Captures), float64(st.Size())/1e6, listed, form.name, failed, fs.Requests, float64(fs.Bytes)/1e6)
-			// The package's default form must replay; the others are
-			// measured for comparison only.
-			if form.name == "default" {
-				t.Errorf("%s: %s (Chromium's log: %s-chromium.log)", form.name, failed, logPrefix)
-			}
-		} else {
-			fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d form=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
-				len(c.Docs), len(c.Captures), float64(st.Size())/1e6, listed, form.name, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
-		}
-		v.b.Close()
+		measureReplay(t, c, checks, benchRun{form: form.name, path: path, title: testTitle, listed: listed, timeout: timeout,
+			logPrefix: filepath.Join(debugDir, fmt.Sprintf("pages-%d-%s", pages, form.name))})
 	}
+}
+
+// benchRun is one package TestReplayTimeToFirstPage measures.
+type benchRun struct {
+	form      string        // the name in the replay-bench line
+	path      string        // the WACZ
+	title     string        // the collection's name the viewer must show
+	listed    int           // the documents pages.jsonl lists, the first in collection order
+	timeout   time.Duration // for each check
+	logPrefix string        // of Chromium's log, the screenshots and the ranges asked for
+}
+
+// measureReplay opens run's package in a fresh browser and server (no
+// cached index), replays the checks in order and prints a replay-bench
+// line: the seconds to the first and to the slowest page, or why a check
+// failed. The package recrawl writes ("default", "output") must replay;
+// the others are measured for comparison only.
+func measureReplay(t *testing.T, c *Collection, checks []Check, run benchRun) {
+	warc, err := os.Open(c.WARCPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warc.Close()
+	st, err := os.Stat(run.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := run.form + ".wacz"
+	v := newViewerLog(t, map[string]string{name: run.path}, run.logPrefix+"-chromium.log")
+	defer v.b.Close()
+	v.shots, v.title = run.logPrefix, run.title
+	var first, slowest time.Duration
+	failed := ""
+	coll := ""
+	for i, ck := range checks {
+		ctx, cancel := context.WithTimeout(context.Background(), run.timeout)
+		took, id, err := v.replayCheck(ctx, name, warc, ck)
+		cancel()
+		if err != nil {
+			failed = err.Error()
+			break
+		}
+		coll = id
+		if i == 0 {
+			first = took
+		}
+		slowest = max(slowest, took)
+	}
+	if failed == "" {
+		// The viewer lists the pages of pages.jsonl: the first
+		// documents in collection order.
+		if err := v.checkPages(coll, name, checks[0], c.Docs[:run.listed]); err != nil {
+			failed = err.Error()
+		}
+	}
+	fs := v.srv.Stats(name)
+	t.Logf("%s: viewer frames the service worker did not control yet (served /replay/): %d", run.form, v.srv.Stats(replay.ViewerIndexStat).Requests)
+	if err := os.WriteFile(run.logPrefix+"-requests.txt", []byte(strings.Join(fs.Ranges, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if failed != "" {
+		fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d form=%s failed=%q requests=%d mb_asked=%.1f\n",
+			len(c.Docs), len(c.Captures), float64(st.Size())/1e6, run.listed, run.form, failed, fs.Requests, float64(fs.Bytes)/1e6)
+		if run.form == "default" || run.form == "output" {
+			t.Errorf("%s: %s (Chromium's log: %s-chromium.log)", run.form, failed, run.logPrefix)
+		}
+		return
+	}
+	fmt.Printf("replay-bench docs=%d lines=%d wacz_mb=%.1f listed=%d form=%s first_s=%.1f slowest_s=%.1f requests=%d mb_asked=%.1f\n",
+		len(c.Docs), len(c.Captures), float64(st.Size())/1e6, run.listed, run.form, first.Seconds(), slowest.Seconds(), fs.Requests, float64(fs.Bytes)/1e6)
+}
+
+// packagedTitle is the collection's name in a WACZ's datapackage.json
+// (metadata.title, what the viewer shows).
+func packagedTitle(t *testing.T, path string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	f, err := zr.Open(wacz.PackageEntry)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer f.Close()
+	var dp wacz.DataPackage
+	if err := json.NewDecoder(f).Decode(&dp); err != nil {
+		t.Fatalf("%s: %s: %v", path, wacz.PackageEntry, err)
+	}
+	return dp.Metadata.Title
 }
