@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"container/list"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/inflate"
@@ -599,17 +601,23 @@ func (r *Reader) cacheHasRoom() bool { return r.cache.hasRoom() }
 // line of block need.n below need.end.
 func (r *Reader) answer(blk *block, sorted []string, need blockNeed) ([]keyCaptures, error) {
 	var out []keyCaptures
+	from := 0 // the keys are sorted: each one's lines start at or after the previous one's
 	for i := need.first; i <= need.last; i++ {
 		key := sorted[i]
 		var caps []cdxj.Capture
-		j := sort.Search(len(blk.lines), func(j int) bool { return !belowKeyBound(blk.lines[j], key, ' ') })
-		for ; j < len(blk.lines) && belowKeyBound(blk.lines[j], key, '!'); j++ {
-			c, err := ParseLine(blk.lines[j])
+		from = blk.search(from, func(line string) bool { return belowKeyBound(line, key, ' ') })
+		for off := from; off < blk.linesEnd(); {
+			line, next := blk.line(off)
+			if !belowKeyBound(line, key, '!') {
+				break
+			}
+			c, err := ParseLine(line)
 			if err != nil {
 				e := r.entries[need.n]
 				return nil, fmt.Errorf("zipnum: shard %s block at %d: %w", e.Shard, e.Offset, err)
 			}
 			caps = append(caps, c)
+			off = next
 		}
 		if len(caps) > 0 {
 			out = append(out, keyCaptures{key: i, captures: caps})
@@ -633,14 +641,15 @@ func (r *Reader) Range(start, end string) iter.Seq2[string, error] {
 				yield("", err)
 				return
 			}
-			i := sort.SearchStrings(blk.lines, start)
-			for ; i < len(blk.lines); i++ {
-				if end != "" && blk.lines[i] >= end {
+			for off := blk.search(0, func(line string) bool { return line < start }); off < blk.linesEnd(); {
+				line, next := blk.line(off)
+				if end != "" && line >= end {
 					return
 				}
-				if !yield(blk.lines[i], nil) {
+				if !yield(line, nil) {
 					return
 				}
+				off = next
 			}
 		}
 	}
@@ -665,22 +674,79 @@ func prefixEnd(prefix string) string {
 	return ""
 }
 
-// block is one decompressed block, or the first lines of one: its lines,
-// sorted.
+// block is one decompressed block, or the first lines of one, kept as the
+// inflated text: its lines are found by binary search on the bytes, so a
+// look-up of a few keys in a block of thousands of lines splits none of
+// them.
 type block struct {
-	n     int
-	lines []string
-	size  int64
-	// complete: lines are the whole block. Otherwise they end with the
-	// first line the look-up that inflated it needed no further than, and
-	// answer only look-ups bounded below that line (see covers).
+	n int
+	// data is the block's lines, sorted, each but the last followed by
+	// '\n' ("" for a block without lines).
+	data string
+	size int64
+	// complete: data is the whole block. Otherwise it ends with the first
+	// line the look-up that inflated it needed no further than, and
+	// answers only look-ups bounded below that line (see covers).
 	complete bool
+}
+
+// linesEnd is the offset past the block's last line: a line starts at
+// every offset below it that line returns.
+func (b *block) linesEnd() int {
+	if b.data == "" {
+		return 0
+	}
+	return len(b.data) + 1
+}
+
+// line returns the line that starts at offset off (< linesEnd) and the
+// offset of the next one.
+func (b *block) line(off int) (line string, next int) {
+	i := strings.IndexByte(b.data[off:], '\n')
+	if i < 0 {
+		return b.data[off:], len(b.data) + 1
+	}
+	return b.data[off : off+i], off + i + 1
+}
+
+// search returns the offset of the first line at or after from (a line's
+// offset, or linesEnd) for which below is false, or linesEnd if there is
+// none. below must be true for a prefix of the lines and false after it,
+// as it is for a bound on sorted lines.
+func (b *block) search(from int, below func(line string) bool) int {
+	// Lines before lo are below; lines from hi on are not. lo and hi are
+	// offsets of lines (or linesEnd); the line holding the middle byte of
+	// [lo, hi) starts after the last '\n' before it.
+	lo, hi := from, b.linesEnd()
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start := lo + strings.LastIndexByte(b.data[lo:mid], '\n') + 1
+		line, next := b.line(start)
+		if below(line) {
+			lo = next
+		} else {
+			hi = start
+		}
+	}
+	return lo
+}
+
+// lastLine returns the block's last line; ok is false if it has none.
+func (b *block) lastLine() (line string, ok bool) {
+	if b.data == "" {
+		return "", false
+	}
+	return b.data[strings.LastIndexByte(b.data, '\n')+1:], true
 }
 
 // covers reports whether b holds every line of its block that sorts below
 // end.
 func (b *block) covers(end string) bool {
-	return b.complete || (len(b.lines) > 0 && b.lines[len(b.lines)-1] >= end)
+	if b.complete {
+		return true
+	}
+	last, ok := b.lastLine()
+	return ok && last >= end
 }
 
 // cachedBlock returns block n from the cache if the cache holds it as far
@@ -734,11 +800,7 @@ func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block
 	}
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
-	b := &block{n: n, size: int64(len(s)), complete: complete}
-	if s != "" {
-		b.lines = strings.Split(s, "\n")
-		b.size += int64(len(b.lines)) * 16
-	}
+	b := &block{n: n, data: s, size: int64(len(s)), complete: complete}
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
@@ -797,19 +859,38 @@ func getBuf(n int) *[]byte {
 // bytes is ErrBlockTooLarge, found after reading at most limit+1 bytes of
 // it. The gzip trailer (CRC-32 and length) is checked when the whole block
 // is inflated.
+//
+// The output buffer is sized once from the member's trailer (see
+// inflatedSizeHint). A whole block is inflated into a buffer of its own
+// that becomes the string without a copy; the first lines of one are
+// inflated into a pooled buffer and copied out.
 func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, complete bool, err error) {
 	zr := getBlockReader(buf)
 	defer blockReaders.Put(zr)
+	hint := inflatedSizeHint(buf, limit)
+	if stop == "" {
+		out, complete, err := readAtMost(zr, make([]byte, 0, hint+1), limit, nil)
+		if err != nil {
+			return "", len(out), false, err
+		}
+		if cap(out)-len(out) > len(out)/16+1<<10 {
+			// A trailer that announced more than the block holds: the
+			// string gets its own bytes, so that a cached block never
+			// holds much more memory than the cache counts.
+			return string(out), len(out), complete, nil
+		}
+		// out is not written again: the string may share its bytes.
+		return unsafe.String(unsafe.SliceData(out), len(out)), len(out), complete, nil
+	}
 	outp, _ := outPool.Get().(*[]byte)
 	if outp == nil {
 		outp = new([]byte)
 	}
 	defer outPool.Put(outp)
-	var past func([]byte) int
-	if stop != "" {
-		past = func(out []byte) int { return endOfLineAtLeast(out, stop) }
+	if cap(*outp) < hint+1 {
+		*outp = make([]byte, 0, hint+1)
 	}
-	out, complete, err := readAtMost(zr, (*outp)[:0], limit, past)
+	out, complete, err := readAtMost(zr, (*outp)[:0], limit, func(out []byte) int { return endOfLineAtLeast(out, stop) })
 	*outp = out
 	inflated = len(out)
 	if err != nil {
@@ -819,6 +900,21 @@ func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, compl
 		out = out[:endOfLineAtLeast(out, stop)]
 	}
 	return string(out), inflated, complete, nil
+}
+
+// inflatedSizeHint returns the inflated size a block's gzip data announces
+// in its trailer (ISIZE, the last 4 bytes of a member: the size modulo
+// 2^32), bounded by limit and by deflate's largest ratio (1032:1), so that
+// a hostile trailer cannot make a larger buffer than the data can fill.
+// It is a hint: a block of several members announces only its last one's
+// size, and readAtMost grows the buffer past it if it must.
+func inflatedSizeHint(member []byte, limit int64) int {
+	const minMember = 18 // a gzip header and trailer
+	if len(member) < minMember {
+		return 0
+	}
+	isize := int64(binary.LittleEndian.Uint32(member[len(member)-4:]))
+	return int(min(isize, limit, int64(len(member))*1032))
 }
 
 // blockReader inflates one block's gzip data with the engine of the build
@@ -1048,7 +1144,7 @@ func (c *BlockCache) put(owner uint64, b *block) {
 		c.ll.MoveToFront(e)
 		ce := e.Value.(*cachedBlockEntry)
 		old := ce.b
-		if old.complete || (!b.complete && len(old.lines) >= len(b.lines)) {
+		if old.complete || (!b.complete && len(old.data) >= len(b.data)) {
 			return
 		}
 		ce.b = b // the longer part replaces the shorter
@@ -1105,10 +1201,11 @@ func (r *Reader) KeyRange() (first, last string, ok bool, err error) {
 	if err != nil {
 		return "", "", false, err
 	}
-	if len(blk.lines) == 0 {
+	lastLine, ok := blk.lastLine()
+	if !ok {
 		return "", "", false, fmt.Errorf("zipnum: %s: the last block holds no line", r.idxPath)
 	}
 	first, _, _ = strings.Cut(r.entries[0].Key, " ")
-	last, _, _ = strings.Cut(blk.lines[len(blk.lines)-1], " ")
+	last, _, _ = strings.Cut(lastLine, " ")
 	return first, last, true, nil
 }
