@@ -683,6 +683,7 @@ type block struct {
 	// data is the block's lines, sorted, each but the last followed by
 	// '\n' ("" for a block without lines).
 	data string
+	// size is the memory data holds, which the block cache counts.
 	size int64
 	// complete: data is the whole block. Otherwise it ends with the first
 	// line the look-up that inflated it needed no further than, and
@@ -790,7 +791,7 @@ func (r *Reader) block(n int) (*block, error) {
 // inflate decompresses block n from its gzip member data, as far as the
 // first line >= stop (the whole block if stop is ""), and caches it.
 func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block, error) {
-	s, inflated, complete, err := gunzip(data, MaxBlockBytes, stop)
+	s, held, inflated, complete, err := gunzip(data, MaxBlockBytes, stop)
 	r.inflatedBytes.Add(int64(inflated))
 	if errors.Is(err, ErrBlockTooLarge) {
 		return nil, fmt.Errorf("zipnum: %s inflates to more than %d bytes (MaxBlockBytes): %w", r.describeBlock(n, sf), MaxBlockBytes, err)
@@ -800,7 +801,7 @@ func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block
 	}
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
-	b := &block{n: n, data: s, size: int64(len(s)), complete: complete}
+	b := &block{n: n, data: s, size: held, complete: complete}
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
@@ -853,54 +854,55 @@ func getBuf(n int) *[]byte {
 }
 
 // gunzip decompresses a block into one string (the only allocation that
-// stays: the lines of a cached block point into it). With stop not "", it
-// ends after the first whole line >= stop and reports the block incomplete
-// (unless the block ended there). A block that inflates to more than limit
-// bytes is ErrBlockTooLarge, found after reading at most limit+1 bytes of
-// it. The gzip trailer (CRC-32 and length) is checked when the whole block
-// is inflated.
+// stays: the lines of a cached block point into it) and returns the bytes
+// that string holds (its length, or the capacity of the buffer it shares).
+// With stop not "", it ends after the first whole line >= stop and reports
+// the block incomplete (unless the block ended there). A block that
+// inflates to more than limit bytes is ErrBlockTooLarge, found after
+// reading at most limit+1 bytes of it. The gzip trailer (CRC-32 and
+// length) is checked when the whole block is inflated.
 //
 // The output buffer is sized once from the member's trailer (see
-// inflatedSizeHint). A whole block is inflated into a buffer of its own
-// that becomes the string without a copy; the first lines of one are
-// inflated into a pooled buffer and copied out.
-func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, complete bool, err error) {
+// inflatedSizeHint), so it is not grown and copied as it fills. If the
+// text fills at least half of it, the buffer becomes the string without a
+// copy; otherwise (the first lines of a block) the text is copied out and
+// the buffer pooled for the next block.
+func gunzip(buf []byte, limit int64, stop string) (s string, held int64, inflated int, complete bool, err error) {
 	zr := getBlockReader(buf)
 	defer blockReaders.Put(zr)
-	hint := inflatedSizeHint(buf, limit)
-	if stop == "" {
-		out, complete, err := readAtMost(zr, make([]byte, 0, hint+1), limit, nil)
-		if err != nil {
-			return "", len(out), false, err
-		}
-		if cap(out)-len(out) > len(out)/16+1<<10 {
-			// A trailer that announced more than the block holds: the
-			// string gets its own bytes, so that a cached block never
-			// holds much more memory than the cache counts.
-			return string(out), len(out), complete, nil
-		}
-		// out is not written again: the string may share its bytes.
-		return unsafe.String(unsafe.SliceData(out), len(out)), len(out), complete, nil
+	var past func([]byte) int
+	if stop != "" {
+		past = func(out []byte) int { return endOfLineAtLeast(out, stop) }
 	}
-	outp, _ := outPool.Get().(*[]byte)
-	if outp == nil {
-		outp = new([]byte)
-	}
-	defer outPool.Put(outp)
-	if cap(*outp) < hint+1 {
-		*outp = make([]byte, 0, hint+1)
-	}
-	out, complete, err := readAtMost(zr, (*outp)[:0], limit, func(out []byte) int { return endOfLineAtLeast(out, stop) })
-	*outp = out
+	out, complete, err := readAtMost(zr, getOutBuf(inflatedSizeHint(buf, limit)+1), limit, past)
 	inflated = len(out)
 	if err != nil {
-		return "", inflated, false, err
+		putOutBuf(out)
+		return "", 0, inflated, false, err
 	}
 	if !complete {
 		out = out[:endOfLineAtLeast(out, stop)]
 	}
-	return string(out), inflated, complete, nil
+	if len(out) >= cap(out)/2 {
+		// out is not written again: the string may share its bytes.
+		return unsafe.String(unsafe.SliceData(out), len(out)), int64(cap(out)), inflated, complete, nil
+	}
+	s = string(out)
+	putOutBuf(out)
+	return s, int64(len(s)), inflated, complete, nil
 }
+
+// getOutBuf returns an empty buffer of capacity at least n for inflating a
+// block: a pooled one unless it is more than twice that, else a new one.
+func getOutBuf(n int) []byte {
+	if p, _ := outPool.Get().(*[]byte); p != nil && cap(*p) >= n && cap(*p) <= 2*n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putOutBuf pools a buffer no string shares.
+func putOutBuf(b []byte) { outPool.Put(&b) }
 
 // inflatedSizeHint returns the inflated size a block's gzip data announces
 // in its trailer (ISIZE, the last 4 bytes of a member: the size modulo
