@@ -1135,12 +1135,15 @@ func (c *BlockCache) get(owner uint64, n int) *block {
 }
 
 func (c *BlockCache) put(owner uint64, b *block) {
-	if c.max <= 0 || b.size > c.max {
+	if c.max <= 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.last = b.size
+	c.last = b.size // a block larger than the cache leaves it no room: the next are inflated only as far as needed
+	if b.size > c.max {
+		return
+	}
 	key := blockKey{owner, b.n}
 	if e, ok := c.m[key]; ok { // filled concurrently, or a part of the block
 		c.ll.MoveToFront(e)
