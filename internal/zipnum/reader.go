@@ -324,11 +324,15 @@ func (r *Reader) blockRange(start, end string) (lo, hi int) {
 // The keys are sorted and mapped to the blocks that can hold them, so each
 // block is read and inflated at most once per call however many keys it
 // answers. Blocks that lie end to end in a shard are read with one ranged
-// read of up to maxRunBytes; each block is inflated (once the block cache
-// is full, only up to the first line past the last key it answers), then
-// every key in it is answered and the block dropped or kept in the cache,
+// read of up to maxRunBytes; each block is inflated only up to the first
+// line past the last key it answers, then every key in it is answered and
+// those first lines of the block dropped or kept in the cache (a later
+// look-up that needs lines past them inflates the block again, further),
 // so a call holds at most one inflated block per reading goroutine
-// (2×GOMAXPROCS of them).
+// (2×GOMAXPROCS of them). Inflating only that far measured fewer bytes
+// inflated than inflating whole blocks for the cache, cold and warm, on
+// random keys and on the batches of real rounds (docs/scaling.md, "The
+// look-ups of a round").
 func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
@@ -575,11 +579,7 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 	}
 	for _, i := range run {
 		e := r.entries[needs[i].n]
-		stop := needs[i].end
-		if r.cacheHasRoom() {
-			stop = "" // the whole block, cached for any later look-up in it
-		}
-		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], stop)
+		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], needs[i].end)
 		if err != nil {
 			return err
 		}
@@ -589,13 +589,6 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 	}
 	return nil
 }
-
-// cacheHasRoom reports whether the block cache has room for another block
-// as large as the last one it was given. While it has, look-ups inflate
-// whole blocks, so that the next batch finds
-// every line of them; once it is full (an index larger than the cache,
-// whose blocks evict each other), only as far as their keys.
-func (r *Reader) cacheHasRoom() bool { return r.cache.hasRoom() }
 
 // answer finds the captures of the keys of need in blk, which holds every
 // line of block need.n below need.end.
@@ -1067,7 +1060,6 @@ func (r *Reader) shard(name string) (*shardFile, error) {
 type BlockCache struct {
 	mu        sync.Mutex
 	max, size int64
-	last      int64      // size of the last block put
 	ll        *list.List // front: most recently used
 	m         map[blockKey]*list.Element
 	owners    map[uint64]int64 // bytes held per reader
@@ -1116,14 +1108,6 @@ func (c *BlockCache) ownerBytes(owner uint64) int64 {
 	return c.owners[owner]
 }
 
-// hasRoom reports whether the cache has room for another block as large as
-// the last one it was given.
-func (c *BlockCache) hasRoom() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.max > 0 && c.size+c.last <= c.max
-}
-
 func (c *BlockCache) get(owner uint64, n int) *block {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -1135,15 +1119,11 @@ func (c *BlockCache) get(owner uint64, n int) *block {
 }
 
 func (c *BlockCache) put(owner uint64, b *block) {
-	if c.max <= 0 {
+	if c.max <= 0 || b.size > c.max {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.last = b.size // a block larger than the cache leaves it no room: the next are inflated only as far as needed
-	if b.size > c.max {
-		return
-	}
 	key := blockKey{owner, b.n}
 	if e, ok := c.m[key]; ok { // filled concurrently, or a part of the block
 		c.ll.MoveToFront(e)

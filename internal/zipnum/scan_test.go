@@ -178,32 +178,38 @@ func TestBlockSearch(t *testing.T) {
 	}
 }
 
-// TestLookupBlockLargerThanCache: a block larger than the block cache is
-// inflated whole once at most; the look-ups after it inflate only as far
-// as their keys, since the cache could not keep it whole.
-func TestLookupBlockLargerThanCache(t *testing.T) {
+// TestLookupInflatesAsFarAsItsKeysWithACache: with a block cache, small or
+// with room for the whole index, a look-up inflates a block only as far as
+// its keys, and the look-ups of the same keys after it find those first
+// lines in the cache.
+func TestLookupInflatesAsFarAsItsKeysWithACache(t *testing.T) {
 	lines, want := genLines(300, 8)
 	dir := t.TempDir()
 	if err := Build(dir, Lines(lines), 0, len(lines)); err != nil { // one block
 		t.Fatal(err)
 	}
 	blockBytes := int64(len(strings.Join(lines, "\n")) + 1)
-	r, err := Open(dir, Options{CacheBytes: blockBytes / 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	first, _ := ParseLine(lines[0])
-	for range 4 {
-		got, err := r.Lookup([]string{first.Key})
+	for _, cache := range []int64{blockBytes / 2, 0} {
+		r, err := Open(dir, Options{CacheBytes: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got[first.Key], want[first.Key]) {
-			t.Fatalf("Lookup(%q): %d captures, want %d", first.Key, len(got[first.Key]), len(want[first.Key]))
+		for range 4 {
+			got, err := r.Lookup([]string{first.Key})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got[first.Key], want[first.Key]) {
+				t.Fatalf("Lookup(%q): %d captures, want %d", first.Key, len(got[first.Key]), len(want[first.Key]))
+			}
 		}
-	}
-	if n := r.InflatedBytes(); n > blockBytes*3/2 {
-		t.Errorf("4 look-ups of a key in the first lines of a block of %d bytes, twice the cache, inflated %d bytes", blockBytes, n)
+		if n := r.InflatedBytes(); n > blockBytes/4 {
+			t.Errorf("cache %d: 4 look-ups of a key in the first lines of a block of %d bytes inflated %d bytes", cache, blockBytes, n)
+		}
+		if r.BlocksRead() != 1 {
+			t.Errorf("cache %d: 4 look-ups of the same key read %d blocks, want 1", cache, r.BlocksRead())
+		}
+		r.Close()
 	}
 }
