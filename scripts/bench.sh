@@ -66,6 +66,14 @@
 #                               # generated 100-140 article pages/s: 10^5 in 5 minutes, 10^6 (300,000 pages) in about
 #                               # 40-50 and 3x10^6 in about 2-2.5 hours; disk allows all three, 30 minutes of
 #                               # generation only 10^5 at that rate.
+#   scripts/bench.sh lookups    # cold and warm ZipNum look-ups on the 10^6-capture archive of `scale` (SCALE_DIR/
+#                               # archive-1000000, generated once), one index per --lines_per_block of LOOKUP_BLOCKS
+#                               # (default "3000 1000 300"; the first is the baseline of every ratio): index bytes,
+#                               # cluster.idx bytes (and what it would weigh at 4 billion captures), index CPU-s;
+#                               # look-ups of batches of 1,000 random keys and of the batches of real rounds (the
+#                               # URLs each round of a short extraction looked up: its documents, missing URLs and
+#                               # listings), cold (a new reader per batch) and warm (one reader), in lookups/s and
+#                               # lookups/cpu-s, blocks and MB inflated per batch (target cold >= 10,000/s)
 #   scripts/bench.sh all
 #
 # Environment:
@@ -111,6 +119,8 @@
 #   SCALE_SMALL_K, SCALE_SMALL_ROUNDS  `scale`: the second extraction, for the fit of a round's fixed part
 #                        (default K = 100, 8 rounds)
 #   SCALE_INDEX_FLAGS    `scale`: index flags beyond --format=zipnum --shards=4 (default --dictionary)
+#   LOOKUP_BLOCKS        `lookups`: the --lines_per_block of each index (default "3000 1000 300")
+#   LOOKUP_ROUNDS        `lookups`: rounds of the extraction whose batches are looked up (default 8: 6 of K = 1,000)
 #
 # Binaries are built first (build time never counts), into BENCH_DIR/bin.
 set -euo pipefail
@@ -1043,6 +1053,88 @@ PY
       printf "RESULT scale ratio (%d over %d captures): %s\n", hi[1], lo[1], line }' "$table"
 }
 
+# bench_lookups: see the usage at the top. The runs alternate between the
+# indexes, BENCH_REPS times; medians are printed.
+bench_lookups() {
+  local cache="${SCALE_DIR:-$HOME/.cache/recrawl/scale}" n=1000000 blocks="${LOOKUP_BLOCKS:-3000 1000 300}"
+  local event="${BENCH_EXTRACT_SPEC:-federal-election-2009}" rounds="${LOOKUP_ROUNDS:-8}"
+  local a="$cache/archive-$n" w="$dir/lookups"
+  go build -o "$bin/recrawl" ./cmd/recrawl
+  go test -c -o "$bin/lookup.test" ./internal/lookup
+  if [ ! -f "$a/.complete" ]; then
+    go build -o "$bin/genarchive" ./cmd/genarchive
+    echo "== generating $n captures in $a (once; reused by later runs and by scale)"
+    rm -rf "$a"
+    timed "$dir/lookups-gen.log" "$bin/genarchive" --out "$a" --pages $((n * 3 / 10)) --seed 1 --quiet >/dev/null
+    touch "$a/.complete"
+  fi
+  rm -rf "$w"; mkdir -p "$w"
+  echo "== ZipNum look-ups on $a: --lines_per_block $blocks, 4 shards; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  local nb first="${blocks%% *}"
+  for nb in $blocks; do
+    local iwall icpu
+    read -r iwall _ icpu < <(timed "$w/index-$nb.log" "$bin/recrawl" index --input="$a/*.warc.gz" --output="$w/index-$nb" \
+      --format=zipnum --shards=4 --lines_per_block="$nb")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$nb" "$icpu" "$iwall" "$(du -sb "$w/index-$nb" | cut -f1)" \
+      "$(stat -c %s "$w/index-$nb/cluster.idx")" "$(grep -c . "$w/index-$nb/cluster.idx")" >>"$w/indexes.tsv"
+  done
+  zcat "$w/index-$first"/*.gz | cut -d' ' -f1 >"$w/lines.txt"
+  local captures; captures=$(wc -l <"$w/lines.txt")
+  uniq "$w/lines.txt" >"$w/keys.txt"; rm -f "$w/lines.txt"
+  # A real round's batches: the URLs each round of a short extraction looked up.
+  timed "$w/extract.log" "$bin/recrawl" extract --spec "$a/specs/$event.yaml" --index "zipnum:$w/index-$first" --archive "$a" \
+    --output "$w/extract" --engine beam --batch_size 1000 --target_size 20000 --max_rounds "$rounds" --strategy ctf --quiet >/dev/null
+  python3 - "$w/extract" "$w/round-batches.txt" <<'PY'
+import json, sys, collections
+keys = collections.defaultdict(set)
+for f in ("documents.jsonl", "missing.jsonl", "listings.jsonl"):
+    for line in open(f"{sys.argv[1]}/{f}"):
+        d = json.loads(line)
+        keys[d["round"]].add(d["surt"])
+full = [r for r in sorted(keys) if len(keys[r]) >= 500]  # the rounds of a whole batch of K
+open(sys.argv[2], "w").write("\n\n".join("\n".join(sorted(keys[r])) for r in full) + "\n")
+print(f"round batches: rounds {full[0]}-{full[-1]}, {sum(len(keys[r]) for r in full) / len(full):.0f} URLs each")
+PY
+  local nbatches; nbatches=$(grep -c '^$' "$w/round-batches.txt" || true); nbatches=$((nbatches + 1))
+  local rep
+  for rep in $(seq "$reps"); do
+    for nb in $blocks; do
+      local run=(env RECRAWL_BENCH_INDEXES="n$nb=zipnum:$w/index-$nb" "$bin/lookup.test" -test.run '^$' -test.bench '^BenchmarkIndexLookup$')
+      (cd internal/lookup && RECRAWL_BENCH_COLD=1 RECRAWL_BENCH_KEYS="$w/keys.txt" "${run[@]}" -test.benchtime 5x) | sed -n 's/^Benchmark/cold-random Benchmark/p' >>"$w/lookups.txt"
+      (cd internal/lookup && RECRAWL_BENCH_KEYS="$w/keys.txt" "${run[@]}" -test.benchtime 20x) | sed -n 's/^Benchmark/warm-random Benchmark/p' >>"$w/lookups.txt"
+      (cd internal/lookup && RECRAWL_BENCH_COLD=1 RECRAWL_BENCH_BATCHES="$w/round-batches.txt" "${run[@]}" -test.benchtime "${nbatches}x") | sed -n 's/^Benchmark/cold-round Benchmark/p' >>"$w/lookups.txt"
+      (cd internal/lookup && RECRAWL_BENCH_BATCHES="$w/round-batches.txt" "${run[@]}" -test.benchtime "${nbatches}x") | sed -n 's/^Benchmark/warm-round Benchmark/p' >>"$w/lookups.txt"
+    done
+  done
+  python3 - "$w/indexes.tsv" "$w/lookups.txt" "$captures" "$first" <<'PY'
+import sys, statistics, collections
+idx = {l.split("\t")[0]: l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()}
+captures, first = int(sys.argv[3]), sys.argv[4]
+runs = collections.defaultdict(list)
+for line in open(sys.argv[2]):
+    f = line.split()
+    mode, nb = f[0], f[1].split("/")[1].split("-")[0][1:]
+    runs[(mode, nb)].append({f[i + 1]: float(f[i]) for i in range(3, len(f) - 1, 2)})
+med = lambda mode, nb, unit: statistics.median(r[unit] for r in runs[(mode, nb)])
+print(f"{captures} captures. Per --lines_per_block: index CPU-s, index bytes, cluster.idx bytes (lines) and at 4e9 captures")
+for nb, (_, cpu, wall, size, cbytes, clines) in idx.items():
+    at4e9 = int(cbytes) / int(clines) * 4e9 / (captures / int(clines))
+    print(f"RESULT lookups index lines_per_block={nb}: {float(cpu):.1f} CPU-s ({float(wall):.0f} s wall), {int(size)/1e6:.1f} MB, "
+          f"cluster.idx {int(cbytes)/1e3:.1f} KB ({clines} blocks); at 4e9 captures {at4e9/1e6:,.0f} MB")
+for mode in ("cold-random", "cold-round", "warm-random", "warm-round"):
+    for nb in idx:
+        if not runs[(mode, nb)]:
+            continue
+        c, s = med(mode, nb, "lookups/cpu-s"), med(mode, nb, "lookups/s")
+        c0, s0 = med(mode, first, "lookups/cpu-s"), med(mode, first, "lookups/s")
+        target = ("" if not mode.startswith("cold") else " (target met)" if s >= 10000 else " (below 10,000/s)")
+        print(f"RESULT lookups {mode:11s} lines_per_block={nb:>5s}: {s:7.0f} lookups/s{target}, {c:7.0f} lookups/cpu-s, "
+              f"{med(mode, nb, 'blocks/batch'):5.0f} blocks and {med(mode, nb, 'MB-inflated/batch'):6.1f} MB inflated per batch; "
+              f"vs {first}: {s/s0:.2f}x wall, {c/c0:.2f}x CPU (median of {len(runs[(mode, nb)])})")
+PY
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 main() {
   case "$what" in
     refresh) bench_refresh ;;
@@ -1055,8 +1147,9 @@ main() {
     replay) bench_replay ;;
     incremental) bench_incremental ;;
     scale) bench_scale ;;
+    lookups) bench_lookups ;;
     all) bench_index; bench_machine; bench_document; bench_extract; bench_refresh; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, refresh, replay, incremental, scale, all)"; exit 2 ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, refresh, replay, incremental, scale, lookups, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs

@@ -3,12 +3,14 @@ package lookup
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -127,23 +129,40 @@ func runLookups(b *testing.B, f *benchFixture, idx Index) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	batch := make([]string, *benchBatch)
 	found := 0
+	var busy time.Duration
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
 		for i := range batch {
 			batch[i] = f.keys[rng.IntN(len(f.keys))]
 		}
+		cpu := cpuTime()
 		b.StartTimer()
 		m, err := idx.Lookup(ctx, batch)
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		busy += cpuTime() - cpu
+		b.StartTimer()
 		found += len(m)
 	}
 	if found == 0 {
 		b.Fatal("no key found")
 	}
 	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "lookups/s")
+	b.ReportMetric(float64(b.N*len(batch))/busy.Seconds(), "lookups/cpu-s")
+}
+
+// cpuTime is the process's user and system time: lookups/cpu-s divides by
+// it, which the other load of a shared machine changes less than the wall
+// clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkLookup(b *testing.B) {
@@ -213,24 +232,131 @@ func BenchmarkLookup(b *testing.B) {
 // key per line) in each index of RECRAWL_BENCH_INDEXES ("NAME=SPEC,...",
 // e.g. an index of a base and 10 segments and the same index compacted),
 // one sub-benchmark per NAME; scripts/bench.sh incremental sets them.
+//
+// With RECRAWL_BENCH_BATCHES (a file of batches: one key per line, a blank
+// line between batches, e.g. the URLs each round of an extraction looked
+// up) the iterations look up those batches in turn instead of random keys.
+// With RECRAWL_BENCH_COLD=1 every batch gets a newly opened index (opened
+// untimed), so that no block is cached: `-benchtime 5x` is 5 cold batches.
+// A ZipNum index of one part also reports blocks/batch and
+// MB-inflated/batch.
 func BenchmarkIndexLookup(b *testing.B) {
-	specs, keysFile := os.Getenv("RECRAWL_BENCH_INDEXES"), os.Getenv("RECRAWL_BENCH_KEYS")
-	if specs == "" || keysFile == "" {
-		b.Skip("RECRAWL_BENCH_INDEXES and RECRAWL_BENCH_KEYS are not set")
+	specs, keysFile, batchesFile := os.Getenv("RECRAWL_BENCH_INDEXES"), os.Getenv("RECRAWL_BENCH_KEYS"), os.Getenv("RECRAWL_BENCH_BATCHES")
+	if specs == "" || (keysFile == "" && batchesFile == "") {
+		b.Skip("RECRAWL_BENCH_INDEXES and RECRAWL_BENCH_KEYS (or RECRAWL_BENCH_BATCHES) are not set")
 	}
-	data, err := os.ReadFile(keysFile)
-	if err != nil {
-		b.Fatal(err)
+	var next func(rng *rand.Rand, batch []string) []string
+	if batchesFile != "" {
+		batches, err := readBatches(batchesFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		i := 0
+		next = func(*rand.Rand, []string) []string {
+			i++
+			return batches[(i-1)%len(batches)]
+		}
+	} else {
+		data, err := os.ReadFile(keysFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		keys := strings.Fields(string(data))
+		next = func(rng *rand.Rand, batch []string) []string {
+			for i := range batch {
+				batch[i] = keys[rng.IntN(len(keys))]
+			}
+			return batch
+		}
 	}
-	f := &benchFixture{keys: strings.Fields(string(data))}
+	cold := os.Getenv("RECRAWL_BENCH_COLD") == "1"
 	for _, named := range strings.Split(specs, ",") {
 		name, spec, _ := strings.Cut(named, "=")
 		b.Run(name, func(b *testing.B) {
-			idx, err := Open(context.Background(), spec)
-			if err != nil {
-				b.Fatal(err)
-			}
-			runLookups(b, f, idx)
+			runIndexLookups(b, spec, next, cold)
 		})
+	}
+}
+
+// readBatches reads a file of batches of keys: one key per line, a blank
+// line between batches.
+func readBatches(name string) ([][]string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var batches [][]string
+	for _, part := range strings.Split(string(data), "\n\n") {
+		if keys := strings.Fields(part); len(keys) > 0 {
+			batches = append(batches, keys)
+		}
+	}
+	if len(batches) == 0 {
+		return nil, fmt.Errorf("%s: no keys", name)
+	}
+	return batches, nil
+}
+
+// runIndexLookups looks up one batch of next per iteration in the index of
+// spec, opened once, or before every batch if cold.
+func runIndexLookups(b *testing.B, spec string, next func(*rand.Rand, []string) []string, cold bool) {
+	ctx := context.Background()
+	var blocks, inflated int64
+	open := func() Index {
+		idx, err := Open(ctx, spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return idx
+	}
+	closeIndex := func(idx Index) {
+		if z, ok := idx.(zipnumIndex); ok {
+			blocks += z.r.BlocksRead()
+			inflated += z.r.InflatedBytes()
+		}
+		idx.Close()
+	}
+	idx := open()
+	defer func() {
+		if idx != nil { // a failed batch
+			idx.Close()
+		}
+	}()
+	rng := rand.New(rand.NewPCG(1, 2))
+	batch := make([]string, *benchBatch)
+	looked, found := 0, 0
+	var busy time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		keys := next(rng, batch)
+		if cold && looked > 0 {
+			closeIndex(idx)
+			idx = open()
+		}
+		cpu := cpuTime()
+		b.StartTimer()
+		m, err := idx.Lookup(ctx, keys)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		busy += cpuTime() - cpu
+		b.StartTimer()
+		looked += len(keys)
+		found += len(m)
+	}
+	if found == 0 {
+		b.Fatal("no key found")
+	}
+	b.ReportMetric(float64(looked)/b.Elapsed().Seconds(), "lookups/s")
+	b.ReportMetric(float64(looked)/busy.Seconds(), "lookups/cpu-s")
+	b.ReportMetric(float64(found)/float64(looked), "found/key")
+	_, isZipNum := idx.(zipnumIndex)
+	closeIndex(idx)
+	idx = nil
+	if isZipNum {
+		b.ReportMetric(float64(blocks)/float64(b.N), "blocks/batch")
+		b.ReportMetric(float64(inflated)/1e6/float64(b.N), "MB-inflated/batch")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"container/list"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/recrawl/recrawl/internal/bytecount"
 	"github.com/recrawl/recrawl/internal/cdxj"
@@ -312,11 +314,15 @@ func (r *Reader) blockRange(start, end string) (lo, hi int) {
 // The keys are sorted and mapped to the blocks that can hold them, so each
 // block is read and inflated at most once per call however many keys it
 // answers. Blocks that lie end to end in a shard are read with one ranged
-// read of up to maxRunBytes; each block is inflated (once the block cache
-// is full, only up to the first line past the last key it answers), then
-// every key in it is answered and the block dropped or kept in the cache,
+// read of up to maxRunBytes; each block is inflated only up to the first
+// line past the last key it answers, then every key in it is answered and
+// those first lines of the block dropped or kept in the cache (a later
+// look-up that needs lines past them inflates the block again, further),
 // so a call holds at most one inflated block per reading goroutine
-// (2×GOMAXPROCS of them).
+// (2×GOMAXPROCS of them). Inflating only that far measured fewer bytes
+// inflated than inflating whole blocks for the cache, cold and warm, on
+// random keys and on the batches of real rounds (docs/scaling.md, "The
+// look-ups of a round").
 func (r *Reader) Lookup(keys []string) (map[string][]cdxj.Capture, error) {
 	sorted := slices.Clone(keys)
 	slices.Sort(sorted)
@@ -563,11 +569,7 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 	}
 	for _, i := range run {
 		e := r.entries[needs[i].n]
-		stop := needs[i].end
-		if r.cacheHasRoom() {
-			stop = "" // the whole block, cached for any later look-up in it
-		}
-		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], stop)
+		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], needs[i].end)
 		if err != nil {
 			return err
 		}
@@ -578,28 +580,27 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 	return nil
 }
 
-// cacheHasRoom reports whether the block cache has room for another block
-// as large as the last one it was given. While it has, look-ups inflate
-// whole blocks, so that the next batch finds
-// every line of them; once it is full (an index larger than the cache,
-// whose blocks evict each other), only as far as their keys.
-func (r *Reader) cacheHasRoom() bool { return r.cache.hasRoom() }
-
 // answer finds the captures of the keys of need in blk, which holds every
 // line of block need.n below need.end.
 func (r *Reader) answer(blk *block, sorted []string, need blockNeed) ([]keyCaptures, error) {
 	var out []keyCaptures
+	from := 0 // the keys are sorted: each one's lines start at or after the previous one's
 	for i := need.first; i <= need.last; i++ {
 		key := sorted[i]
 		var caps []cdxj.Capture
-		j := sort.Search(len(blk.lines), func(j int) bool { return !belowKeyBound(blk.lines[j], key, ' ') })
-		for ; j < len(blk.lines) && belowKeyBound(blk.lines[j], key, '!'); j++ {
-			c, err := ParseLine(blk.lines[j])
+		from = blk.search(from, func(line string) bool { return belowKeyBound(line, key, ' ') })
+		for off := from; off < blk.linesEnd(); {
+			line, next := blk.line(off)
+			if !belowKeyBound(line, key, '!') {
+				break
+			}
+			c, err := ParseLine(line)
 			if err != nil {
 				e := r.entries[need.n]
 				return nil, fmt.Errorf("zipnum: shard %s block at %d: %w", e.Shard, e.Offset, err)
 			}
 			caps = append(caps, c)
+			off = next
 		}
 		if len(caps) > 0 {
 			out = append(out, keyCaptures{key: i, captures: caps})
@@ -623,14 +624,15 @@ func (r *Reader) Range(start, end string) iter.Seq2[string, error] {
 				yield("", err)
 				return
 			}
-			i := sort.SearchStrings(blk.lines, start)
-			for ; i < len(blk.lines); i++ {
-				if end != "" && blk.lines[i] >= end {
+			for off := blk.search(0, func(line string) bool { return line < start }); off < blk.linesEnd(); {
+				line, next := blk.line(off)
+				if end != "" && line >= end {
 					return
 				}
-				if !yield(blk.lines[i], nil) {
+				if !yield(line, nil) {
 					return
 				}
+				off = next
 			}
 		}
 	}
@@ -655,22 +657,80 @@ func prefixEnd(prefix string) string {
 	return ""
 }
 
-// block is one decompressed block, or the first lines of one: its lines,
-// sorted.
+// block is one decompressed block, or the first lines of one, kept as the
+// inflated text: its lines are found by binary search on the bytes, so a
+// look-up of a few keys in a block of thousands of lines splits none of
+// them.
 type block struct {
-	n     int
-	lines []string
-	size  int64
-	// complete: lines are the whole block. Otherwise they end with the
-	// first line the look-up that inflated it needed no further than, and
-	// answer only look-ups bounded below that line (see covers).
+	n int
+	// data is the block's lines, sorted, each but the last followed by
+	// '\n' ("" for a block without lines).
+	data string
+	// size is the memory data holds, which the block cache counts.
+	size int64
+	// complete: data is the whole block. Otherwise it ends with the first
+	// line the look-up that inflated it needed no further than, and
+	// answers only look-ups bounded below that line (see covers).
 	complete bool
+}
+
+// linesEnd is the offset past the block's last line: a line starts at
+// every offset below it that line returns.
+func (b *block) linesEnd() int {
+	if b.data == "" {
+		return 0
+	}
+	return len(b.data) + 1
+}
+
+// line returns the line that starts at offset off (< linesEnd) and the
+// offset of the next one.
+func (b *block) line(off int) (line string, next int) {
+	i := strings.IndexByte(b.data[off:], '\n')
+	if i < 0 {
+		return b.data[off:], len(b.data) + 1
+	}
+	return b.data[off : off+i], off + i + 1
+}
+
+// search returns the offset of the first line at or after from (a line's
+// offset, or linesEnd) for which below is false, or linesEnd if there is
+// none. below must be true for a prefix of the lines and false after it,
+// as it is for a bound on sorted lines.
+func (b *block) search(from int, below func(line string) bool) int {
+	// Lines before lo are below; lines from hi on are not. lo and hi are
+	// offsets of lines (or linesEnd); the line holding the middle byte of
+	// [lo, hi) starts after the last '\n' before it.
+	lo, hi := from, b.linesEnd()
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start := lo + strings.LastIndexByte(b.data[lo:mid], '\n') + 1
+		line, next := b.line(start)
+		if below(line) {
+			lo = next
+		} else {
+			hi = start
+		}
+	}
+	return lo
+}
+
+// lastLine returns the block's last line; ok is false if it has none.
+func (b *block) lastLine() (line string, ok bool) {
+	if b.data == "" {
+		return "", false
+	}
+	return b.data[strings.LastIndexByte(b.data, '\n')+1:], true
 }
 
 // covers reports whether b holds every line of its block that sorts below
 // end.
 func (b *block) covers(end string) bool {
-	return b.complete || (len(b.lines) > 0 && b.lines[len(b.lines)-1] >= end)
+	if b.complete {
+		return true
+	}
+	last, ok := b.lastLine()
+	return ok && last >= end
 }
 
 // cachedBlock returns block n from the cache if the cache holds it as far
@@ -714,7 +774,7 @@ func (r *Reader) block(n int) (*block, error) {
 // inflate decompresses block n from its gzip member data, as far as the
 // first line >= stop (the whole block if stop is ""), and caches it.
 func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block, error) {
-	s, inflated, complete, err := gunzip(data, MaxBlockBytes, stop)
+	s, held, inflated, complete, err := gunzip(data, MaxBlockBytes, stop)
 	r.inflatedBytes.Add(int64(inflated))
 	if errors.Is(err, ErrBlockTooLarge) {
 		return nil, fmt.Errorf("zipnum: %s inflates to more than %d bytes (MaxBlockBytes): %w", r.describeBlock(n, sf), MaxBlockBytes, err)
@@ -724,11 +784,7 @@ func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block
 	}
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
-	b := &block{n: n, size: int64(len(s)), complete: complete}
-	if s != "" {
-		b.lines = strings.Split(s, "\n")
-		b.size += int64(len(b.lines)) * 16
-	}
+	b := &block{n: n, data: s, size: held, complete: complete}
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
@@ -781,34 +837,69 @@ func getBuf(n int) *[]byte {
 }
 
 // gunzip decompresses a block into one string (the only allocation that
-// stays: the lines of a cached block point into it). With stop not "", it
-// ends after the first whole line >= stop and reports the block incomplete
-// (unless the block ended there). A block that inflates to more than limit
-// bytes is ErrBlockTooLarge, found after reading at most limit+1 bytes of
-// it. The gzip trailer (CRC-32 and length) is checked when the whole block
-// is inflated.
-func gunzip(buf []byte, limit int64, stop string) (s string, inflated int, complete bool, err error) {
+// stays: the lines of a cached block point into it) and returns the bytes
+// that string holds (its length, or the capacity of the buffer it shares).
+// With stop not "", it ends after the first whole line >= stop and reports
+// the block incomplete (unless the block ended there). A block that
+// inflates to more than limit bytes is ErrBlockTooLarge, found after
+// reading at most limit+1 bytes of it. The gzip trailer (CRC-32 and
+// length) is checked when the whole block is inflated.
+//
+// The output buffer is sized once from the member's trailer (see
+// inflatedSizeHint), so it is not grown and copied as it fills. If the
+// text fills at least half of it, the buffer becomes the string without a
+// copy; otherwise (the first lines of a block) the text is copied out and
+// the buffer pooled for the next block.
+func gunzip(buf []byte, limit int64, stop string) (s string, held int64, inflated int, complete bool, err error) {
 	zr := getBlockReader(buf)
 	defer blockReaders.Put(zr)
-	outp, _ := outPool.Get().(*[]byte)
-	if outp == nil {
-		outp = new([]byte)
-	}
-	defer outPool.Put(outp)
 	var past func([]byte) int
 	if stop != "" {
 		past = func(out []byte) int { return endOfLineAtLeast(out, stop) }
 	}
-	out, complete, err := readAtMost(zr, (*outp)[:0], limit, past)
-	*outp = out
+	out, complete, err := readAtMost(zr, getOutBuf(inflatedSizeHint(buf, limit)+1), limit, past)
 	inflated = len(out)
 	if err != nil {
-		return "", inflated, false, err
+		putOutBuf(out)
+		return "", 0, inflated, false, err
 	}
 	if !complete {
 		out = out[:endOfLineAtLeast(out, stop)]
 	}
-	return string(out), inflated, complete, nil
+	if len(out) >= cap(out)/2 {
+		// out is not written again: the string may share its bytes.
+		return unsafe.String(unsafe.SliceData(out), len(out)), int64(cap(out)), inflated, complete, nil
+	}
+	s = string(out)
+	putOutBuf(out)
+	return s, int64(len(s)), inflated, complete, nil
+}
+
+// getOutBuf returns an empty buffer of capacity at least n for inflating a
+// block: a pooled one unless it is more than twice that, else a new one.
+func getOutBuf(n int) []byte {
+	if p, _ := outPool.Get().(*[]byte); p != nil && cap(*p) >= n && cap(*p) <= 2*n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putOutBuf pools a buffer no string shares.
+func putOutBuf(b []byte) { outPool.Put(&b) }
+
+// inflatedSizeHint returns the inflated size a block's gzip data announces
+// in its trailer (ISIZE, the last 4 bytes of a member: the size modulo
+// 2^32), bounded by limit and by deflate's largest ratio (1032:1), so that
+// a hostile trailer cannot make a larger buffer than the data can fill.
+// It is a hint: a block of several members announces only its last one's
+// size, and readAtMost grows the buffer past it if it must.
+func inflatedSizeHint(member []byte, limit int64) int {
+	const minMember = 18 // a gzip header and trailer
+	if len(member) < minMember {
+		return 0
+	}
+	isize := int64(binary.LittleEndian.Uint32(member[len(member)-4:]))
+	return int(min(isize, limit, int64(len(member))*1032))
 }
 
 // blockReader inflates one block's gzip data with the engine of the build
@@ -959,7 +1050,6 @@ func (r *Reader) shard(name string) (*shardFile, error) {
 type BlockCache struct {
 	mu        sync.Mutex
 	max, size int64
-	last      int64      // size of the last block put
 	ll        *list.List // front: most recently used
 	m         map[blockKey]*list.Element
 	owners    map[uint64]int64 // bytes held per reader
@@ -1008,14 +1098,6 @@ func (c *BlockCache) ownerBytes(owner uint64) int64 {
 	return c.owners[owner]
 }
 
-// hasRoom reports whether the cache has room for another block as large as
-// the last one it was given.
-func (c *BlockCache) hasRoom() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.max > 0 && c.size+c.last <= c.max
-}
-
 func (c *BlockCache) get(owner uint64, n int) *block {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -1032,13 +1114,12 @@ func (c *BlockCache) put(owner uint64, b *block) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.last = b.size
 	key := blockKey{owner, b.n}
 	if e, ok := c.m[key]; ok { // filled concurrently, or a part of the block
 		c.ll.MoveToFront(e)
 		ce := e.Value.(*cachedBlockEntry)
 		old := ce.b
-		if old.complete || (!b.complete && len(old.lines) >= len(b.lines)) {
+		if old.complete || (!b.complete && len(old.data) >= len(b.data)) {
 			return
 		}
 		ce.b = b // the longer part replaces the shorter
@@ -1095,10 +1176,11 @@ func (r *Reader) KeyRange() (first, last string, ok bool, err error) {
 	if err != nil {
 		return "", "", false, err
 	}
-	if len(blk.lines) == 0 {
+	lastLine, ok := blk.lastLine()
+	if !ok {
 		return "", "", false, fmt.Errorf("zipnum: %s: the last block holds no line", r.idxPath)
 	}
 	first, _, _ = strings.Cut(r.entries[0].Key, " ")
-	last, _, _ = strings.Cut(blk.lines[len(blk.lines)-1], " ")
+	last, _, _ = strings.Cut(lastLine, " ")
 	return first, last, true, nil
 }
