@@ -28,6 +28,11 @@
 #                               # rounds per job at K = 100 and 1000 on prism, a Flink and a Spark cluster
 #                               # (started and stopped here by the project's scripts); the job start and the
 #                               # work per round from N = 1 against N = 10 on the same runner
+#   scripts/bench.sh clusters-scale  # extract-jobs on the scale benchmark's 10^6-capture archive: each cluster
+#                               # (Flink, Spark) also indexes it (ZipNum, 4 shards, --dictionary; wall, CPU, peak
+#                               # RSS) and its index is compared byte for byte with prism's (CLUSTERS_SCALE_INDEX);
+#                               # then K = 1000, 10 rounds at N = 10 and N = 1 on prism, Flink and Spark; every
+#                               # output file compared with prism's; job start and work per round
 #   scripts/bench.sh refresh    # recrawl extract --refresh after a night that adds 1 % of the captures to the
 #                               # index (the night-1 index: every 100th CDXJ line left out) against a fresh
 #                               # extraction of the same final size on the whole index, in one run: the wall
@@ -105,6 +110,14 @@
 #   BENCH_EXTRACT_JOBS_N      rounds per job (default "1 10"), BENCH_EXTRACT_JOBS_REPS repetitions (default 1),
 #   BENCH_EXTRACT_JOBS_TIMEOUT  seconds after which one extraction is stopped and reported (default 1800)
 #   BENCH_EXTRACT_RUNNERS     default "prism flink spark" (the clusters need scripts/install-cluster-deps.sh)
+#   BENCH_EXTRACT_JOBS_N1_ROUNDS  rounds of the N = 1 runs (default: BENCH_EXTRACT_JOBS_ROUNDS); when fewer, the same
+#                        rounds also run as one job, and the job start comes from those two runs
+#   BENCH_EXTRACT_JOBS_ARCHIVE, BENCH_EXTRACT_JOBS_INDEX  an existing archive (with .complete) and its index
+#                        instead of the generated one (the index is built by prism when unset)
+#   BENCH_EXTRACT_JOBS_INDEX_ON  clusters that also index the archive, compared with the index above (default none)
+#   BENCH_EXTRACT_JOBS_INDEX_FLAGS  default "--format=zipnum --shards=4 --dictionary"
+#   CLUSTERS_SCALE_CAPTURES (default 1e6), CLUSTERS_SCALE_INDEX (prism's index of it), CLUSTERS_SCALE_INDEX_ON
+#                        (default "flink spark"), CLUSTERS_SCALE_N1_ROUNDS (default 10): `clusters-scale`
 #   BENCH_REPLAY_PAGES   generated article pages per replay collection (default "80 9200": 348 and
 #                        19,045 documents; 5400 gives 11,724); kept in BENCH_DIR/replay; needs
 #                        scripts/install-test-deps.sh
@@ -617,26 +630,53 @@ bench_extract() {
 # round and, from N = 1 against N = 10 on the same runner in the same run,
 # the cost of a job start and the work per round. It has its own archive,
 # small by default, so that it finishes in about half an hour on 2 shared
-# cores.
+# cores. BENCH_EXTRACT_JOBS_ARCHIVE and _INDEX point it at an existing
+# archive and its index instead (bench_clusters_scale); with
+# BENCH_EXTRACT_JOBS_INDEX_ON, the clusters named there also index the
+# archive (after the extractions) and their index is compared with the reference index byte for byte.
+# At the end the outputs of every runner are compared with prism's of the
+# same K, N and rounds, file by file.
 bench_extract_jobs() {
   local bytes="${BENCH_EXTRACT_JOBS_BYTES:-200MB}"
-  local archive="$dir/archive-$bytes"
+  local archive="${BENCH_EXTRACT_JOBS_ARCHIVE:-$dir/archive-$bytes}"
   local rounds="${BENCH_EXTRACT_JOBS_ROUNDS:-10}"
   local ks="${BENCH_EXTRACT_JOBS_K:-100 1000}" ns="${BENCH_EXTRACT_JOBS_N:-1 10}"
   local runners="${BENCH_EXTRACT_RUNNERS:-prism flink spark}" jreps="${BENCH_EXTRACT_JOBS_REPS:-1}"
+  local n1_rounds="${BENCH_EXTRACT_JOBS_N1_ROUNDS:-$rounds}" index_on="${BENCH_EXTRACT_JOBS_INDEX_ON:-}"
+  local iflags; read -r -a iflags <<<"${BENCH_EXTRACT_JOBS_INDEX_FLAGS:---format=zipnum --shards=4 --dictionary}"
   # A run that has not finished after this long is stopped and reported
   # (with FLINK_PLANNER_FIX=0, Flink's own planner needs hours for a 10-round
   # job: scripts/flink-planner/README.md).
   local extract_timeout="${BENCH_EXTRACT_JOBS_TIMEOUT:-1800}"
   local event="${BENCH_EXTRACT_SPEC:-federal-election-2009}"
   local spec="$archive/specs/$event.yaml" index results="$dir/extract-jobs-${runners// /-}.txt"
-  ensure_archive
+  if [ -n "${BENCH_EXTRACT_JOBS_ARCHIVE:-}" ]; then
+    [ -f "$archive/.complete" ] || { echo "bench.sh: $archive is not a complete generated archive (no .complete)"; exit 1; }
+    echo "archive: $archive: $(ls "$archive"/*.warc.gz | wc -l) file(s), $(($(du -cb "$archive"/*.warc.gz | tail -1 | cut -f1) / 1000000)) MB compressed"
+  else
+    ensure_archive
+  fi
   go build -o "$bin/recrawl" ./cmd/recrawl
-  extract_index
+  if [ -n "${BENCH_EXTRACT_JOBS_INDEX:-}" ]; then
+    index="$BENCH_EXTRACT_JOBS_INDEX"
+    [ -f "$index/cluster.idx" ] || [ -n "$(ls "$index"/*.cdxj 2>/dev/null)" ] || { echo "bench.sh: no index in $index"; exit 1; }
+    echo "reference index (prism's): $index"
+  elif [ -n "${BENCH_EXTRACT_JOBS_ARCHIVE:-}" ]; then
+    index="$dir/jobs-prism-index"
+    rm -rf "$index"
+    jobs_index_run prism "$index"
+  else
+    extract_index
+  fi
   local me=bench
   # shellcheck source=lib.sh
   . scripts/lib.sh
-  echo "== rounds per job: $rounds rounds (ctf, $event) on $archive; N in {$ns}, K in {$ks}, on: $runners; $jreps repetition(s), N interleaved"
+  # Fewer rounds at N = 1: the same rounds also run as one job (N = those rounds), so that the
+  # job start comes from two runs of the same rounds and the work of the longer runs from it.
+  if [ "$n1_rounds" -lt "$rounds" ] && [[ " $ns " != *" $n1_rounds "* ]]; then
+    ns="$(echo "$ns $n1_rounds" | tr ' ' '\n' | sort -n | tr '\n' ' ' | sed 's/ $//')"
+  fi
+  echo "== rounds per job: $rounds rounds (N = 1: $n1_rounds) (ctf, $event) on $archive; N in {$ns}, K in {$ks}, on: $runners; $jreps repetition(s), N interleaved"
   : >"$results"
   local runner k n rep order line endpoint master started load planned flags=()
   for runner in $runners; do
@@ -671,25 +711,35 @@ bench_extract_jobs() {
           load="$(cut -d' ' -f1 /proc/loadavg)"
           planned=0
           [ "$runner" != flink ] || planned="$(grep -c 'Translating pipeline' "$dir/jobs-flink-jobserver.log" || true)"
-          if ! line=$(extract_run beam "$k" 100000000 "jobs-$runner-k$k-n$n" --max_rounds "$rounds" --rounds_per_job "$n" "${flags[@]}"); then
+          local max_rounds="$rounds"
+          [ "$n" -gt "$n1_rounds" ] || max_rounds="$n1_rounds"
+          if ! line=$(extract_run beam "$k" 100000000 "jobs-$runner-k$k-n$n" --max_rounds "$max_rounds" --rounds_per_job "$n" "${flags[@]}"); then
             echo "RESULT extract-jobs $runner K=$k N=$n: failed or stopped after ${extract_timeout} s (load $load; see $dir/extract-jobs-$runner-k$k-n$n.log)"
             continue
           fi
           set -- $line
           echo "$runner $k $n $rep $1 $8 $3 $4 $load $(cut -d' ' -f1 /proc/loadavg)" >>"$results"
-          awk -v r="$runner" -v k="$k" -v n="$n" -v w="$1" -v j="$8" -v nr="$3" -v c="$4" -v l="$load" 'BEGIN {
-            printf "RESULT extract-jobs %-5s K=%-4d N=%-2d %7.2f s per round (wall %6.1f s, jobs %6.1f s, %d rounds, %d collected; load %s)\n", r, k, n, w/nr, w, j, nr, c, l }'
+          awk -v r="$runner" -v k="$k" -v n="$n" -v w="$1" -v j="$8" -v nr="$3" -v c="$4" -v l="$load" -v l1="$(cut -d' ' -f1 /proc/loadavg)" -v m="$2" -v cpu="$9" 'BEGIN {
+            printf "RESULT extract-jobs %-5s K=%-4d N=%-2d %7.2f s per round (wall %6.1f s, jobs %6.1f s, %d rounds, %d collected; submitting process: CPU %.1f s, peak RSS %s MB; load %s-%s)\n", r, k, n, w/nr, w, j, nr, c, cpu, m, l, l1 }'
           [ "$runner" != flink ] || flink_planning "$dir/jobs-flink-jobserver.log" "$planned" "$runner K=$k N=$n"
         done
       done
     done
+    # The index after the extractions, on the same cluster.
+    if [ "$runner" != prism ] && [[ " $index_on " == *" $runner "* ]]; then
+      jobs_index_run "$runner" "$dir/jobs-$runner-index" "${flags[@]}" || true
+    fi
     if [ "$runner" != prism ]; then
       stop_daemons
       daemon_pids=() daemon_logs=()
     fi
   done
   # Per runner and K, medians over the repetitions; the job start S and the
-  # work per round W from the jobs' time T(N) = jobs(N) * S + rounds * W.
+  # work per round W from the jobs' time T(N) = jobs(N) * S + rounds * W: S
+  # from two runs of the same rounds in different numbers of jobs, then W of
+  # each run as (T - jobs * S) / rounds (the N = 1 runs may have fewer
+  # rounds, BENCH_EXTRACT_JOBS_N1_ROUNDS, whose work differs: the first
+  # rounds have a small frontier).
   python3 - "$results" <<'EOF'
 import collections, math, statistics, sys
 runs = collections.defaultdict(list)
@@ -703,19 +753,171 @@ for r, k in sorted({(r, k) for r, k, _ in runs}, key=lambda x: (order.get(x[0], 
                statistics.median(v[1] for v in runs[(r, k, n)]),
                runs[(r, k, n)][0][2]) for n in ns}
     loads = [l for n in ns for v in runs[(r, k, n)] for l in v[3:]]
-    lo, hi = ns[0], ns[-1]
-    rounds = med[lo][2]
-    parts = ["N=%d %.2f s" % (n, med[n][0] / med[n][2]) for n in ns]
+    jobs = {n: math.ceil(med[n][2] / n) for n in ns}
+    parts = ["N=%d %.2f s (%d rounds)" % (n, med[n][0] / med[n][2], med[n][2]) for n in ns]
     extra = ""
-    jobs_lo, jobs_hi = math.ceil(rounds / lo), math.ceil(rounds / hi)
-    if jobs_lo != jobs_hi and med[hi][2] == rounds:
-        start = (med[lo][1] - med[hi][1]) / (jobs_lo - jobs_hi)
-        work = (med[lo][1] - jobs_lo * start) / rounds
-        extra = "; N=%d/N=%d = %.2f; job start %.2f s, work %.2f s per round" % (
-            hi, lo, med[hi][0] / med[lo][0], start, work)
-    print("RESULT extract-jobs %s K=%d, %d rounds: wall per round %s%s (load average %.1f-%.1f)" % (
-        r, k, rounds, ", ".join(parts), extra, min(loads), max(loads)))
+    pairs = [(a, b) for a in ns for b in ns if a < b and med[a][2] == med[b][2] and jobs[a] != jobs[b]]
+    if pairs:
+        a, b = pairs[0]
+        start = (med[a][1] - med[b][1]) / (jobs[a] - jobs[b])
+        extra = "; job start %.2f s (N=%d against N=%d, %d rounds each); work per round (jobs' time less the starts): %s" % (
+            start, a, b, med[a][2], ", ".join("N=%d %.2f s" % (n, (med[n][1] - jobs[n] * start) / med[n][2]) for n in ns))
+    elif len(ns) > 1:
+        a, b = ns[0], ns[-1]
+        det = jobs[a] * med[b][2] - jobs[b] * med[a][2]
+        if det:
+            start = (med[a][1] * med[b][2] - med[b][1] * med[a][2]) / det
+            work = (jobs[a] * med[b][1] - jobs[b] * med[a][1]) / det
+            extra = "; N=%d/N=%d = %.2f; job start %.2f s, work %.2f s per round" % (
+                b, a, (med[b][0] / med[b][2]) / (med[a][0] / med[a][2]), start, work)
+    print("RESULT extract-jobs %s K=%d: wall per round %s%s (load average %.1f-%.1f)" % (
+        r, k, ", ".join(parts), extra, min(loads), max(loads)))
 EOF
+  jobs_same_bytes "$dir"
+}
+
+# jobs_same_bytes DIR: compares every output file of each extract-jobs run
+# in DIR (DIR/extract-jobs-RUNNER-kK-nN, also those of earlier invocations
+# with other runners) with prism's run of the same K and N, and each
+# runner's N runs with each other when they ran the same rounds; rounds.jsonl and run.json without their timing
+# and runner fields (as runners/cluster_test.go's sameFiles).
+jobs_same_bytes() {
+  python3 - "$@" <<'EOF'
+import glob, json, os, re, sys
+d = sys.argv[1]
+def comparable(path):
+    data = open(path, "rb").read()
+    name = os.path.basename(path)
+    if name == "rounds.jsonl":
+        out = []
+        for line in data.strip().split(b"\n"):
+            m = json.loads(line); m.pop("seconds", None); out.append(json.dumps(m, sort_keys=True))
+        return "\n".join(out).encode()
+    if name == "run.json":
+        m = json.loads(data)
+        for f in ("seconds", "flags", "engine"):
+            m.pop(f, None)
+        return json.dumps(m, sort_keys=True).encode()
+    return data
+def files(run):
+    return sorted(e.name for e in os.scandir(run) if e.is_file())
+def rounds(run):
+    return json.load(open(os.path.join(run, "run.json")))["totals"]["rounds"]
+def compare(want, got):
+    fw, fg = files(want), files(got)
+    diff = sorted(set(fw) ^ set(fg))
+    for f in sorted(set(fw) & set(fg)):
+        if comparable(os.path.join(want, f)) != comparable(os.path.join(got, f)):
+            diff.append(f)
+    size = sum(os.path.getsize(os.path.join(got, f)) for f in fg)
+    what = "same bytes" if not diff else "DIFFERENT: " + ", ".join(diff)
+    print("RESULT extract-jobs same bytes: %s vs %s (%d rounds; %d files, %.1f MB): %s" % (
+        os.path.basename(got), os.path.basename(want), rounds(got), len(fg), size / 1e6, what))
+runs = {}
+for path in glob.glob(os.path.join(d, "extract-jobs-*-k*-n*")):
+    m = re.match(r"extract-jobs-(\w+)-k(\d+)-n(\d+)$", os.path.basename(path))
+    if m and os.path.isdir(path) and os.path.exists(os.path.join(path, "run.json")):
+        runs[(m.group(1), int(m.group(2)), int(m.group(3)))] = path
+for (r, k, n), path in sorted(runs.items()):
+    if r != "prism" and ("prism", k, n) in runs:
+        compare(runs[("prism", k, n)], path)
+for r in sorted({r for r, _, _ in runs}):
+    for k in sorted({k for rr, k, _ in runs if rr == r}):
+        ns = sorted(n for rr, kk, n in runs if (rr, kk) == (r, k))
+        for n in ns[1:]:
+            if rounds(runs[(r, k, ns[0])]) == rounds(runs[(r, k, n)]):
+                compare(runs[(r, k, ns[0])], runs[(r, k, n)])
+EOF
+}
+
+# jobs_index_run RUNNER OUT [FLAG...]: indexes the extract-jobs archive on
+# RUNNER (its runner flags; none for prism) into OUT with the index flags;
+# prints its wall time, the submitting process's CPU time and peak RSS (with
+# LOOPBACK workers the pipeline's Go code runs there) and, on a cluster, the
+# CPU time and the largest summed RSS of the cluster's and the job server's
+# process trees (sampled every 2 s); then compares OUT with the reference
+# index ($index) file by file.
+jobs_index_run() {
+  local runner="$1" out="$2"; shift 2
+  local load0 sampler="" wall rss cpu ccpu crss cluster=""
+  load0="$(cut -d' ' -f1 /proc/loadavg)"
+  rm -rf "$out"
+  if [ "$runner" != prism ]; then
+    rm -f "$out.sampled" "$out.stop"
+    python3 - "$out.sampled" "$out.stop" "${daemon_pids[@]}" <<'EOF' &
+import os, sys, time
+dst, stop, roots = sys.argv[1], sys.argv[2], {int(p) for p in sys.argv[3:]}
+tick, page = os.sysconf("SC_CLK_TCK"), os.sysconf("SC_PAGE_SIZE")
+cpu, peak = {}, 0
+def stat(pid):
+    f = open("/proc/%d/stat" % pid).read()
+    rest = f[f.rindex(")") + 2:].split()
+    return int(rest[1]), (int(rest[11]) + int(rest[12])) / tick, int(rest[21]) * page
+while True:
+    procs = {}
+    for e in os.listdir("/proc"):
+        if e.isdigit():
+            try:
+                procs[int(e)] = stat(int(e))
+            except (OSError, ValueError, IndexError):
+                pass
+    tree, grew = set(roots), True
+    while grew:
+        grew = False
+        for pid, (ppid, _, _) in procs.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    total = 0
+    for pid in tree & procs.keys():
+        cpu[pid] = procs[pid][1]
+        total += procs[pid][2]
+    peak = max(peak, total)
+    with open(dst, "w") as f:
+        f.write("%.1f %.0f\n" % (sum(cpu.values()), peak / 1e6))
+    if os.path.exists(stop):
+        break
+    time.sleep(2)
+EOF
+    sampler=$!
+  fi
+  if ! read -r wall rss cpu < <(timed "$out.log" "$bin/recrawl" index --input="$archive/*.warc.gz" --output="$out" "${iflags[@]}" "$@"); then
+    echo "RESULT extract-jobs index on $runner: FAILED (load $load0; see $out.log)"
+    [ -z "$sampler" ] || { touch "$out.stop"; wait "$sampler"; }
+    return 1
+  fi
+  if [ -n "$sampler" ]; then
+    touch "$out.stop"; wait "$sampler"
+    read -r ccpu crss <"$out.sampled"
+    cluster="; cluster and job server processes: CPU $ccpu s, peak RSS $crss MB"
+  fi
+  echo "RESULT extract-jobs index on $runner (${iflags[*]}): wall $wall s, submitting process CPU $cpu s, peak RSS $rss MB$cluster; $(du -sb "$out" | cut -f1) bytes (load $load0-$(cut -d' ' -f1 /proc/loadavg))"
+  if [ "$out" != "$index" ]; then
+    local f diff=""
+    for f in $( (ls "$index"; ls "$out") | sort -u); do
+      [ -f "$index/$f" ] && [ -f "$out/$f" ] && cmp -s "$index/$f" "$out/$f" || diff="$diff $f"
+    done
+    echo "RESULT extract-jobs index on $runner vs the reference index $index: ${diff:+DIFFERENT:}${diff:-same bytes (every file)}"
+  fi
+}
+
+# bench_clusters_scale: extract-jobs on a generated archive of the scale
+# benchmark (CLUSTERS_SCALE_CAPTURES, default 10^6 captures, in SCALE_DIR):
+# K = 1000, 10 rounds at N = 10 and CLUSTERS_SCALE_N1_ROUNDS (default 10) at
+# N = 1, on prism, Flink and Spark; then each cluster indexes the archive
+# (ZipNum, 4 shards, the dictionary: the flags of the scale benchmark) and
+# its index is compared with prism's (CLUSTERS_SCALE_INDEX, an index of the
+# same archive built by prism with the same flags, e.g. the scale
+# benchmark's BENCH_DIR/scale-1000000/index; built here when unset).
+bench_clusters_scale() {
+  local cache="${SCALE_DIR:-$HOME/.cache/recrawl/scale}"
+  BENCH_EXTRACT_JOBS_ARCHIVE="${BENCH_EXTRACT_JOBS_ARCHIVE:-$cache/archive-$(awk -v s="${CLUSTERS_SCALE_CAPTURES:-1e6}" 'BEGIN { printf "%d", s }')}" \
+  BENCH_EXTRACT_JOBS_INDEX="${CLUSTERS_SCALE_INDEX:-}" \
+  BENCH_EXTRACT_JOBS_INDEX_ON="${CLUSTERS_SCALE_INDEX_ON:-flink spark}" \
+  BENCH_EXTRACT_JOBS_K="${BENCH_EXTRACT_JOBS_K:-1000}" \
+  BENCH_EXTRACT_JOBS_N1_ROUNDS="${CLUSTERS_SCALE_N1_ROUNDS:-10}" \
+  BENCH_EXTRACT_JOBS_TIMEOUT="${BENCH_EXTRACT_JOBS_TIMEOUT:-3600}" \
+    bench_extract_jobs
 }
 
 # flink_planning LOG SKIP WHAT: from the Flink job server's log (its lines
@@ -1144,12 +1346,13 @@ main() {
     document) bench_document ;;
     extract) bench_extract ;;
     extract-jobs) bench_extract_jobs ;;
+    clusters-scale) bench_clusters_scale ;;
     replay) bench_replay ;;
     incremental) bench_incremental ;;
     scale) bench_scale ;;
     lookups) bench_lookups ;;
     all) bench_index; bench_machine; bench_document; bench_extract; bench_refresh; bench_replay ;;
-    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, refresh, replay, incremental, scale, lookups, all)"; exit 2 ;;
+    *) echo "unknown benchmark $what (known: build, index, machine, document, extract, extract-jobs, clusters-scale, refresh, replay, incremental, scale, lookups, all)"; exit 2 ;;
   esac
 }
 main; exit  # on one line: edits to this file while it runs cannot change what runs
