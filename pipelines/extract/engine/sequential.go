@@ -35,6 +35,7 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 	}
 	seen := map[string]bool{}
 	spec := job.Spec
+	lookAhead := job.LookAhead()
 	for round := 0; ; round++ {
 		if stop := st.stopReason(spec, round, f.Len()); stop != "" {
 			st.stop = stop
@@ -42,27 +43,39 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		}
 		start := time.Now()
 		frontierSize := f.Len()
-		e := f.pop()
-		seen[e.Key] = true
-		found, err := idx.Lookup(ctx, []string{e.Key})
-		if err != nil {
-			return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
-		}
 		if st.learner != nil {
-			proc.Use(st.learner.Learned()) // learned from every result before this URL's
+			proc.Use(st.learner.Learned()) // learned from every result before this round's
 		}
-		res, err := proc.Process(ctx, e, detachCaptures(found[e.Key]), round, 0)
-		if err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		// One URL, or with look-ahead F the F best (extract.CommitLookAhead).
+		n := min(lookAhead, f.Len())
+		cands := make([]extract.Result, n)
+		for i := range cands {
+			e := f.pop()
+			found, err := idx.Lookup(ctx, []string{e.Key})
+			if err != nil {
+				return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
+			}
+			if cands[i], err = proc.Process(ctx, e, detachCaptures(found[e.Key]), round, i); err != nil {
+				return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+			}
 		}
-		if err := f.offerAll(ctx, res.NewEntries, seen, idx, proc.Settings.Focus); err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		kept, returned := commitSequential(cands)
+		for _, e := range returned {
+			f.offer(e)
 		}
-		if err := results.write(res); err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		for _, res := range kept {
+			seen[res.Entry.Key] = true
 		}
-		st.add(res)
-		rs := st.endRound(round, frontierSize, 1, len(seen)+f.Len(), time.Since(start))
+		for _, res := range kept {
+			if err := f.offerAll(ctx, res.NewEntries, seen, idx, proc.Settings.Focus); err != nil {
+				return nil, fmt.Errorf("round %d: %s: %w", round, res.Entry.URL, err)
+			}
+			if err := results.write(res); err != nil {
+				return nil, fmt.Errorf("round %d: %s: %w", round, res.Entry.URL, err)
+			}
+			st.add(res)
+		}
+		rs := st.endRound(round, frontierSize, len(kept), len(seen)+f.Len(), time.Since(start))
 		if progress != nil {
 			progress(rs)
 		}
@@ -70,6 +83,32 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 	st.frontier = f.Len()
 	st.considered = len(seen) + f.Len()
 	return st, nil
+}
+
+// commitSequential applies a look-ahead round's choice for K = 1
+// (extract.CommitLookAhead) to its candidates' results, in rank order: the
+// results kept, ranked anew from 0, and the entries returned to the
+// frontier. Without look-ahead it keeps the one candidate.
+func commitSequential(cands []extract.Result) (kept []extract.Result, returned []extract.Entry) {
+	if len(cands) == 1 {
+		return cands, nil
+	}
+	cs := make([]extract.Candidate, len(cands))
+	for i, r := range cands {
+		cs[i] = extract.CandidateOf(r)
+	}
+	c := extract.CommitLookAhead(cs, 1)
+	keep := map[string]int{}
+	for i, k := range c.Committed {
+		keep[k] = i
+	}
+	for _, r := range cands {
+		if i, ok := keep[r.Entry.Key]; ok {
+			r.Rank = i
+			kept = append(kept, r)
+		}
+	}
+	return kept, c.Returned
 }
 
 // seqFrontier is the sequential engine's frontier: the merged entry of each
