@@ -170,7 +170,9 @@ func (f *commitCandidatesFn) ProcessElement(ctx context.Context, line string, c 
 	return nil
 }
 
-func (f *commitCandidatesFn) FinishBundle(_ func(string, Discovery), parts func(string)) error {
+// FinishBundle commits the bundle's results file. (The Go SDK wants
+// ProcessElement's side input and emitters here too.)
+func (f *commitCandidatesFn) FinishBundle(_ extract.Commitment, _ func(string, Discovery), parts func(string)) error {
 	return f.pw.Finish(parts)
 }
 

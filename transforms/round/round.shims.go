@@ -146,6 +146,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(extract.Entry), func([]Ranked)))(nil)).Elem(), funcMakerEmitExtract۰EntryEmitSliceOfRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string)) error)(nil)).Elem(), funcMakerEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Commitment, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerExtract۰CommitmentEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Entry, func(extract.Entry), func([]Ranked)))(nil)).Elem(), funcMakerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Entry, extract.Entry) extract.Entry)(nil)).Elem(), funcMakerExtract۰EntryExtract۰EntryГExtract۰Entry)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK, extract.Entry) extract.TopK)(nil)).Elem(), funcMakerExtract۰TopKExtract۰EntryГExtract۰TopK)
@@ -204,7 +205,9 @@ func wrapMakerCogroupResolveFn(fn any) map[string]reflectx.Func {
 func wrapMakerCommitCandidatesFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*commitCandidatesFn)
 	return map[string]reflectx.Func{
-		"FinishBundle": reflectx.MakeFunc(func(a0 func(string, Discovery), a1 func(string)) error { return dfn.FinishBundle(a0, a1) }),
+		"FinishBundle": reflectx.MakeFunc(func(a0 extract.Commitment, a1 func(string, Discovery), a2 func(string)) error {
+			return dfn.FinishBundle(a0, a1, a2)
+		}),
 		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 extract.Commitment, a3 func(string, Discovery), a4 func(string)) error {
 			return dfn.ProcessElement(a0, a1, a2, a3, a4)
 		}),
@@ -975,6 +978,32 @@ func (c *callerEmitStringГError) Call(args []any) []any {
 
 func (c *callerEmitStringГError) Call1x1(arg0 any) any {
 	return c.fn(arg0.(func(string)))
+}
+
+type callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError struct {
+	fn func(extract.Commitment, func(string, Discovery), func(string)) error
+}
+
+func funcMakerExtract۰CommitmentEmitStringDiscoveryEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(extract.Commitment, func(string, Discovery), func(string)) error)
+	return &callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError{fn: f}
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(extract.Commitment), args[1].(func(string, Discovery)), args[2].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(extract.Commitment), arg1.(func(string, Discovery)), arg2.(func(string)))
 }
 
 type callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ struct {
