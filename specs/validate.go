@@ -223,11 +223,6 @@ func (v *validation) focus(s *Spec) {
 			v.add("feedback", "the unfocused strategy uses no priorities; remove feedback or choose ctf, cf or tf")
 		}
 	}
-	if f.LookAhead > 1 {
-		if s.MaxPerHost > 0 {
-			v.add("look_ahead", "keeps a round's documents by their own relevance whatever their host; set max_per_host to 0 or look_ahead to 1")
-		}
-	}
 	if t := f.FollowThreshold; !t.Auto && !(t.Value >= 0 && t.Value <= 1) {
 		v.add("follow_threshold", "%v is neither \"auto\" nor a number in [0, 1]", t.Value)
 	}

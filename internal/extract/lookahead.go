@@ -7,19 +7,21 @@ import (
 
 // Look-ahead (specs look_ahead: F): a round reads the chosen capture of
 // F·K frontier URLs, the best by link priority, scores each as any round
-// does, and keeps K of the documents among them: the best by their own
-// relevance (Document.Relevance, what the collection reports and their
-// outlinks inherit). A link's priority is a guess about its target; once
-// the target is read, its own score is known and is the better evidence.
+// does, and keeps what the round without look-ahead would keep (its first
+// K candidates by link priority), except that its documents are replaced
+// by the documents of highest own relevance among all F·K
+// (Document.Relevance: what the collection reports and their outlinks
+// inherit). A link's priority is a guess about its target; once the target
+// is read, its own score is the better evidence.
 //
-// The candidates that are not collected documents (missing URLs,
-// redirects, listing pages) take no slot of the collection and are kept
-// whatever their score: their outcome is the same whenever they are read.
-// The documents not kept go back to the frontier with their own score as
-// their selection priority (Entry.Scored): they are neither collected nor
+// So a round keeps as many documents as without look-ahead, and the same
+// missing URLs, redirects and listing pages (those among its first K
+// candidates); the collection still stops at exactly target_size. The
+// documents not kept go back to the frontier with their own score as their
+// selection priority (Entry.WithOwnScore): they are neither collected nor
 // followed until a later round keeps them, and compete there on what is
-// known about them. A round keeps at most K documents, so the collection
-// still stops at exactly target_size.
+// known about them. The other candidates not kept (non-documents past the
+// first K) go back unchanged.
 //
 // The choice (CommitLookAhead) is a function of the candidates' results
 // alone, so the sequential engine and the Beam rounds make the same one,
@@ -46,55 +48,55 @@ func CandidateOf(r Result) Candidate {
 
 // Commitment is a look-ahead round's choice: the keys of the candidates
 // it keeps, in candidate rank order (the i-th kept result takes rank i),
-// and the documents it returns to the frontier, scored (Entry.Scored).
+// and the entries it returns to the frontier (documents scored), by key.
 type Commitment struct {
 	Committed []string
 	Returned  []Entry
 }
 
-// CommitLookAhead chooses what a look-ahead round keeps of its candidates
-// (any order): every candidate that is not a collected document, and the
-// k collected documents of highest own score (ties: the earlier candidate
-// rank, i.e. the higher link priority, then the SURT key). The other
-// documents are returned with their score.
+// CommitLookAhead chooses what a look-ahead round of k keeps of its
+// candidates (given in any order): the candidates that are not collected
+// documents among the first k by rank, and as many collected documents as
+// those first k hold, the documents of highest own score among all the
+// candidates (ties: the earlier candidate rank, i.e. the higher link
+// priority). The documents not kept are returned scored, the other
+// candidates unchanged.
 func CommitLookAhead(cands []Candidate, k int) Commitment {
-	docs := make([]Candidate, 0, len(cands))
-	for _, c := range cands {
-		if c.Counted {
+	byRank := slices.Clone(cands)
+	slices.SortFunc(byRank, func(a, b Candidate) int {
+		if a.Rank != b.Rank {
+			return cmp.Compare(a.Rank, b.Rank)
+		}
+		return cmp.Compare(a.Entry.Key, b.Entry.Key)
+	})
+	keep := map[string]bool{}
+	var docs []Candidate
+	slots := 0 // the documents of the round without look-ahead
+	for i, c := range byRank {
+		switch {
+		case c.Counted:
 			docs = append(docs, c)
+			if i < k {
+				slots++
+			}
+		case i < k:
+			keep[c.Entry.Key] = true
 		}
 	}
-	slices.SortFunc(docs, func(a, b Candidate) int {
-		if a.Score != b.Score {
-			return -cmp.Compare(a.Score, b.Score)
-		}
-		if a.Rank != b.Rank {
-			return cmp.Compare(a.Rank, b.Rank)
-		}
-		return cmp.Compare(a.Entry.Key, b.Entry.Key)
-	})
-	returned := map[string]bool{}
+	slices.SortStableFunc(docs, func(a, b Candidate) int { return -cmp.Compare(a.Score, b.Score) })
+	for _, c := range docs[:slots] {
+		keep[c.Entry.Key] = true
+	}
 	var out Commitment
-	for i, c := range docs {
-		if i >= max(k, 0) {
-			returned[c.Entry.Key] = true
+	for _, c := range byRank {
+		switch {
+		case keep[c.Entry.Key]:
+			out.Committed = append(out.Committed, c.Entry.Key)
+		case c.Counted:
 			out.Returned = append(out.Returned, c.Entry.WithOwnScore(c.Score))
+		default:
+			out.Returned = append(out.Returned, c.Entry)
 		}
-	}
-	kept := make([]Candidate, 0, len(cands)-len(out.Returned))
-	for _, c := range cands {
-		if !returned[c.Entry.Key] {
-			kept = append(kept, c)
-		}
-	}
-	slices.SortFunc(kept, func(a, b Candidate) int {
-		if a.Rank != b.Rank {
-			return cmp.Compare(a.Rank, b.Rank)
-		}
-		return cmp.Compare(a.Entry.Key, b.Entry.Key)
-	})
-	for _, c := range kept {
-		out.Committed = append(out.Committed, c.Entry.Key)
 	}
 	slices.SortFunc(out.Returned, func(a, b Entry) int { return cmp.Compare(a.Key, b.Key) })
 	return out

@@ -5,10 +5,12 @@ import (
 	"testing"
 )
 
-// TestCommitLookAhead: a look-ahead round keeps the K documents of highest
-// own score (ties: the earlier candidate rank) and every candidate that is
-// not a collected document, in candidate rank order, and returns the other
-// documents scored, ranked from then on by their own score.
+// TestCommitLookAhead: a look-ahead round of K keeps the non-documents
+// among its first K candidates and as many documents as those hold: the
+// documents of highest own score among all candidates (ties: the earlier
+// candidate rank), in candidate rank order. It returns the other documents
+// scored, ranked from then on by their own score, and the other
+// non-documents unchanged.
 func TestCommitLookAhead(t *testing.T) {
 	doc := func(rank int, key string, priority, score float64) Candidate {
 		return Candidate{Entry: Entry{Key: key, URL: "https://" + key, Priority: priority}, Rank: rank, Counted: true, Score: score}
@@ -19,26 +21,29 @@ func TestCommitLookAhead(t *testing.T) {
 	cands := []Candidate{ // any order: a runner's combine gives no order
 		doc(3, "d", 0.5, 0.80),
 		doc(0, "a", 0.9, 0.10),
-		other(1, "r"), // a redirect or a missing URL: kept, takes no slot
+		other(1, "r"), // a redirect or a missing URL among the first K: kept
 		doc(2, "c", 0.6, 0.40),
 		doc(4, "e", 0.4, 0.40), // ties with c on score: c is the earlier candidate
-		doc(5, "f", 0.3, 0.05),
+		other(5, "s"),          // past the first K: returned as it was
+		doc(6, "f", 0.3, 0.05),
 	}
-	got := CommitLookAhead(cands, 2)
+	// K = 3: the first three candidates hold two documents (a, c) and r.
+	got := CommitLookAhead(cands, 3)
 	want := Commitment{
 		Committed: []string{"r", "c", "d"},
 		Returned: []Entry{
 			{Key: "a", URL: "https://a", Priority: 0.9, Scored: true, OwnScore: 0.10},
 			{Key: "e", URL: "https://e", Priority: 0.4, Scored: true, OwnScore: 0.40},
 			{Key: "f", URL: "https://f", Priority: 0.3, Scored: true, OwnScore: 0.05},
+			{Key: "s", URL: "https://s", Priority: 0.9},
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("CommitLookAhead(K = 2):\n got %+v\nwant %+v", got, want)
+		t.Errorf("CommitLookAhead(K = 3):\n got %+v\nwant %+v", got, want)
 	}
 	// Without look-ahead (as many candidates as K) every candidate is kept.
-	if got := CommitLookAhead(cands, 5); len(got.Committed) != len(cands) || len(got.Returned) != 0 {
-		t.Errorf("K = 5 documents of 5: kept %v, returned %v; want all kept", got.Committed, got.Returned)
+	if got := CommitLookAhead(cands, len(cands)); len(got.Committed) != len(cands) || len(got.Returned) != 0 {
+		t.Errorf("K = %d of %d candidates: kept %v, returned %v; want all kept", len(cands), len(cands), got.Committed, got.Returned)
 	}
 	// A returned entry is ranked by its own score, not its link priority,
 	// and keeps it through merges with later links to it.

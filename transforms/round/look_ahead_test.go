@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"testing"
 
@@ -29,13 +30,14 @@ func returnedEntries(key string, d Discovery, emit func(string)) {
 }
 
 // TestLookAheadRound: a round with look-ahead reads every candidate of its
-// batch and keeps the K documents of highest own relevance (and the
-// candidates that are not documents): those are the round's results, ranked
-// anew in candidate order and otherwise the sequential engine's steps'
-// results; the other documents are not taken and go back to the frontier
-// with their own relevance as their score.
+// batch and keeps the non-documents among its first K candidates and, for
+// the documents among them, as many documents of highest own relevance
+// among all candidates: those are the round's results, ranked anew in
+// candidate order and otherwise the sequential engine's steps' results;
+// the other documents are not taken and go back to the frontier with
+// their own relevance as their score.
 func TestLookAheadRound(t *testing.T) {
-	const roundNo, k = 1, 3
+	const roundNo = 1
 	ctx := context.Background()
 	job, batch := roundJob(t, "lookup")
 	jobJSON, err := job.Marshal()
@@ -71,27 +73,52 @@ func TestLookAheadRound(t *testing.T) {
 			docs = append(docs, doc{rank, all[rank].Document.Relevance})
 		}
 	}
-	if len(docs) <= k || len(docs) == len(batch) {
-		t.Fatalf("%d documents among %d candidates: want more than K = %d and some other outcomes", len(docs), len(batch), k)
+	// K: the shortest head of the batch with a document and a non-document
+	// (whatever the generated archive holds), and one more document.
+	k, hasDoc, hasOther := 0, 0, false
+	for k < len(all) && (hasDoc < 2 || !hasOther) {
+		if all[k].Outcome == extract.OutcomeCollected {
+			hasDoc++
+		} else {
+			hasOther = true
+		}
+		k++
 	}
-	// The K best by own score (ties: the earlier candidate) are kept; the
-	// link priorities are all equal here, so a round without look-ahead
-	// would keep the first K instead.
+	// The round without look-ahead keeps the first K candidates: the
+	// non-documents among them stay, and their documents are replaced by
+	// the as many best by own score (ties: the earlier candidate).
+	slots := 0
+	for _, d := range docs {
+		if d.rank < k {
+			slots++
+		}
+	}
+	if slots == 0 || len(docs) <= slots || slots == k {
+		t.Fatalf("%d documents among %d candidates, %d of them among the first K = %d: want some, and a non-document there", len(docs), len(batch), slots, k)
+	}
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].score > docs[j].score })
-	dropped := map[int]bool{}
+	kept := map[int]bool{}
+	for rank := range batch[:k] {
+		kept[rank] = all[rank].Outcome != extract.OutcomeCollected
+	}
+	for _, d := range docs[:slots] {
+		kept[d.rank] = true
+	}
 	var wantReturned []any
-	for _, d := range docs[k:] {
-		dropped[d.rank] = true
+	for _, d := range docs[slots:] {
 		wantReturned = append(wantReturned, fmt.Sprintf("%s true %.6f", batch[d.rank].Key, d.score))
 	}
 	var want []extract.Result
 	var wantTaken []any
 	for rank, r := range all {
-		if !dropped[rank] {
+		if kept[rank] {
 			r.Rank = len(want)
 			want = append(want, r)
 			wantTaken = append(wantTaken, r.Entry.Key)
 		}
+	}
+	if reflect.DeepEqual(want, all[:k]) {
+		t.Fatalf("the best documents by own score are the first K candidates': the test does not cover the choice")
 	}
 
 	out := filepath.Join(t.TempDir(), "state-00002")

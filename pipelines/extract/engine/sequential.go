@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
@@ -47,10 +48,9 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 			proc.Use(st.learner.Learned()) // learned from every result before this round's
 		}
 		// One URL, or with look-ahead F the F best (extract.CommitLookAhead).
-		n := min(lookAhead, f.Len())
-		cands := make([]extract.Result, n)
-		for i := range cands {
-			e := f.pop()
+		batch := f.popBatch(lookAhead, spec.MaxPerHost)
+		cands := make([]extract.Result, len(batch))
+		for i, e := range batch {
 			found, err := idx.Lookup(ctx, []string{e.Key})
 			if err != nil {
 				return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
@@ -165,6 +165,30 @@ func (f *seqFrontier) offerAll(ctx context.Context, entries []extract.Entry, see
 		f.offer(ne)
 	}
 	return nil
+}
+
+// popBatch takes the n best entries (n > 1: a look-ahead round's
+// candidates), at most maxPerHost of one host when maxPerHost > 0, as the
+// Beam rounds' extract.TopK does; the entries passed over stay.
+func (f *seqFrontier) popBatch(n, maxPerHost int) []extract.Entry {
+	var batch, passed []extract.Entry
+	perHost := map[string]int{}
+	for len(batch) < n && f.Len() > 0 {
+		e := f.pop()
+		if maxPerHost > 0 && n > 1 {
+			h := strings.ToLower(e.Host)
+			if perHost[h] >= maxPerHost {
+				passed = append(passed, e)
+				continue
+			}
+			perHost[h]++
+		}
+		batch = append(batch, e)
+	}
+	for _, e := range passed {
+		f.offer(e)
+	}
+	return batch
 }
 
 func (f *seqFrontier) pop() extract.Entry {
