@@ -1,8 +1,9 @@
 // Package round is one round of the extraction (Algorithm 1 with K URLs at
 // a time) as Beam composites, one per file named after its step:
 // read_frontier.go, select_batch.go, resolve_snapshots.go (with
-// read_index_lines.go), select_snapshot.go, fetch_and_score.go,
-// merge_frontier.go (with first_captures.go) and write_manifest.go.
+// read_index_lines.go), select_snapshot.go, fetch_and_score.go (or, with
+// look_ahead, look_ahead.go), merge_frontier.go (with first_captures.go) and
+// write_manifest.go.
 // docs/architecture.md describes each step and a round's data flow.
 //
 // Extract adds them all; ExtractRounds (job.go) adds several consecutive

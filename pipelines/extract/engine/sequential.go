@@ -17,6 +17,8 @@ import (
 // one URL at a time, every step through the same functions the Beam rounds
 // call (internal/extract). Each URL taken from the frontier is one round of
 // batch size 1, so its output is what the Beam engine must produce with K = 1.
+// With look_ahead F a round reads the F best URLs and keeps what
+// extract.CommitLookAhead keeps for K = 1.
 //
 // The results are appended to results as they are made; the run state
 // keeps only their counts.
