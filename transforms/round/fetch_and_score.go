@@ -60,31 +60,6 @@ func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
 }
 
 func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {
-	results, err := scoreChunk(ctx, f.proc, in)
-	if err != nil {
-		f.pw.Abort()
-		return err
-	}
-	for i := range results[len(in.Done):] {
-		countResult(ctx, &results[len(in.Done)+i])
-	}
-	for i := range results {
-		if err := f.pw.Write(ctx, &results[i]); err != nil {
-			f.pw.Abort()
-			return err
-		}
-		discovered(results[i].Entry.Key, Discovery{Taken: true})
-		for _, e := range results[i].NewEntries {
-			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
-		}
-	}
-	return nil
-}
-
-// scoreChunk reads and scores the records of a chunk and returns the
-// results of every URL of it: the chunk's finished ones (in.Done), then
-// those of in.Selected in order.
-func scoreChunk(ctx context.Context, proc *extract.Processor, in SelectedChunk) ([]extract.Result, error) {
 	chunk := in.Selected
 	results := make([]extract.Result, len(in.Done)+len(chunk))
 	copy(results, in.Done)
@@ -97,14 +72,14 @@ func scoreChunk(ctx context.Context, proc *extract.Processor, in SelectedChunk) 
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range chunk {
 		g.Go(func() error {
-			fetched, res, err := proc.FetchRecord(ctx, chunk[i])
+			fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
 			switch {
 			case err != nil:
 				errs[i] = err
 			case res != nil: // a record problem or a redirect
 				finished[i] = *res
 			default:
-				finished[i] = proc.Score(fetched)
+				finished[i] = f.proc.Score(fetched)
 			}
 			return nil
 		})
@@ -112,10 +87,24 @@ func scoreChunk(ctx context.Context, proc *extract.Processor, in SelectedChunk) 
 	g.Wait() // errors are kept per URL, to report the first in rank order
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
+			f.pw.Abort()
+			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
 		}
 	}
-	return results, nil
+	for i := range finished {
+		countResult(ctx, &finished[i])
+	}
+	for i := range results {
+		if err := f.pw.Write(ctx, &results[i]); err != nil {
+			f.pw.Abort()
+			return err
+		}
+		discovered(results[i].Entry.Key, Discovery{Taken: true})
+		for _, e := range results[i].NewEntries {
+			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
+		}
+	}
+	return nil
 }
 
 // FinishBundle commits the bundle's results file. (The Go SDK wants
