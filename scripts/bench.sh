@@ -45,9 +45,13 @@
 #                               # of the default package within 30 s)
 #   scripts/bench.sh incremental  # an index grown night by night (index --add): the cost of adding a 1 % night
 #                               # against a full rebuild of all the files, in wall time and bytes written (target
-#                               # <= 3 % each), and look-ups/s across a base and 10 segments against the same
-#                               # index compacted (target >= 0.7); ZipNum, 4 shards, on a generated archive of
-#                               # BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
+#                               # <= 3 % each); nights of 1 % and 3 % and a night that adds nothing (BENCH_REPS
+#                               # rounds, each from a copy of one base) give the fixed part of a night and its cost
+#                               # per GB, by wall and CPU time, and from them the archive size at which a 1 % night
+#                               # is within 3 %; the package initialization of recrawl (GODEBUG=inittrace=1); then
+#                               # look-ups/s across a base and 10 segments against the same index compacted (target
+#                               # >= 0.7; BENCH_INCR_LOOKUPS=0 leaves them out); ZipNum, 4 shards, on a generated
+#                               # archive of BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
 #   scripts/bench.sh scale      # the same measurements on generated archives of growing size (SCALE_SIZES captures,
 #                               # default "1e5 1e6 3e6"): per size, the ZipNum index with the dictionary (MB/s against
 #                               # the all-cores inflate+scan ceiling of the same files, by wall and by CPU time (the
