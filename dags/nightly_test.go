@@ -134,11 +134,12 @@ func tail(s string, n int) string {
 // night 1 builds the index and the collection from local folders and
 // publishes its WACZ and report into a local folder; night 2 reads its
 // archive and specs folders from gs:// (the GCS emulator), where the archive
-// holds more WARC files, adds a segment to the index, refreshes the
-// collection, which keeps every document of night 1, and publishes into a
-// gs:// folder; a rerun of night 2 changes no file and rewrites no object; a
-// night whose command fails fails the DAG run with the command's one-line
-// error and changes nothing.
+// holds more WARC files, adds a segment to the index, which is on gs:// too
+// (night 1's, uploaded), refreshes the collection against it, which keeps
+// every document of night 1, and publishes into a gs:// folder; a rerun of
+// night 2 changes no file and rewrites no object; a night whose command
+// fails fails the DAG run with the command's one-line error and changes
+// nothing.
 //
 // It runs 6 `airflow` commands, and Airflow's own start-up dominates: of
 // each `airflow dags test`, recrawl's commands take under 10 CPU-seconds.
@@ -191,12 +192,14 @@ func TestNightly(t *testing.T) {
 	}
 	copyFiles(t, warcs[:night1Files], dirs["archive"])
 
-	// Night 2's folders: gs://nightly/{archive,specs,publish} on the GCS emulator.
+	// Night 2's folders: gs://nightly/{archive,specs,index,publish} on the GCS
+	// emulator; the index is night 1's, uploaded after it.
 	gcsHost := testservers.GCS(t)
 	bucket := newBucket(t, gcsHost, "nightly")
 	uploadFiles(t, bucket, "archive", warcs)
 	uploadFiles(t, bucket, "specs", []string{filepath.Join(dirs["specs"], nightEvent+".yaml")})
-	gcsFolders := map[string]any{"archive": "gs://nightly/archive", "specs": "gs://nightly/specs", "publish": "gs://nightly/publish"}
+	gcsFolders := map[string]any{"archive": "gs://nightly/archive", "specs": "gs://nightly/specs",
+		"index": "gs://nightly/index", "publish": "gs://nightly/publish"}
 
 	home := dirs["home"]
 	n := &nightly{airflow: airflow, root: root, env: append(os.Environ(),
@@ -231,17 +234,23 @@ func TestNightly(t *testing.T) {
 		t.Fatalf("night 1 wrote segments %v; the first night builds the base", segs)
 	}
 	wacz1 := readFile(t, filepath.Join(published, "collection.wacz"))
-
-	// Night 2, on gs:// folders: the archive holds new files; one segment, a
-	// refresh that keeps night 1's documents in place and adds some.
-	n.mustDagsTest(t, "2026-11-02", gcsFolders)
-	if segs := segments(t, dirs["index"]); len(segs) != 1 {
-		t.Fatalf("after night 2 the index has segments %v, want 1", segs)
+	indexed, err := filepath.Glob(filepath.Join(dirs["index"], "*"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	held := indexFiles(t, dirs["index"])
+	uploadFiles(t, bucket, "index", indexed) // the base's files (no segment yet)
+
+	// Night 2, on gs:// folders: the archive holds new files; one segment of
+	// the gs:// index (its index.files rewritten whole), a refresh that reads
+	// the index there, keeps night 1's documents in place and adds some.
+	n.mustDagsTest(t, "2026-11-02", gcsFolders)
+	if segs := objectSegments(t, bucket, "index"); len(segs) != 1 {
+		t.Fatalf("after night 2 the index gs://nightly/index has segments %v, want 1", segs)
+	}
+	held := indexFiles(t, readObject(t, bucket, "index/index.files"))
 	for _, w := range warcs {
 		if !held[filepath.Base(w)] {
-			t.Errorf("after night 2 index.files does not hold %s", filepath.Base(w))
+			t.Errorf("after night 2 gs://nightly/index/index.files does not hold %s", filepath.Base(w))
 		}
 	}
 	docs2 := readFile(t, filepath.Join(collection, "documents.jsonl"))
@@ -271,7 +280,7 @@ func TestNightly(t *testing.T) {
 
 	// A failing night: index --add refuses another format; the DAG run fails
 	// with that one line, and nothing changes.
-	out, err := n.dagsTest(t, "2026-11-03", map[string]any{"index_format": "zipnum"})
+	out, err := n.dagsTest(t, "2026-11-03", map[string]any{"index_format": "zipnum", "index": gcsFolders["index"]})
 	if err == nil && strings.Contains(out, "state=success") {
 		t.Fatalf("a night whose index --add fails succeeded\n%s", tail(out, 4000))
 	}
@@ -462,11 +471,30 @@ func segments(t *testing.T, index string) []string {
 	return names
 }
 
-// indexFiles returns the names of the files index.files records, not removed.
-func indexFiles(t *testing.T, index string) map[string]bool {
+// objectSegments lists the segment folders of the index at PREFIX in the bucket.
+func objectSegments(t *testing.T, b *gcs.BucketHandle, prefix string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	it := b.Objects(context.Background(), &gcs.Query{Prefix: prefix + "/segments/"})
+	for {
+		a, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[strings.SplitN(strings.TrimPrefix(a.Name, prefix+"/segments/"), "/", 2)[0]] = true
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// indexFiles returns the names of the files the index.files content list
+// records, not removed.
+func indexFiles(t *testing.T, list []byte) map[string]bool {
 	t.Helper()
 	held := map[string]bool{}
-	lines := strings.Split(strings.TrimSpace(string(readFile(t, filepath.Join(index, "index.files")))), "\n")
+	lines := strings.Split(strings.TrimSpace(string(list)), "\n")
 	for i, l := range lines[1:] { // the first line is the header
 		var f struct {
 			Name    string `json:"name"`

@@ -15,9 +15,10 @@ Each night (schedule @daily, no catch-up, one run at a time) the DAG
    PUBLISH/NAME, each file atomically (a temporary file in the same folder,
    then a rename), and only the files whose bytes changed.
 
-The archive, specs and publish folders may be gs:// folders: the DAG lists
-and copies them with ``recrawl files`` (recrawl's own storage layer, which
-honours STORAGE_EMULATOR_HOST), so the DAG needs no GCS client. A gs://
+The archive, specs, index and publish folders may be gs:// folders (recrawl
+index and recrawl extract read and write a gs:// index themselves): the DAG
+lists and copies the others with ``recrawl files`` (recrawl's own storage
+layer, which honours STORAGE_EMULATOR_HOST), so the DAG needs no GCS client. A gs://
 specs folder is copied into OUTPUT/.specs first (only the files that
 changed), since recrawl extract reads local specifications; the output
 folder is local (recrawl extract writes collection.wacz for local outputs).
@@ -87,7 +88,7 @@ PARAMS = {
     "archive": Param(_env("archive"), type="string",
                      description="folder (local or gs://) the crawlers add WARC/ARC files to; the index and the extractions read them there"),
     "index": Param(_env("index"), type="string",
-                   description="index folder: recrawl index --add keeps its base, segments and index.files here"),
+                   description="index folder (local or gs://): recrawl index --add keeps its base, segments and index.files here"),
     "index_format": Param(_env("index_format", "cdxj"), enum=["cdxj", "zipnum"],
                           description="format of the index (the first night fixes it)"),
     "shards": Param(int(_env("shards", "1")), type="integer", minimum=1,

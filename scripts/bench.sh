@@ -51,9 +51,13 @@
 #                               # of that `recrawl extract` output instead (same target)
 #   scripts/bench.sh incremental  # an index grown night by night (index --add): the cost of adding a 1 % night
 #                               # against a full rebuild of all the files, in wall time and bytes written (target
-#                               # <= 3 % each), and look-ups/s across a base and 10 segments against the same
-#                               # index compacted (target >= 0.7); ZipNum, 4 shards, on a generated archive of
-#                               # BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
+#                               # <= 3 % each); nights of 1 % and 3 % and a night that adds nothing (BENCH_REPS
+#                               # rounds, each from a copy of one base) give the fixed part of a night and its cost
+#                               # per GB, by wall and CPU time, and from them the archive size at which a 1 % night
+#                               # is within 3 %; the package initialization of recrawl (GODEBUG=inittrace=1); then
+#                               # look-ups/s across a base and 10 segments against the same index compacted (target
+#                               # >= 0.7; BENCH_INCR_LOOKUPS=0 leaves them out); ZipNum, 4 shards, on a generated
+#                               # archive of BENCH_ARCHIVE_BYTES cut into 100 files (BENCH_DIR/archive-incr-SIZE)
 #   scripts/bench.sh scale      # the same measurements on generated archives of growing size (SCALE_SIZES captures,
 #                               # default "1e5 1e6 3e6"): per size, the ZipNum index with the dictionary (MB/s against
 #                               # the all-cores inflate+scan ceiling of the same files, by wall and by CPU time (the
@@ -1043,28 +1047,88 @@ bench_incremental() {
     touch "$inc/.complete"
   fi
   go build -o "$bin/recrawl" ./cmd/recrawl
-  go test -c -o "$bin/lookup.test" ./internal/lookup
   mapfile -t files < <(ls "$inc"/*.warc.gz | sort)
   local n=${#files[@]} night=$(( ${#files[@]} >= 200 ? ${#files[@]} / 100 : 1 ))
-  echo "archive: $n files, $(du -cb "${files[@]}" | tail -1 | cut -f1) bytes; a night is the last $night file(s)"
+  echo "archive: $n files, $(du -cb "${files[@]}" | tail -1 | cut -f1) bytes; a night is $night file(s), 1 %"
   local flags=(--format=zipnum --shards=4) w="$dir/incr.tmp"
   rm -rf "$w"; mkdir -p "$w"
   join() { local IFS=,; echo "$*"; }
   written() { du -sb "$1" | cut -f1; }
 
+  local abytes; abytes=$(du -cb "${files[@]}" | tail -1 | cut -f1)
   echo
-  echo "== a full rebuild of all $n files against --add of the last $night onto an index of the others"
+  echo "== a full rebuild of all $n files"
   read -r fwall _ fcpu < <(timed "$dir/incr-full.log" "$bin/recrawl" index --input="$(join "${files[@]}")" --output="$w/full" "${flags[@]}")
   fbytes=$(written "$w/full")
-  "$bin/recrawl" index --add --input="$(join "${files[@]:0:n-night}")" --output="$w/inc" "${flags[@]}" >"$dir/incr-base.log" 2>&1
-  local listed; listed=$(stat -c %s "$w/inc/index.files")
-  read -r nwall _ ncpu < <(timed "$dir/incr-night.log" "$bin/recrawl" index --add --input="$(join "${files[@]}")" --output="$w/inc" "${flags[@]}")
-  # the night's segment, and the lines it appended to index.files
-  nbytes=$(( $(written "$w/inc/segments/000001") + $(stat -c %s "$w/inc/index.files") - listed ))
-  awk -v fw="$fwall" -v nw="$nwall" -v fb="$fbytes" -v nb="$nbytes" -v fc="$fcpu" -v nc="$ncpu" 'BEGIN {
-    printf "RESULT incremental night: %.2f s and %d bytes written, against %.2f s and %d bytes for a full rebuild: %.1f %% of the wall time (target <= 3 %%: %s), %.1f %% of the bytes (target <= 3 %%: %s); CPU %.1f s against %.1f s: %.1f %%\n",
-      nw, nb, fw, fb, 100*nw/fw, (nw/fw <= 0.03 ? "met" : "NOT met"), 100*nb/fb, (nb/fb <= 0.03 ? "met" : "NOT met"), nc, fc, 100*nc/fc }'
+  echo "full rebuild: $fwall s wall, $fcpu s CPU, $fbytes bytes written"
 
+  # The nights start from copies of one base of the first n-3*night files:
+  # a night of `night` files (1 %), the same night again (it adds nothing:
+  # what every run pays whatever it adds), a night of 3*night files (3 %).
+  local base=$((n - 3 * night)) r
+  echo
+  echo "== nights onto a base of the first $base files, each from a copy of the base, $reps rounds: the next $night file(s), the same again (adds nothing), the last $((3 * night))"
+  "$bin/recrawl" index --add --input="$(join "${files[@]:0:base}")" --output="$w/base" "${flags[@]}" >"$dir/incr-base.log" 2>&1
+  local in1 in3
+  in1=$(du -cb "${files[@]:base:night}" | tail -1 | cut -f1)
+  in3=$(du -cb "${files[@]:base}" | tail -1 | cut -f1)
+  : >"$w/nights.txt"
+  # night KIND FILES INPUT_BYTES: one --add onto a fresh copy of the base (KIND
+  # noop: again onto the index the last night left); appends "KIND wall cpu
+  # bytes-written input-bytes" to nights.txt.
+  night_run() {
+    local kind=$1 k=$2 in=$3 listed nw nc nb
+    if [ "$kind" != noop ]; then rm -rf "$w/inc"; cp -a "$w/base" "$w/inc"; fi
+    listed=$(stat -c %s "$w/inc/index.files")
+    read -r nw _ nc < <(timed "$dir/incr-$kind.log" "$bin/recrawl" index --add --input="$(join "${files[@]:0:base+k}")" --output="$w/inc" "${flags[@]}")
+    nb=$(( $(stat -c %s "$w/inc/index.files") - listed ))
+    [ "$kind" = noop ] || nb=$((nb + $(written "$w/inc/segments/000001")))
+    echo "$kind $nw $nc $nb $in" >>"$w/nights.txt"
+  }
+  for r in $(seq 1 "$reps"); do
+    night_run night1 "$night" "$in1"
+    night_run noop "$night" 0
+    night_run night3 $((3 * night)) "$in3"
+  done
+  awk '{ printf "  %-6s %6.2f s wall %5.2f s CPU %9d bytes written, %d bytes of WARC added\n", $1, $2, $3, $4, $5 }' "$w/nights.txt"
+  # What every recrawl process pays before its first line: the package initialization.
+  GODEBUG=inittrace=1 "$bin/recrawl" version 2>"$w/inittrace.txt" >/dev/null
+  awk '/^init / { ms += $5; mb += $8 / 1e6; if ($2 ~ /go-dateparser|go-htmldate/) { dms += $5; dmb += $8 / 1e6 } }
+    END { printf "RESULT incremental package initialization (GODEBUG=inittrace=1 recrawl version): %.0f ms, %.0f MB; of which go-dateparser and go-htmldate %.0f ms, %.0f MB\n", ms, mb, dms, dmb }' "$w/inittrace.txt"
+
+  # Medians over the rounds, then the fit: a night costs F + S x (bytes of
+  # WARC it adds) (S and F from the nights of 1 % and 3 %), a full rebuild
+  # F + SF x (archive bytes); a 1 % night is then within 3 % of a full rebuild
+  # from an archive of 0.97 F / (0.03 SF - 0.01 S) bytes.
+  awk -v fw="$fwall" -v fc="$fcpu" -v fb="$fbytes" -v A="$abytes" '
+    function median(kind, col,   m, i, j, v, t) { m = 0
+      for (i = 1; i <= N; i++) if (K[i] == kind) v[++m] = C[i, col]
+      for (i = 2; i <= m; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+      return m ? v[int((m + 1) / 2)] : 0 }
+    function fit(what, t1, t0, t3, full,   s, f, sf, a3) {
+      s = (t3 - t1) / (b3 - b1); f = t1 - s * b1; sf = (full - f) / A
+      printf "RESULT incremental fit (%s): a night costs %.2f s fixed (a night that adds nothing: %.2f s) + %.2f s per GB of WARC added; a full rebuild %.2f s per GB beyond the same fixed part; ",
+        what, f, t0, s * 1e9, sf * 1e9
+      if (f <= 0) { print "the fixed part came out at or below 0 (noise): no size follows"; return }
+      if (0.03 * sf - 0.01 * s <= 0) { print "a night adds at least 3 times a full rebuild per byte: no size at which a 1 % night is within 3 %"; return }
+      a3 = 0.97 * f / (0.03 * sf - 0.01 * s)
+      printf "a 1 %% night is within 3 %% of a full rebuild from an archive of %.1f GB (this one: %.2f GB, %.1f %% by the fit)\n",
+        a3 / 1e9, A / 1e9, 100 * (f + s * A / 100) / (f + sf * A) }
+    { N++; K[N] = $1; for (i = 2; i <= 5; i++) C[N, i] = $i }
+    END {
+      w1 = median("night1", 2); c1 = median("night1", 3); nb = median("night1", 4); b1 = median("night1", 5)
+      w0 = median("noop", 2); c0 = median("noop", 3)
+      w3 = median("night3", 2); c3 = median("night3", 3); b3 = median("night3", 5)
+      printf "RESULT incremental night: %.2f s and %d bytes written, against %.2f s and %d bytes for a full rebuild: %.1f %% of the wall time (target <= 3 %%: %s), %.1f %% of the bytes (target <= 3 %%: %s); CPU %.1f s against %.1f s: %.1f %%\n",
+        w1, nb, fw, fb, 100*w1/fw, (w1/fw <= 0.03 ? "met" : "NOT met"), 100*nb/fb, (nb/fb <= 0.03 ? "met" : "NOT met"), c1, fc, 100*c1/fc
+      fit("wall", w1, w0, w3, fw)
+      fit("CPU", c1, c0, c3, fc) }' "$w/nights.txt"
+  rm -rf "$w/inc" "$w/base"
+  if [ "${BENCH_INCR_LOOKUPS:-1}" = 0 ]; then
+    rm -rf "$w"
+    return
+  fi
+  go test -c -o "$bin/lookup.test" ./internal/lookup
   echo
   echo "== look-ups: a base of 90 % of the files and 10 nights of 1 % as segments, against the same index compacted"
   rm -rf "$w/inc"

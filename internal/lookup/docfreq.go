@@ -223,21 +223,12 @@ func SumDocFreqs(ctx context.Context, dir string) (*SummedDocFreqs, error) {
 		return nil, fmt.Errorf("%s: no %s, not an index built with --add", dir, FileListFile)
 	}
 	out := &SummedDocFreqs{Langs: map[string]*scoring.DocFreq{}, Levels: map[string]map[int]*scoring.DocFreq{}, MinDF: max(l.Header.DictionaryMinDF, 1)}
+	if out.Sample, out.Sampled, err = sumPartSamples(ctx, dir, l); err != nil {
+		return nil, err
+	}
 	levels := map[string]map[int]*scoring.DocFreq{} // every level of every part
-	for i, part := range partNames(l) {
-		pdir := SegmentDir(dir, part)
-		sample, sampled, err := readPartSample(ctx, pdir)
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			out.Sample, out.Sampled = sample, sampled
-		} else if sampled != out.Sampled || sample.MaxDocs != out.Sample.MaxDocs {
-			return nil, fmt.Errorf("%s: the parts of the index were counted with different --dictionary_docs (%s): compact it with `recrawl index compact`, or build it again", pdir, index.DictionarySampleFile)
-		} else {
-			out.Sample.AddCandidates(sample)
-		}
-		if err := addPartLevels(ctx, pdir, levels); err != nil {
+	for _, part := range partNames(l) {
+		if err := addPartLevels(ctx, SegmentDir(dir, part), levels); err != nil {
 			return nil, err
 		}
 	}
@@ -257,6 +248,44 @@ func SumDocFreqs(ctx context.Context, dir string) (*SummedDocFreqs, error) {
 		out.Langs[lang] = sum
 	}
 	return out, nil
+}
+
+// SumDictionarySamples returns the dictionary sample of all the files of
+// the segmented index in dir (SumDocFreqs' Sample and Sampled) from the
+// parts' index.DictionarySampleFile alone, without reading their counts:
+// what `recrawl index --add` checks its --dictionary_docs against.
+func SumDictionarySamples(ctx context.Context, dir string) (index.DictionarySample, bool, error) {
+	l, err := ReadFileList(ctx, dir)
+	if err != nil {
+		return index.DictionarySample{}, false, err
+	}
+	if l == nil {
+		return index.DictionarySample{}, false, fmt.Errorf("%s: no %s, not an index built with --add", dir, FileListFile)
+	}
+	return sumPartSamples(ctx, dir, l)
+}
+
+// sumPartSamples sums the samples of the parts the list l of dir names;
+// parts counted with different --dictionary_docs are an error.
+func sumPartSamples(ctx context.Context, dir string, l *FileList) (index.DictionarySample, bool, error) {
+	var sum index.DictionarySample
+	var sumSampled bool
+	for i, part := range partNames(l) {
+		pdir := SegmentDir(dir, part)
+		sample, sampled, err := readPartSample(ctx, pdir)
+		if err != nil {
+			return index.DictionarySample{}, false, err
+		}
+		switch {
+		case i == 0:
+			sum, sumSampled = sample, sampled
+		case sampled != sumSampled || sample.MaxDocs != sum.MaxDocs:
+			return index.DictionarySample{}, false, fmt.Errorf("%s: the parts of the index were counted with different --dictionary_docs (%s): compact it with `recrawl index compact`, or build it again", pdir, index.DictionarySampleFile)
+		default:
+			sum.AddCandidates(sample)
+		}
+	}
+	return sum, sumSampled, nil
 }
 
 // readPartSample reads the dfsample.tsv of a part, and false if it has none.

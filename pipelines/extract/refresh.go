@@ -140,10 +140,11 @@ func sourceNames(j *extract.Job) []string {
 
 // IndexState is a digest of what the job's indexes hold, so that a
 // refresh can tell an index that did not change: for each index, in order,
-// the content of index.files when the index's directory has one (the list of
-// the files an incremental index holds), else the name, size and
-// modification time of every file of the index (the CDXJ file, or every
-// file of the ZipNum directory; sizes only on gs://); for a Bigtable index,
+// the content of index.files when the index's directory (local or gs://)
+// has one (the list of the files an incremental index holds), else the
+// name, size and modification time of every file of the index (the CDXJ
+// file, or every file of the ZipNum directory; sizes only on gs://); for a
+// Bigtable index,
 // the table's file list (btindex.WriteFileListState: names, sizes,
 // checksums, removals, min_df). A Bigtable index that lists no file has no
 // state it can be told by: IndexState is then "", and every refresh
@@ -188,24 +189,7 @@ func hashBigtableFiles(ctx context.Context, h io.Writer, table string) (bool, er
 // hashIndexFiles writes what the index at p holds into h (see IndexState).
 func hashIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error) }, p string) error {
 	if storage.IsGCS(p) {
-		files, err := storage.Glob(ctx, p)
-		if err != nil {
-			return err
-		}
-		more, err := storage.Glob(ctx, storage.Join(p, "*"))
-		if err != nil {
-			return err
-		}
-		files = append(files, more...)
-		sort.Strings(files)
-		for _, f := range files {
-			size, err := storage.Size(ctx, f)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s %d\n", f, size)
-		}
-		return nil
+		return hashGCSIndexFiles(ctx, h, p)
 	}
 	info, err := os.Stat(p)
 	if err != nil {
@@ -231,6 +215,46 @@ func hashIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error)
 		fmt.Fprintf(h, "%s %d %d\n", filepath.ToSlash(rel), fi.Size(), fi.ModTime().UnixNano())
 		return nil
 	})
+}
+
+// hashGCSIndexFiles is hashIndexFiles for an index on gs://: the content
+// of index.files in the index's folder (p, or the folder of the object p),
+// else the name and size of every object of the index.
+func hashGCSIndexFiles(ctx context.Context, h interface{ Write([]byte) (int, error) }, p string) error {
+	isObject, err := storage.Exists(ctx, p)
+	if err != nil {
+		return err
+	}
+	dir := p
+	if isObject {
+		dir = storage.Dir(p)
+	}
+	list, err := storage.ReadFile(ctx, storage.Join(dir, lookup.FileListFile))
+	if err == nil {
+		h.Write(list)
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	files, err := storage.Glob(ctx, p)
+	if err != nil {
+		return err
+	}
+	more, err := storage.Glob(ctx, storage.Join(p, "*"))
+	if err != nil {
+		return err
+	}
+	files = append(files, more...)
+	sort.Strings(files)
+	for _, f := range files {
+		size, err := storage.Size(ctx, f)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", f, size)
+	}
+	return nil
 }
 
 // readRefreshLabels reads --labels_file: the format of evaluate.ReadLabels

@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+	gcs "cloud.google.com/go/storage"
 	"github.com/recrawl/recrawl/internal/btindex"
 	"github.com/recrawl/recrawl/internal/cdxj"
 	"github.com/recrawl/recrawl/internal/collection"
+	"github.com/recrawl/recrawl/internal/extract"
 	"github.com/recrawl/recrawl/internal/extract/roundstate"
 	"github.com/recrawl/recrawl/internal/index"
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
@@ -383,5 +385,61 @@ func TestRefreshWithLabels(t *testing.T) {
 	}
 	if d := diffSnapshots(snap, snapshotDir(t, labelled)); len(d) > 0 {
 		t.Errorf("the same labels again changed:\n%s", strings.Join(d, "\n"))
+	}
+}
+
+// TestIndexStateGCS: the state of an incremental index on gs:// is its
+// index.files, so a night that adds a segment (index.files gets a line,
+// the base's files stay as they were) changes the state and the refresh
+// resolves the missing URLs again, for a CDXJ index (cdxj:gs://…/index.cdxj)
+// and a ZipNum one (zipnum:gs://DIR); an index without index.files is told
+// by its objects' names and sizes.
+func TestIndexStateGCS(t *testing.T) {
+	t.Setenv("STORAGE_EMULATOR_HOST", testservers.GCS(t)) // read by internal/storage's client
+	ctx := context.Background()
+	c, err := gcs.NewClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Bucket("idx").Create(ctx, "test-project", nil); err != nil {
+		t.Fatalf("create bucket: %v", err)
+	}
+	put := func(name, data string) {
+		w := c.Bucket("idx").Object(name).NewWriter(ctx)
+		w.Write([]byte(data))
+		if err := w.Close(); err != nil {
+			t.Fatalf("upload %s: %v", name, err)
+		}
+	}
+	state := func(index string) string {
+		s, err := IndexState(ctx, []extract.Source{{Name: "a", Index: index}})
+		if err != nil || s == "" {
+			t.Fatalf("IndexState(%s) = %q, %v", index, s, err)
+		}
+		return s
+	}
+	const header = `{"version":2,"format":"cdxj","shards":1}` + "\n"
+	for _, ix := range []struct{ index, dir, base string }{
+		{"cdxj:gs://idx/c/index.cdxj", "c", "c/index.cdxj"},
+		{"zipnum:gs://idx/z", "z", "z/cluster.idx"},
+	} {
+		put(ix.base, "com,example)/ 20100101000000 {}\n")
+		put(ix.dir+"/index.files", header+`{"name":"a.warc.gz","size":1}`+"\n")
+		night1 := state(ix.index)
+		if again := state(ix.index); again != night1 {
+			t.Errorf("%s: two states of the same index differ: %s, %s", ix.index, night1, again)
+		}
+		put(ix.dir+"/segments/000001/index.cdxj", "com,example)/b 20100101000000 {}\n")
+		put(ix.dir+"/index.files", header+`{"name":"a.warc.gz","size":1}`+"\n"+`{"name":"b.warc.gz","size":1,"segment":"000001"}`+"\n")
+		if state(ix.index) == night1 {
+			t.Errorf("%s: a segment listed in index.files does not change the index state", ix.index)
+		}
+	}
+	put("plain/index.cdxj", "com,example)/ 20100101000000 {}\n")
+	before := state("cdxj:gs://idx/plain/index.cdxj")
+	put("plain/index.cdxj", "com,example)/ 20100101000000 {}\ncom,example)/b 20100101000000 {}\n")
+	if state("cdxj:gs://idx/plain/index.cdxj") == before {
+		t.Error("an index without index.files: a larger index.cdxj does not change the index state")
 	}
 }

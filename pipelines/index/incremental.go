@@ -197,13 +197,14 @@ func checkSameDictionaryDocs(ctx context.Context, dir string, cfg Config) error 
 
 // indexDictionaryDocs returns the --dictionary_docs the dictionary of the
 // segmented index in dir was counted with (0 for parts that record no
-// sample: every document).
+// sample: every document). It reads the parts' samples only, not their
+// counts, which grow with every night.
 func indexDictionaryDocs(ctx context.Context, dir string) (int64, error) {
-	sums, err := lookup.SumDocFreqs(ctx, dir)
+	sample, _, err := lookup.SumDictionarySamples(ctx, dir)
 	if err != nil {
 		return 0, err
 	}
-	return sums.Sample.MaxDocs, nil
+	return sample.MaxDocs, nil
 }
 
 // nextSegment names the segment after the last one the list names.
