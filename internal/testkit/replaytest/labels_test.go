@@ -123,9 +123,12 @@ func TestReportLabels(t *testing.T) {
 	waitStatus(t, ctx, fp, "not served by recrawl serve")
 	click(t, ctx, fp, notRelevant, "0")
 	click(t, ctx, fp, relevant, "1")
-	if err := fp.Eval(ctx, `location.reload()`, nil); err != nil {
+	// The status line reads the same before and after the reload: a
+	// mark on the old document tells them apart.
+	if err := fp.Eval(ctx, `window.beforeReload = true; location.reload()`, nil); err != nil {
 		t.Fatal(err)
 	}
+	waitReloaded(t, ctx, fp)
 	waitStatus(t, ctx, fp, "not served by recrawl serve")
 	if got := pressed(t, ctx, fp); len(got) != 2 || got[relevant] != "1" || got[notRelevant] != "0" {
 		t.Errorf("file page: marks shown after a reload: %v", got)
@@ -170,6 +173,24 @@ func waitStatus(t *testing.T, ctx context.Context, p *Page, text string) {
 		select {
 		case <-ctx.Done():
 			t.Fatalf("the labels status line says %q (%v), not %q", status, err, text)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// waitReloaded waits until p shows a new document: one without the
+// window.beforeReload mark set on the old one, fully loaded.
+func waitReloaded(t *testing.T, ctx context.Context, p *Page) {
+	t.Helper()
+	for {
+		var reloaded bool
+		err := p.Eval(ctx, `window.beforeReload === undefined && document.readyState === "complete"`, &reloaded)
+		if err == nil && reloaded {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the page did not reload (%v)", err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
