@@ -26,7 +26,11 @@
 # EVAL_INDEX_FLAGS (more flags of `recrawl index`, e.g. --dictionary_docs=2000),
 # EVAL_RESEARCHER (default 1: the default variants include the researcher
 # rows labels-10@50, labels-20@50, labels-10@100 and labels-20@100; 0
-# leaves them out, halving the time).
+# leaves them out, halving the time). EVAL_OPTIONS may also name
+# labels-low-L@N (the true labels of the L documents of lowest relevance
+# among the first N) and labels-spread-L@N (L documents spread evenly over
+# the ranking by relevance); labels-low-10@50, labels-low-20@100 and
+# labels-spread-20@100 are defined.
 # With the default variants and EVAL_RESEARCHER=0 an event takes about
 # 20 s at low load.
 set -euo pipefail

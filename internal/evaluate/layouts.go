@@ -368,7 +368,7 @@ func (f *FamilySummary) hasResearcher() bool {
 // writeResearcher prints the simulated researcher's tables: each row in
 // crawl order and in the ranked view, against the default and the oracle.
 func (f *FamilySummary) writeResearcher(b *strings.Builder) {
-	fmt.Fprintf(b, "\nSimulated researcher (labels-L@N: the default to N documents, then refreshed to the target with the true labels of its L documents of highest relevance). "+
+	fmt.Fprintf(b, "\nSimulated researcher (labels-L@N: the default to N documents, then refreshed to the target with the true labels of its L documents of highest relevance; labels-low-L@N: of lowest relevance; labels-spread-L@N: spread evenly over its ranking by relevance). "+
 		"Crawl order, then the ranked view (the collection by relevance score; the oracle's in its own order), precision at R (recall at %d) per event; "+
 		"mean; over the default's mean P@R; over the oracle's mean P@R (in the ranked view: over the oracle's in crawl order); events below the default by more than %.2f:\n\n", RecallCutoff, LabelNoise)
 	b.WriteString("| variant | view |")

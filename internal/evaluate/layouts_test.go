@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -231,7 +232,7 @@ func TestResearcherLabels(t *testing.T) {
 		{URL: "http://a.example/4", SURT: "example,a)/4", Relevance: 0.1},
 	}
 	path := filepath.Join(t.TempDir(), ResearcherLabelsFile)
-	pos, neg, err := writeResearcherLabels(path, docs, labels, 3)
+	pos, neg, err := writeResearcherLabels(path, researcherPicks(docs, PickTop, 3), labels)
 	if err != nil || pos != 1 || neg != 2 {
 		t.Fatalf("labels written: %d relevant, %d not, %v; want 1 and 2", pos, neg, err)
 	}
@@ -242,5 +243,46 @@ func TestResearcherLabels(t *testing.T) {
 	read, err := ReadLabels(path, "")
 	if err != nil || len(read.Items) != 3 {
 		t.Errorf("the file does not read back as labels: %v, %v", read, err)
+	}
+}
+
+// TestResearcherPicks: labels-L@N picks the top of the ranking by
+// relevance, labels-low-L@N its bottom, labels-spread-L@N the middle of
+// each of L equal slices of it; each has its own row name.
+func TestResearcherPicks(t *testing.T) {
+	var docs []collection.Document
+	for i := range 10 {
+		// Collection order 0..9, relevance rank 9..0 (document 9 first).
+		docs = append(docs, collection.Document{URL: fmt.Sprintf("http://a.example/%d", i), Relevance: float64(i) / 10})
+	}
+	urls := func(ds []collection.Document) string {
+		var xs []string
+		for _, d := range ds {
+			xs = append(xs, strings.TrimPrefix(d.URL, "http://a.example/"))
+		}
+		return strings.Join(xs, ",")
+	}
+	for _, c := range []struct {
+		pick      ResearcherPick
+		n         int
+		want, row string
+	}{
+		{PickTop, 3, "9,8,7", "labels-3@50"},
+		{PickLow, 3, "2,1,0", "labels-low-3@50"},
+		{PickSpread, 3, "8,4,1", "labels-spread-3@50"},
+		{PickSpread, 5, "8,6,4,2,0", "labels-spread-5@50"},
+		{PickLow, 20, "9,8,7,6,5,4,3,2,1,0", "labels-low-20@50"},
+	} {
+		if got := urls(researcherPicks(docs, c.pick, c.n)); got != c.want {
+			t.Errorf("pick %q of %d: documents %s, want %s", c.pick, c.n, got, c.want)
+		}
+		if got := researcherVariant(Researcher{After: 50, Labels: c.n, Pick: c.pick}).Name; got != c.row {
+			t.Errorf("pick %q of %d: row %s, want %s", c.pick, c.n, got, c.row)
+		}
+	}
+	for _, name := range []string{"labels-low-20@100", "labels-spread-20@100"} {
+		if v, ok := FocusVariantByName(name); !ok || v.Researcher.After != 100 || v.Researcher.Labels != 20 {
+			t.Errorf("variant %s: %+v, %v", name, v.Researcher, ok)
+		}
 	}
 }

@@ -168,6 +168,9 @@ var FocusVariants = []FocusVariant{
 	researcherVariant(Researcher{After: 50, Labels: 20}),
 	researcherVariant(Researcher{After: 100, Labels: 10}),
 	researcherVariant(Researcher{After: 100, Labels: 20}),
+	researcherVariant(Researcher{After: 50, Labels: 10, Pick: PickLow}),
+	researcherVariant(Researcher{After: 100, Labels: 20, Pick: PickLow}),
+	researcherVariant(Researcher{After: 100, Labels: 20, Pick: PickSpread}),
 	{Name: OracleVariant, Description: "the ceiling: a crawl that knows the labels, on the link graph of an unfocused crawl of every link", Strategy: "unfocused", Apply: oracleGraph, Oracle: true},
 }
 

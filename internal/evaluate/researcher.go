@@ -14,24 +14,63 @@ import (
 )
 
 // A simulated researcher (the options comparison's labels-L@N rows): the
-// default runs to N documents; the researcher looks at its L documents of
-// highest relevance score (ties: the earlier in the collection) and marks
-// each with its true label, taken from the evaluation's labels (grade > 0
+// default runs to N documents; the researcher looks at L of them, picked by
+// relevance score (ties: the earlier in the collection first) — its L
+// documents of highest score (labels-L@N), of lowest score
+// (labels-low-L@N: the ones the scorer is most likely to have wrong), or L
+// spread evenly over the ranking (labels-spread-L@N) — and marks each with
+// its true label, taken from the evaluation's labels (grade > 0
 // relevant; a page with another event's label or none is not relevant);
 // the extraction is refreshed with those labels (recrawl extract
 // --refresh --labels_file) to the target size of the other rows. Its first N
 // documents are the default's; the labels steer the rest.
 
 // Researcher is a simulated researcher's effort: Labels labels after
-// After documents.
-type Researcher struct{ After, Labels int }
+// After documents, on the documents Pick selects.
+type Researcher struct {
+	After, Labels int
+	Pick          ResearcherPick
+}
 
-// researcherVariant is the options row of r.
+// ResearcherPick is which of the first documents a simulated researcher
+// labels, by their rank in relevance score.
+type ResearcherPick string
+
+// The simulated researcher's selections.
+const (
+	// PickTop labels the documents of highest relevance score.
+	PickTop ResearcherPick = ""
+	// PickLow labels the documents of lowest relevance score: those
+	// nearest the scorer's decision boundary.
+	PickLow ResearcherPick = "low"
+	// PickSpread labels documents evenly spaced over the ranking: the
+	// middle one of each of Labels equal slices of it.
+	PickSpread ResearcherPick = "spread"
+)
+
+// describe says which documents p selects.
+func (p ResearcherPick) describe() string {
+	switch p {
+	case PickLow:
+		return "of lowest relevance"
+	case PickSpread:
+		return "spread evenly over its ranking by relevance"
+	default:
+		return "of highest relevance"
+	}
+}
+
+// researcherVariant is the options row of r: labels-L@N, or
+// labels-PICK-L@N for another selection than the top.
 func researcherVariant(r Researcher) FocusVariant {
+	name := fmt.Sprintf("labels-%d@%d", r.Labels, r.After)
+	if r.Pick != PickTop {
+		name = fmt.Sprintf("labels-%s-%d@%d", r.Pick, r.Labels, r.After)
+	}
 	return FocusVariant{
-		Name: fmt.Sprintf("labels-%d@%d", r.Labels, r.After),
-		Description: fmt.Sprintf("the default to %d documents, then refreshed with the true labels of its %d documents of highest relevance (a simulated researcher; recrawl extract --refresh --labels_file)",
-			r.After, r.Labels),
+		Name: name,
+		Description: fmt.Sprintf("the default to %d documents, then refreshed with the true labels of its %d documents %s (a simulated researcher; recrawl extract --refresh --labels_file)",
+			r.After, r.Labels, r.Pick.describe()),
 		Researcher: r,
 	}
 }
@@ -52,7 +91,7 @@ func runResearcher(ctx context.Context, extract Extractor, specPath string, labe
 		return err
 	}
 	path := filepath.Join(out, ResearcherLabelsFile)
-	pos, neg, err := writeResearcherLabels(path, first.Documents, labels, r.Labels)
+	pos, neg, err := writeResearcherLabels(path, researcherPicks(first.Documents, r.Pick, r.Labels), labels)
 	if err != nil {
 		return err
 	}
@@ -63,13 +102,33 @@ func runResearcher(ctx context.Context, extract Extractor, specPath string, labe
 	return nil
 }
 
-// writeResearcherLabels writes the true labels of the n documents of docs
-// of highest relevance to path (url<TAB>grade lines) and returns how many
-// are relevant and not.
-func writeResearcherLabels(path string, docs []collection.Document, labels *Labels, n int) (pos, neg int, err error) {
+// researcherPicks returns the n documents of docs that pick selects, in
+// decreasing relevance (all of them when docs has no more than n).
+func researcherPicks(docs []collection.Document, pick ResearcherPick, n int) []collection.Document {
+	ranked := RankedByRelevance(docs)
+	if n >= len(ranked) {
+		return ranked
+	}
+	switch pick {
+	case PickLow:
+		return ranked[len(ranked)-n:]
+	case PickSpread:
+		out := make([]collection.Document, n)
+		for i := range out {
+			out[i] = ranked[(2*i+1)*len(ranked)/(2*n)]
+		}
+		return out
+	default:
+		return ranked[:n]
+	}
+}
+
+// writeResearcherLabels writes the true labels of docs to path
+// (url<TAB>grade lines) and returns how many are relevant and not.
+func writeResearcherLabels(path string, docs []collection.Document, labels *Labels) (pos, neg int, err error) {
 	var b strings.Builder
 	b.WriteString("url\tgrade\n")
-	for _, d := range RankedByRelevance(docs)[:min(n, len(docs))] {
+	for _, d := range docs {
 		_, grade := labels.Lookup(&d)
 		if grade > 0 {
 			pos++
