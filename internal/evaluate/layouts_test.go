@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -284,5 +285,28 @@ func TestResearcherPicks(t *testing.T) {
 		if v, ok := FocusVariantByName(name); !ok || v.Researcher.After != 100 || v.Researcher.Labels != 20 {
 			t.Errorf("variant %s: %+v, %v", name, v.Researcher, ok)
 		}
+	}
+}
+
+// TestResearcherRowResumes: a researcher row stopped during its refresh
+// (the labels file written) goes on with the refresh when run again,
+// instead of running the default to N documents into the refreshed work
+// directory, which refuses it.
+func TestResearcherRowResumes(t *testing.T) {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, ResearcherLabelsFile), []byte("url\tgrade\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls []Overrides
+	extract := func(_ context.Context, _ string, ov Overrides, _ string) error {
+		calls = append(calls, ov)
+		return nil
+	}
+	v := researcherVariant(Researcher{Labels: 20, After: 100})
+	if err := runResearcher(context.Background(), extract, "spec.yaml", nil, out, v); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || !calls[0].Refresh || calls[0].LabelsFile != filepath.Join(out, ResearcherLabelsFile) {
+		t.Errorf("extractions run: %+v; want the refresh with the labels file only", calls)
 	}
 }

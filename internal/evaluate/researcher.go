@@ -83,19 +83,26 @@ const ResearcherLabelsFile = "researcher-labels.tsv"
 // to v.Researcher.After documents, the labels file, the refresh.
 func runResearcher(ctx context.Context, extract Extractor, specPath string, labels *Labels, out string, v FocusVariant) error {
 	r := v.Researcher
-	if err := extract(ctx, specPath, Overrides{Variant: DefaultVariant, TargetSize: r.After}, out); err != nil {
-		return fmt.Errorf("the default to %d documents: %w", r.After, err)
-	}
-	first, err := ReadRun(out)
-	if err != nil {
-		return err
-	}
 	path := filepath.Join(out, ResearcherLabelsFile)
-	pos, neg, err := writeResearcherLabels(path, researcherPicks(first.Documents, r.Pick, r.Labels), labels)
-	if err != nil {
-		return err
+	// The labels file is written whole once the first run is done: with
+	// it, the run to N is over and the refresh, which resumes from the
+	// work directory, is what is left.
+	if _, err := os.Stat(path); err == nil {
+		slog.Info("simulated researcher: the run to N documents is done, the refresh goes on", "variant", v.Name, "labels", path)
+	} else {
+		if err := extract(ctx, specPath, Overrides{Variant: DefaultVariant, TargetSize: r.After}, out); err != nil {
+			return fmt.Errorf("the default to %d documents: %w", r.After, err)
+		}
+		first, err := ReadRun(out)
+		if err != nil {
+			return err
+		}
+		pos, neg, err := writeResearcherLabels(path, researcherPicks(first.Documents, r.Pick, r.Labels), labels)
+		if err != nil {
+			return err
+		}
+		slog.Info("simulated researcher", "variant", v.Name, "labels", path, "relevant", pos, "not_relevant", neg)
 	}
-	slog.Info("simulated researcher", "variant", v.Name, "labels", path, "relevant", pos, "not_relevant", neg)
 	if err := extract(ctx, specPath, Overrides{Variant: DefaultVariant, Refresh: true, LabelsFile: path}, out); err != nil {
 		return fmt.Errorf("the refresh with %s: %w", path, err)
 	}
@@ -137,7 +144,12 @@ func writeResearcherLabels(path string, docs []collection.Document, labels *Labe
 		}
 		fmt.Fprintf(&b, "%s\t%g\n", d.URL, grade)
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	// Whole or not at all: its presence tells a rerun that the first run is done.
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return 0, 0, fmt.Errorf("simulated researcher: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		return 0, 0, fmt.Errorf("simulated researcher: %w", err)
 	}
 	return pos, neg, nil
