@@ -156,6 +156,15 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	}
 	part := cfg
 	part.Files = res.Added
+	if cfg.Dictionary && len(list.Files) > 0 {
+		// The captures can only raise the index's sample level: the
+		// night's documents below it would never be counted.
+		sample, _, err := lookup.SumDictionarySamples(ctx, dir)
+		if err != nil {
+			return nil, fmt.Errorf("--output: %w", err)
+		}
+		part.DictionaryMinLevel = sample.Level()
+	}
 	part.OutputDir = lookup.SegmentDir(dir, res.Segment)
 	part.TempDir = ""
 	sum, err := Run(ctx, part)

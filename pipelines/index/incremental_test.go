@@ -350,8 +350,10 @@ func checkAddErrors(t *testing.T, cfg Config, fullDir string) {
 func TestIncrementalBoundedSample(t *testing.T) {
 	files := dictionaryArchive(t)
 	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	// A large first night, then two small ones: a small night's own
+	// counts choose a lower level than the index it is added to.
 	third := len(files) / 3
-	nights := [][]string{files[:third], files[third : 2*third], files[2*third:]}
+	nights := [][]string{files[:2*third], files[2*third : len(files)-1], files[len(files)-1:]}
 	bound := candidatesDirectly(t, files).Chosen() / 3
 	config := func(files []string, dir string) Config {
 		cfg := incrementalConfig("cdxj", files, dir, true)
@@ -364,10 +366,34 @@ func TestIncrementalBoundedSample(t *testing.T) {
 	inc := t.TempDir()
 	var seen []string
 	lower := false
+	minLevels := map[string]int{}  // the lowest level a night's part counted, by segment
+	indexLevel := map[string]int{} // the index's level before that night
 	for _, night := range nights {
 		seen = append(seen, night...)
+		before := 0
+		if len(seen) > len(night) {
+			sample, _, err := lookup.SumDictionarySamples(context.Background(), inc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before = sample.Level()
+		}
 		res := addNight(t, config(seen, inc))
-		lower = lower || readSampleLevel(t, lookup.SegmentDir(inc, res.Segment)) < fullLevel
+		part := lookup.SegmentDir(inc, res.Segment)
+		lower = lower || readSampleLevel(t, part) < fullLevel
+		minLevels[res.Segment], indexLevel[res.Segment] = lowestCountedLevel(t, part), before
+	}
+	// A night reads only the documents the sum can keep: none below the
+	// level of the index it is added to.
+	raised := false
+	for seg, lv := range minLevels {
+		if lv < indexLevel[seg] {
+			t.Errorf("segment %q counted documents of level %d, below the index's level %d before it", seg, lv, indexLevel[seg])
+		}
+		raised = raised || indexLevel[seg] > 0
+	}
+	if !raised {
+		t.Fatalf("no night added to an index of level > 0: the test would not see a night leave out documents")
 	}
 	if fullLevel == 0 || !lower {
 		t.Fatalf("bound %d: level %d of all files, and no night's part at a lower level: the test would not see the sum choose the level", bound, fullLevel)
@@ -419,6 +445,27 @@ func checkAddReadsSamplesOnly(t *testing.T, cfg Config) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// lowestCountedLevel returns the lowest sample level of the documents
+// counted in the dfcounts-LANG.tsv files of the index part in dir.
+func lowestCountedLevel(t *testing.T, dir string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, lookup.DocFreqCountsPrefix+"*.tsv"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s*.tsv in %s: %v", lookup.DocFreqCountsPrefix, dir, err)
+	}
+	lowest := iindex.Levels
+	for _, f := range files {
+		byLevel, err := lookup.ReadDocFreqLevels(readFile(t, f), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lv := range byLevel {
+			lowest = min(lowest, lv)
+		}
+	}
+	return lowest
 }
 
 // readSampleLevel returns the sample level the dictionary of the index part

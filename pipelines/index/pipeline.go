@@ -90,9 +90,13 @@ type Config struct {
 	// DictionaryDocs bounds the documents parsed (a sample of the levels
 	// of index.DictionarySample); 0 counts every document. A Bigtable
 	// index counts every document (its counts are kept per file).
-	DictionaryDocs  int64
-	DictionaryMinDF int64  // terms in fewer documents are left out
-	DefaultLanguage string // analyzer of documents in other languages
+	DictionaryDocs int64
+	// DictionaryMinLevel leaves out the documents below that sample level
+	// (index.DictionaryOptions.MinLevel): set by Add to the level of the
+	// index it adds to; not a flag.
+	DictionaryMinLevel int
+	DictionaryMinDF    int64  // terms in fewer documents are left out
+	DefaultLanguage    string // analyzer of documents in other languages
 	// DocFreqCounts also writes OutputDir/dfcounts-<lang>.tsv, the counts
 	// with no term left out, which the parts of an index built with --add
 	// keep so that their sums are those of one full build.
@@ -195,7 +199,7 @@ func Build(s beam.Scope, cfg Config) {
 		index.WriteBigtable(s, lines, cfg.Bigtable)
 	}
 	if cfg.Dictionary {
-		dopts := index.DictionaryOptions{Locations: ArchiveLocations(cfg.Files), SampleRate: cfg.DictionarySample, MaxDocs: cfg.DictionaryDocs,
+		dopts := index.DictionaryOptions{Locations: ArchiveLocations(cfg.Files), SampleRate: cfg.DictionarySample, MaxDocs: cfg.DictionaryDocs, MinLevel: cfg.DictionaryMinLevel,
 			DefaultLanguage: cfg.DefaultLanguage, Parallelism: cfg.Parallelism, OneProcess: opts.OneProcess, ByLevel: cfg.DocFreqCounts}
 		if cfg.Bigtable != "" {
 			// The table keeps the counts per file, so that they add up

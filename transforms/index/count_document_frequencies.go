@@ -66,6 +66,12 @@ type DictionaryOptions struct {
 	// captures per bundle (captureSelector), so what the runner holds
 	// until the sample is chosen does not grow with the archive either.
 	MaxDocs int64
+	// MinLevel, with MaxDocs, leaves out the captures below that sample
+	// level: they are counted as candidates but never read. An index
+	// --add sets it to the level of the index it adds to, which more
+	// captures can only raise, so the summed dictionary is the same while
+	// a night parses only the documents the sum can keep.
+	MinLevel int
 	// DefaultLanguage is the analyzer of documents in other languages.
 	DefaultLanguage string
 	// Parallelism is the number of documents one worker reads and parses
@@ -168,9 +174,9 @@ func countTerms(s beam.Scope, lines beam.PCollection, opts DictionaryOptions, by
 	// and the candidates of each level.
 	var docs, levels beam.PCollection
 	if opts.Batches {
-		docs, levels = beam.ParDo2(s, &selectDictionaryBatchesFn{SampleRate: opts.SampleRate, MaxDocs: opts.MaxDocs}, lines)
+		docs, levels = beam.ParDo2(s, &selectDictionaryBatchesFn{SampleRate: opts.SampleRate, MaxDocs: opts.MaxDocs, MinLevel: opts.MinLevel}, lines)
 	} else {
-		docs, levels = beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate, MaxDocs: opts.MaxDocs}, lines)
+		docs, levels = beam.ParDo2(s, &selectDictionaryCapturesFn{SampleRate: opts.SampleRate, MaxDocs: opts.MaxDocs, MinLevel: opts.MinLevel}, lines)
 	}
 	// One empty count too: an archive without candidates has counts.
 	levels = beam.Flatten(s, levels, beam.Create(s, []int64{}))
@@ -178,7 +184,7 @@ func countTerms(s beam.Scope, lines beam.PCollection, opts DictionaryOptions, by
 	if opts.MaxDocs > 0 {
 		// Only the levels the bound leaves: the sample's size does not
 		// grow with the archive.
-		docs = beam.ParDo(s, &boundSampleFn{MaxDocs: opts.MaxDocs, SampleRate: opts.SampleRate}, docs, beam.SideInput{Input: candidates})
+		docs = beam.ParDo(s, &boundSampleFn{MaxDocs: opts.MaxDocs, SampleRate: opts.SampleRate, MinLevel: opts.MinLevel}, docs, beam.SideInput{Input: candidates})
 	}
 	if !opts.OneProcess {
 		// Reading and parsing is the heavy step: spread the captures over workers.
@@ -219,6 +225,7 @@ func DictionarySampleOf(candidates []int64, maxDocs int64, rate float64) index.D
 type boundSampleFn struct {
 	MaxDocs    int64
 	SampleRate float64
+	MinLevel   int // DictionaryOptions.MinLevel
 
 	level      int
 	levelKnown bool
@@ -231,7 +238,7 @@ func (f *boundSampleFn) Setup() {
 
 func (f *boundSampleFn) ProcessElement(ctx context.Context, line string, candidates []int64, emit func(string)) {
 	if !f.levelKnown {
-		f.level, f.levelKnown = DictionarySampleOf(candidates, f.MaxDocs, f.SampleRate).Level(), true
+		f.level, f.levelKnown = max(DictionarySampleOf(candidates, f.MaxDocs, f.SampleRate).Level(), f.MinLevel), true
 		slog.Info("dictionary: sample chosen", "rule", DictionarySampleOf(candidates, f.MaxDocs, f.SampleRate).Rule())
 	}
 	c, err := cdxj.Parse(line) // parsed once already: cannot fail
@@ -257,11 +264,12 @@ func IsDictionarySkipCounter(name string) (reason string, ok bool) {
 type selectDictionaryCapturesFn struct {
 	SampleRate float64
 	MaxDocs    int64 // DictionaryOptions.MaxDocs
+	MinLevel   int   // DictionaryOptions.MinLevel
 
 	sel captureSelector
 }
 
-func (f *selectDictionaryCapturesFn) Setup() { f.sel.setup(f.SampleRate, f.MaxDocs) }
+func (f *selectDictionaryCapturesFn) Setup() { f.sel.setup(f.SampleRate, f.MaxDocs, f.MinLevel) }
 
 func (f *selectDictionaryCapturesFn) ProcessElement(ctx context.Context, line string, emit func(string), emitLevels func([]int64)) {
 	f.sel.selectLine(ctx, line, emit)
@@ -277,11 +285,12 @@ func (f *selectDictionaryCapturesFn) FinishBundle(emit func(string), emitLevels 
 type selectDictionaryBatchesFn struct {
 	SampleRate float64
 	MaxDocs    int64 // DictionaryOptions.MaxDocs
+	MinLevel   int   // DictionaryOptions.MinLevel
 
 	sel captureSelector
 }
 
-func (f *selectDictionaryBatchesFn) Setup() { f.sel.setup(f.SampleRate, f.MaxDocs) }
+func (f *selectDictionaryBatchesFn) Setup() { f.sel.setup(f.SampleRate, f.MaxDocs, f.MinLevel) }
 
 func (f *selectDictionaryBatchesFn) ProcessElement(ctx context.Context, batch []byte, emit func(string), emitLevels func([]int64)) {
 	forEachLine(batch, func(line []byte) { f.sel.selectLine(ctx, string(line), emit) })
@@ -314,7 +323,8 @@ type captureSelector struct {
 	levels     []int64 // candidates of the bundle by level
 
 	held      []heldCapture // with maxDocs: the captures of level heldLevel and above, in order
-	heldLevel int           // the level the bundle's counts choose
+	heldLevel int           // the level the bundle's counts choose, at least minLevel
+	minLevel  int           // with maxDocs: no capture below it is held (DictionaryOptions.MinLevel)
 	maxHeld   int           // the most captures held at once, for tests
 }
 
@@ -324,9 +334,11 @@ type heldCapture struct {
 	level int
 }
 
-func (c *captureSelector) setup(rate float64, maxDocs int64) {
+func (c *captureSelector) setup(rate float64, maxDocs int64, minLevel int) {
 	c.rate = rate
 	c.maxDocs = maxDocs
+	c.minLevel = max(minLevel, 0)
+	c.heldLevel = c.minLevel
 	c.sampledOut = beam.NewCounter(CounterNamespaceDictionary, CounterDictionarySampled)
 	c.skipped = map[string]beam.Counter{}
 	for _, r := range []string{index.SkipBadLine, index.SkipRevisit, index.SkipNotOK, index.SkipNotHTML} {
@@ -397,7 +409,7 @@ func (c *captureSelector) finish(emit func(string), emitLevels func([]int64)) {
 	for _, h := range c.held {
 		emit(h.line)
 	}
-	c.held, c.heldLevel = nil, 0
+	c.held, c.heldLevel = nil, c.minLevel
 	if c.levels != nil {
 		emitLevels(c.levels)
 		c.levels = nil

@@ -66,7 +66,7 @@ func TestCaptureSelectorHoldsAtMostMaxDocs(t *testing.T) {
 	const maxDocs = 10
 	ctx := context.Background()
 	var sel captureSelector
-	sel.setup(1, maxDocs)
+	sel.setup(1, maxDocs, 0)
 	var emitted []string
 	emit := func(line string) { emitted = append(emitted, line) }
 	for _, line := range a.Lines {
