@@ -118,8 +118,9 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	if err := removeUnlistedSegments(ctx, dir, list); err != nil {
 		return nil, err
 	}
+	var minLevel int // the sample level the night's dictionary counts from
 	if len(list.Files) > 0 {
-		if err := checkSameDictionaryDocs(ctx, dir, cfg); err != nil {
+		if minLevel, err = checkDictionarySample(ctx, dir, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -156,15 +157,7 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	}
 	part := cfg
 	part.Files = res.Added
-	if cfg.Dictionary && len(list.Files) > 0 {
-		// The captures can only raise the index's sample level: the
-		// night's documents below it would never be counted.
-		sample, _, err := lookup.SumDictionarySamples(ctx, dir)
-		if err != nil {
-			return nil, fmt.Errorf("--output: %w", err)
-		}
-		part.DictionaryMinLevel = sample.Level()
-	}
+	part.DictionaryMinLevel = minLevel
 	part.OutputDir = lookup.SegmentDir(dir, res.Segment)
 	part.TempDir = ""
 	sum, err := Run(ctx, part)
@@ -186,22 +179,25 @@ func Add(ctx context.Context, cfg Config) (*AddResult, error) {
 	return res, nil
 }
 
-// checkSameDictionaryDocs refuses to add to an index whose dictionary was
-// counted with another --dictionary_docs: the parts' counts add up only
-// under one bound.
-func checkSameDictionaryDocs(ctx context.Context, dir string, cfg Config) error {
+// checkDictionarySample reads the dictionary sample of the index in dir
+// (the parts' samples summed) once. It refuses an index whose dictionary
+// was counted with another --dictionary_docs (the parts' counts add up only
+// under one bound), and returns the index's sample level: the captures
+// can only raise it, so a night's documents below it would never be
+// counted. Without --dictionary it reads nothing and returns 0.
+func checkDictionarySample(ctx context.Context, dir string, cfg Config) (level int, err error) {
 	if !cfg.Dictionary {
-		return nil
+		return 0, nil
 	}
-	have, err := indexDictionaryDocs(ctx, dir)
+	sample, _, err := lookup.SumDictionarySamples(ctx, dir)
 	if err != nil {
-		return fmt.Errorf("--output: %w", err)
+		return 0, fmt.Errorf("--output: %w", err)
 	}
-	if have != cfg.DictionaryDocs {
-		return fmt.Errorf("--output %s: the index's dictionary was counted with --dictionary_docs=%d (%s), this run asks for %d: use the same flag",
-			dir, have, iindex.DictionarySampleFile, cfg.DictionaryDocs)
+	if sample.MaxDocs != cfg.DictionaryDocs {
+		return 0, fmt.Errorf("--output %s: the index's dictionary was counted with --dictionary_docs=%d (%s), this run asks for %d: use the same flag",
+			dir, sample.MaxDocs, iindex.DictionarySampleFile, cfg.DictionaryDocs)
 	}
-	return nil
+	return sample.Level(), nil
 }
 
 // indexDictionaryDocs returns the --dictionary_docs the dictionary of the
