@@ -233,7 +233,7 @@ func TestResearcherLabels(t *testing.T) {
 		{URL: "http://a.example/4", SURT: "example,a)/4", Relevance: 0.1},
 	}
 	path := filepath.Join(t.TempDir(), ResearcherLabelsFile)
-	pos, neg, err := writeResearcherLabels(path, researcherPicks(docs, PickTop, 3), labels)
+	pos, neg, err := writeResearcherLabels(context.Background(), path, researcherPicks(docs, PickTop, 3), labels)
 	if err != nil || pos != 1 || neg != 2 {
 		t.Fatalf("labels written: %d relevant, %d not, %v; want 1 and 2", pos, neg, err)
 	}

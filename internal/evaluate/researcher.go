@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/recrawl/recrawl/internal/collection"
+	"github.com/recrawl/recrawl/internal/storage"
 )
 
 // A simulated researcher (the options comparison's labels-L@N rows): the
@@ -97,7 +98,7 @@ func runResearcher(ctx context.Context, extract Extractor, specPath string, labe
 		if err != nil {
 			return err
 		}
-		pos, neg, err := writeResearcherLabels(path, researcherPicks(first.Documents, r.Pick, r.Labels), labels)
+		pos, neg, err := writeResearcherLabels(ctx, path, researcherPicks(first.Documents, r.Pick, r.Labels), labels)
 		if err != nil {
 			return err
 		}
@@ -132,7 +133,7 @@ func researcherPicks(docs []collection.Document, pick ResearcherPick, n int) []c
 
 // writeResearcherLabels writes the true labels of docs to path
 // (url<TAB>grade lines) and returns how many are relevant and not.
-func writeResearcherLabels(path string, docs []collection.Document, labels *Labels) (pos, neg int, err error) {
+func writeResearcherLabels(ctx context.Context, path string, docs []collection.Document, labels *Labels) (pos, neg int, err error) {
 	var b strings.Builder
 	b.WriteString("url\tgrade\n")
 	for _, d := range docs {
@@ -145,11 +146,7 @@ func writeResearcherLabels(path string, docs []collection.Document, labels *Labe
 		fmt.Fprintf(&b, "%s\t%g\n", d.URL, grade)
 	}
 	// Whole or not at all: its presence tells a rerun that the first run is done.
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return 0, 0, fmt.Errorf("simulated researcher: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := storage.WriteFile(ctx, path, []byte(b.String())); err != nil {
 		return 0, 0, fmt.Errorf("simulated researcher: %w", err)
 	}
 	return pos, neg, nil
