@@ -102,7 +102,7 @@
 #                        `git archive`, into BENCH_DIR/base-src) and run as the baseline in every round:
 #                        rows base-go-*, and RESULT lines of this build's speed-up over it per cell, by wall
 #                        and by CPU time (median of the rounds, min-max)
-#   BENCH_ISAL           `machine`: 0 leaves out the -tags isal build (default 1)
+#   BENCH_ISAL           `machine`, `lookups`: 0 leaves out the -tags isal build (default 1)
 #   BENCH_SIDE           `machine`: 0 leaves out the side-by-side rounds (default 1: the 1-worker cells again,
 #                        each pipeline run at the same time as its ceiling, each on its own core, so that both
 #                        meet the same machine; rows "1-side")
@@ -1327,6 +1327,8 @@ bench_lookups() {
   local a="$cache/archive-$n" w="$dir/lookups"
   go build -o "$bin/recrawl" ./cmd/recrawl
   go test -c -o "$bin/lookup.test" ./internal/lookup
+  local isal="${BENCH_ISAL:-1}"
+  [ "$isal" = 0 ] || go test -c -tags isal -o "$bin/lookup-isal.test" ./internal/lookup
   if [ ! -f "$a/.complete" ]; then
     go build -o "$bin/genarchive" ./cmd/genarchive
     echo "== generating $n captures in $a (once; reused by later runs and by scale)"
@@ -1370,6 +1372,12 @@ PY
       (cd internal/lookup && RECRAWL_BENCH_KEYS="$w/keys.txt" "${run[@]}" -test.benchtime 20x) | sed -n 's/^Benchmark/warm-random Benchmark/p' >>"$w/lookups.txt"
       (cd internal/lookup && RECRAWL_BENCH_COLD=1 RECRAWL_BENCH_BATCHES="$w/round-batches.txt" "${run[@]}" -test.benchtime "${nbatches}x") | sed -n 's/^Benchmark/cold-round Benchmark/p' >>"$w/lookups.txt"
       (cd internal/lookup && RECRAWL_BENCH_BATCHES="$w/round-batches.txt" "${run[@]}" -test.benchtime "${nbatches}x") | sed -n 's/^Benchmark/warm-round Benchmark/p' >>"$w/lookups.txt"
+      # The same index with ISA-L's inflate (-tags isal), cold, at the baseline block size.
+      if [ "$isal" != 0 ] && [ "$nb" = "$first" ]; then
+        run=(env RECRAWL_BENCH_INDEXES="n$nb=zipnum:$w/index-$nb" "$bin/lookup-isal.test" -test.run '^$' -test.bench '^BenchmarkIndexLookup$')
+        (cd internal/lookup && RECRAWL_BENCH_COLD=1 RECRAWL_BENCH_KEYS="$w/keys.txt" "${run[@]}" -test.benchtime 5x) | sed -n 's/^Benchmark/cold-random-isal Benchmark/p' >>"$w/lookups.txt"
+        (cd internal/lookup && RECRAWL_BENCH_COLD=1 RECRAWL_BENCH_BATCHES="$w/round-batches.txt" "${run[@]}" -test.benchtime "${nbatches}x") | sed -n 's/^Benchmark/cold-round-isal Benchmark/p' >>"$w/lookups.txt"
+      fi
     done
   done
   python3 - "$w/indexes.tsv" "$w/lookups.txt" "$captures" "$first" <<'PY'
@@ -1387,16 +1395,17 @@ for nb, (_, cpu, wall, size, cbytes, clines) in idx.items():
     at4e9 = int(cbytes) / int(clines) * 4e9 / (captures / int(clines))
     print(f"RESULT lookups index lines_per_block={nb}: {float(cpu):.1f} CPU-s ({float(wall):.0f} s wall), {int(size)/1e6:.1f} MB, "
           f"cluster.idx {int(cbytes)/1e3:.1f} KB ({clines} blocks); at 4e9 captures {at4e9/1e6:,.0f} MB")
-for mode in ("cold-random", "cold-round", "warm-random", "warm-round"):
+for mode in ("cold-random", "cold-round", "warm-random", "warm-round", "cold-random-isal", "cold-round-isal"):
     for nb in idx:
         if not runs[(mode, nb)]:
             continue
         c, s = med(mode, nb, "lookups/cpu-s"), med(mode, nb, "lookups/s")
-        c0, s0 = med(mode, first, "lookups/cpu-s"), med(mode, first, "lookups/s")
+        base = mode.removesuffix("-isal")  # the ISA-L rows against the Go inflate of the same batches
+        c0, s0 = med(base, first, "lookups/cpu-s"), med(base, first, "lookups/s")
         target = ("" if not mode.startswith("cold") else " (target met)" if s >= 10000 else " (below 10,000/s)")
-        print(f"RESULT lookups {mode:11s} lines_per_block={nb:>5s}: {s:7.0f} lookups/s{target}, {c:7.0f} lookups/cpu-s, "
+        print(f"RESULT lookups {mode:16s} lines_per_block={nb:>5s}: {s:7.0f} lookups/s{target}, {c:7.0f} lookups/cpu-s, "
               f"{med(mode, nb, 'blocks/batch'):5.0f} blocks and {med(mode, nb, 'MB-inflated/batch'):6.1f} MB inflated per batch; "
-              f"vs {first}: {s/s0:.2f}x wall, {c/c0:.2f}x CPU (median of {len(runs[(mode, nb)])})")
+              f"vs {'Go inflate' if mode != base else first}: {s/s0:.2f}x wall, {c/c0:.2f}x CPU (median of {len(runs[(mode, nb)])})")
 PY
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }

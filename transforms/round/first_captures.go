@@ -2,6 +2,8 @@ package round
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -46,14 +48,25 @@ func focusOf(jobJSON string) (extract.Focus, error) {
 }
 
 // chunkNewEntriesFn passes the entries looked up before (checked) and
-// collects the others into chunks of up to lookupChunk, emitted when full
-// and at the end of the bundle.
+// cuts the others into chunks of up to lookupChunk, each a range of SURT
+// keys, as explodeBatchFn cuts the batch. The new URLs of a round are
+// about ten times the batch (the targets of the collected pages' new
+// links), in no key order after the frontier's merge; chunks of them in
+// arrival order each spanned most of the index, so that every chunk
+// inflated again the blocks the others had inflated. The new entries are
+// held, up to sortedNewEntries of them, sorted by key and cut when the
+// buffer is full and at the end of the bundle: memory stays bounded
+// whatever the frontier, and each sorted run inflates a block at most once.
 type chunkNewEntriesFn struct {
 	JobJSON string
 
-	focus extract.Focus
-	chunk []Ranked
+	focus   extract.Focus
+	pending []Ranked
 }
+
+// sortedNewEntries bounds how many new entries a bundle holds before it
+// sorts and cuts them (about 200 bytes each in memory).
+const sortedNewEntries = 1 << 16
 
 func (f *chunkNewEntriesFn) Setup(context.Context) error {
 	var err error
@@ -66,18 +79,25 @@ func (f *chunkNewEntriesFn) ProcessElement(e extract.Entry, checked func(extract
 		checked(e)
 		return
 	}
-	f.chunk = append(f.chunk, Ranked{Entry: e})
-	if len(f.chunk) == lookupChunk {
-		chunks(f.chunk)
-		f.chunk = nil
+	f.pending = append(f.pending, Ranked{Entry: e})
+	if len(f.pending) == sortedNewEntries {
+		f.cut(chunks)
 	}
 }
 
 func (f *chunkNewEntriesFn) FinishBundle(_ func(extract.Entry), chunks func([]Ranked)) {
-	if len(f.chunk) > 0 {
-		chunks(f.chunk)
-		f.chunk = nil
+	f.cut(chunks)
+}
+
+// cut sorts the held entries by key and emits them in chunks of consecutive
+// keys.
+func (f *chunkNewEntriesFn) cut(chunks func([]Ranked)) {
+	slices.SortFunc(f.pending, func(a, b Ranked) int { return strings.Compare(a.Entry.Key, b.Entry.Key) })
+	for start := 0; start < len(f.pending); start += lookupChunk {
+		chunks(slices.Clone(f.pending[start:min(start+lookupChunk, len(f.pending))]))
 	}
+	clear(f.pending)
+	f.pending = f.pending[:0]
 }
 
 // markFirstCapturesFn sets each looked-up entry's first capture from its

@@ -3,7 +3,9 @@ package round
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
@@ -90,5 +92,69 @@ func TestLookUpFirstCaptures(t *testing.T) {
 			passert.Equals(s, beam.ParDo(s, entryJSON, got), want...)
 			ptest.RunAndValidate(t, p)
 		})
+	}
+}
+
+// TestChunkNewEntriesKeyRanges: the new entries of a bundle leave in chunks
+// of at most lookupChunk consecutive keys, each entry once; the chunks of
+// one sorted run (the held entries, cut when sortedNewEntries are held and
+// at the end of the bundle) do not overlap, so that their look-ups share no
+// index block but at the edges. The entries looked up before pass at once.
+func TestChunkNewEntriesKeyRanges(t *testing.T) {
+	all := entries(sortedNewEntries*5/4+3*lookupChunk+17, 5) // a fifth looked up before
+	rand.New(rand.NewPCG(2, 2)).Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	fn := &chunkNewEntriesFn{focus: extract.Focus{PreEvent: extract.PreEventRule{Before: time.Date(2009, 9, 1, 0, 0, 0, 0, time.UTC)}}}
+	var checked []extract.Entry
+	var chunks [][]Ranked
+	runEnds := []int{} // the number of chunks emitted when each sorted run ended
+	emitChecked := func(e extract.Entry) { checked = append(checked, e) }
+	emitChunk := func(c []Ranked) { chunks = append(chunks, c) }
+	for i, e := range all {
+		if i%5 == 0 {
+			e.FirstCapture = extract.FirstCapturePreEvent
+		}
+		fn.ProcessElement(e, emitChecked, emitChunk)
+		if len(fn.pending) == 0 && len(chunks) > 0 && (len(runEnds) == 0 || runEnds[len(runEnds)-1] != len(chunks)) {
+			runEnds = append(runEnds, len(chunks))
+		}
+	}
+	fn.FinishBundle(emitChecked, emitChunk)
+	runEnds = append(runEnds, len(chunks))
+	if len(runEnds) != 2 {
+		t.Fatalf("%d sorted runs, want 2 (one when the buffer filled, one at the end of the bundle)", len(runEnds))
+	}
+	seen := map[string]bool{}
+	for _, e := range checked {
+		seen[e.Key] = true
+	}
+	if want := (len(all) + 4) / 5; len(checked) != want {
+		t.Fatalf("%d entries passed as checked, want %d", len(checked), want)
+	}
+	start := 0
+	for _, end := range runEnds {
+		prevLast := ""
+		for i := start; i < end; i++ {
+			c := chunks[i]
+			if len(c) == 0 || len(c) > lookupChunk {
+				t.Fatalf("chunk %d holds %d entries, want 1..%d", i, len(c), lookupChunk)
+			}
+			for j, r := range c {
+				if seen[r.Entry.Key] {
+					t.Fatalf("%s emitted twice", r.Entry.Key)
+				}
+				seen[r.Entry.Key] = true
+				if j > 0 && c[j-1].Entry.Key >= r.Entry.Key {
+					t.Fatalf("chunk %d: key %s after %s", i, r.Entry.Key, c[j-1].Entry.Key)
+				}
+			}
+			if c[0].Entry.Key <= prevLast {
+				t.Fatalf("chunk %d starts at %s, inside the range of the chunk before it (to %s)", i, c[0].Entry.Key, prevLast)
+			}
+			prevLast = c[len(c)-1].Entry.Key
+		}
+		start = end
+	}
+	if len(seen) != len(all) {
+		t.Fatalf("%d distinct entries came out, %d went in", len(seen), len(all))
 	}
 }
