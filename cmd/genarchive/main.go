@@ -33,7 +33,7 @@ func main() {
 	flag.StringVar(&cfg.OutDir, "out", "", "output directory (required)")
 	flag.Int64Var(&cfg.Pages, "pages", 0, "number of archived article pages (other page kinds scale along)")
 	flag.Var(&targetBytes, "target_bytes", "instead of --pages: generate until the compressed archive reaches this size (e.g. 1GB)")
-	flag.Int64Var(&cfg.TargetCaptures, "captures", 0, "instead of --pages: generate until the archive holds this many captures (lines of its CDXJ index: responses and revisits), up to 7 more")
+	flag.Int64Var(&cfg.TargetCaptures, "captures", 0, "instead of --pages: generate until the archive holds this many captures (lines of its CDXJ index: responses and revisits), or up to 7 more (from about 1,000 captures; below, the listing pages alone can hold more)")
 	flag.Int64Var(&cfg.Seed, "seed", 1, "random seed; the same seed and size give byte-identical output")
 	flag.Var(&maxFileSize, "max_file_size", "maximum size of one WARC file (e.g. 1GB, 100MB)")
 	flag.IntVar(&cfg.Events, "events", archivegen.DefaultEvents, fmt.Sprintf("number of events (1..%d)", archivegen.MaxEvents))

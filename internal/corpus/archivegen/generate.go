@@ -54,6 +54,8 @@ type Config struct {
 	// block being planned after which the archive holds TargetCaptures
 	// captures, once all listing pages are written: the archive holds
 	// TargetCaptures captures or up to 7 more (an article has at most 8).
+	// Below about 1,000 the listing pages alone can hold more captures
+	// than TargetCaptures: 300 gives about 520.
 	TargetCaptures int64
 	Events         int    // number of events, 1..MaxEvents (0: DefaultEvents)
 	MaxFileSize    int64  // maximum size of one WARC file (0: DefaultMaxFileSize)
@@ -208,9 +210,12 @@ func Generate(ctx context.Context, cfg Config) (*Summary, error) {
 }
 
 // estimatePages sizes the archive for cfg.TargetBytes or
-// cfg.TargetCaptures: it plans (and, for bytes, renders) up to 8 evenly
-// spaced blocks of a trial world and extrapolates, twice, then adds headroom
-// (generation stops once the target is reached).
+// cfg.TargetCaptures: it renders up to 8 evenly spaced blocks of a trial
+// world (for captures it only plans them, which is cheap: up to 64 blocks,
+// every block of a small world) and extrapolates, twice, then adds 10%
+// headroom (generation stops once the target is reached). The headroom is
+// small enough that, from about 1,000 captures, the target is reached after
+// the last listing pages, which fill the first three quarters of the blocks.
 func estimatePages(cfg Config) (int64, error) {
 	target, pages := cfg.TargetBytes, max(cfg.TargetBytes/12000, 1000)
 	if cfg.TargetCaptures > 0 {
@@ -231,6 +236,9 @@ func estimatePages(cfg Config) (int64, error) {
 		}
 		var amount, articles int64 // bytes or captures
 		samples := min(p.blocks, 8)
+		if cfg.TargetCaptures > 0 {
+			samples = min(p.blocks, 64)
+		}
 		for k := range samples {
 			blk := k * p.blocks / samples
 			specs, _, n := w.blockSpecs(p, blk, w.blockEnd(p, blk), nil)
@@ -249,6 +257,9 @@ func estimatePages(cfg Config) (int64, error) {
 		}
 		perPage := float64(amount) / float64(max(articles, 1))
 		pages = max(int64(float64(target)/perPage), 100)
+	}
+	if cfg.TargetCaptures > 0 {
+		return pages + pages/10 + 20, nil
 	}
 	return pages + pages/10 + 100, nil
 }
