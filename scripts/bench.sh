@@ -68,13 +68,14 @@
 #                               # frontier per round, and seconds per round split into a fixed part and a part per URL
 #                               # looked up (least squares over the rounds of that run and of a run at K = SCALE_SMALL_K);
 #                               # then one table and the ratio of each figure, largest archive over smallest.
-#                               # Archives are generated once into SCALE_DIR, 0.3 article pages per capture asked
-#                               # for; genarchive writes 2.7-3.3 captures and 13 KB of WARC per article page (the
-#                               # table gives the captures indexed): 10^5 is 0.39 GB, 10^6 about 3.6 GB and 3x10^6
-#                               # about 11 GB of WARC. This machine (2 cores shared with other work, 55 GB free disk)
-#                               # generated 100-140 article pages/s: 10^5 in 5 minutes, 10^6 (300,000 pages) in about
-#                               # 40-50 and 3x10^6 in about 2-2.5 hours; disk allows all three, 30 minutes of
-#                               # generation only 10^5 at that rate.
+#                               # Archives are generated once into SCALE_DIR with genarchive --captures N (N
+#                               # captures, the lines of the index, or up to 7 more; 2.4-2.7 captures and about
+#                               # 4.8-5 KB of WARC per capture): 10^5 is 36,837 article pages and 0.48 GB, 10^6
+#                               # about 410,000 pages and 5 GB, 3x10^6 about 1.25 million pages and 15 GB of WARC
+#                               # (about 21 GB of disk for all three). 10^5 took 77 s wall, 33 CPU-s, peak RSS
+#                               # 136 MB on this machine (2 cores, nice 10, load 8-10 from other work); quiet,
+#                               # genarchive writes about 2,200 article pages/s, which puts 10^6 at about 3 minutes
+#                               # and 3x10^6 at about 10 (extrapolated, not measured with --captures).
 #   scripts/bench.sh lookups    # cold and warm ZipNum look-ups on the 10^6-capture archive of `scale` (SCALE_DIR/
 #                               # archive-1000000, generated once), one index per --lines_per_block of LOOKUP_BLOCKS
 #                               # (default "3000 1000 300"; the first is the baseline of every ratio): index bytes,
@@ -197,12 +198,27 @@ ensure_real_corpus() {
   fi
 }
 
+# ensure_scale_archive N DIR LOG: the generated archive of N captures (the lines of its CDXJ index:
+# genarchive --captures N writes N to N+7) in DIR, which `scale`, `lookups` and `clusters-scale`
+# share; generated once (marker file .complete), the generation's output and timing in LOG.
+ensure_scale_archive() {
+  local n="$1" a="$2" log="$3" gwall
+  if [ -f "$a/.complete" ]; then return 0; fi
+  go build -o "$bin/genarchive" ./cmd/genarchive
+  echo "== generating $n captures in $a (once; reused by later runs of scale, lookups and clusters-scale)"
+  rm -rf "$a"
+  read -r gwall _ _ < <(timed "$log" "$bin/genarchive" --out "$a" --captures "$n" --seed 1 --quiet) || exit 1
+  echo "generated in $gwall s: $(awk -F'  +' '/^article pages/ { p = $2 } /^captures/ { c = $2 } /^bytes \(gzip\)/ { b = $2 + 0 }
+    END { printf "%d captures, %d article pages, %.2f GB", c, p, b / 1e9 }' "$log")"
+  touch "$a/.complete"
+}
+
 ensure_archive() {
   if [ ! -f "$archive/.complete" ]; then
     go build -o "$bin/genarchive" ./cmd/genarchive
     echo "== generating a $bytes synthetic archive in $archive (once; reused by later runs)"
     rm -rf "$archive"
-    "$bin/genarchive" --out "$archive" --target_bytes "$bytes" --seed 1 --quiet | sed -n '1,9p'
+    "$bin/genarchive" --out "$archive" --target_bytes "$bytes" --seed 1 --quiet | sed -n '1,10p'
     touch "$archive/.complete"
   fi
   size=$(du -cb "$archive"/*.warc.gz | tail -1 | cut -f1)
@@ -906,7 +922,8 @@ EOF
 }
 
 # bench_clusters_scale: extract-jobs on a generated archive of the scale
-# benchmark (CLUSTERS_SCALE_CAPTURES, default 10^6 captures, in SCALE_DIR):
+# benchmark (CLUSTERS_SCALE_CAPTURES, default 10^6 captures, in SCALE_DIR;
+# generated when missing, see ensure_scale_archive):
 # K = 1000, 10 rounds at N = 10 and CLUSTERS_SCALE_N1_ROUNDS (default 10) at
 # N = 1, on prism, Flink and Spark; then each cluster indexes the archive
 # (ZipNum, 4 shards, the dictionary: the flags of the scale benchmark) and
@@ -914,8 +931,13 @@ EOF
 # same archive built by prism with the same flags, e.g. the scale
 # benchmark's BENCH_DIR/scale-1000000/index; built here when unset).
 bench_clusters_scale() {
-  local cache="${SCALE_DIR:-$HOME/.cache/recrawl/scale}"
-  BENCH_EXTRACT_JOBS_ARCHIVE="${BENCH_EXTRACT_JOBS_ARCHIVE:-$cache/archive-$(awk -v s="${CLUSTERS_SCALE_CAPTURES:-1e6}" 'BEGIN { printf "%d", s }')}" \
+  local cache="${SCALE_DIR:-$HOME/.cache/recrawl/scale}" n
+  n=$(awk -v s="${CLUSTERS_SCALE_CAPTURES:-1e6}" 'BEGIN { printf "%d", s }')
+  if [ -z "${BENCH_EXTRACT_JOBS_ARCHIVE:-}" ]; then
+    mkdir -p "$cache"
+    ensure_scale_archive "$n" "$cache/archive-$n" "$dir/clusters-scale-gen-$n.log"
+  fi
+  BENCH_EXTRACT_JOBS_ARCHIVE="${BENCH_EXTRACT_JOBS_ARCHIVE:-$cache/archive-$n}" \
   BENCH_EXTRACT_JOBS_INDEX="${CLUSTERS_SCALE_INDEX:-}" \
   BENCH_EXTRACT_JOBS_INDEX_ON="${CLUSTERS_SCALE_INDEX_ON:-flink spark}" \
   BENCH_EXTRACT_JOBS_K="${BENCH_EXTRACT_JOBS_K:-1000}" \
@@ -1204,7 +1226,6 @@ bench_scale() {
   local small_k="${SCALE_SMALL_K:-100}" small_rounds="${SCALE_SMALL_ROUNDS:-8}"
   local iflags; read -r -a iflags <<<"${SCALE_INDEX_FLAGS:---dictionary}"
   mkdir -p "$cache"
-  go build -o "$bin/genarchive" ./cmd/genarchive
   go build -o "$bin/recrawl" ./cmd/recrawl
   go test -c -o "$bin/cdxj.test" ./internal/cdxj
   go test -c -o "$bin/lookup.test" ./internal/lookup
@@ -1215,15 +1236,7 @@ bench_scale() {
   for size in $sizes; do
     local n; n=$(awk -v s="$size" 'BEGIN { printf "%d", s }')
     local a="$cache/archive-$n" w="$dir/scale-$n"
-    if [ ! -f "$a/.complete" ]; then
-      # genarchive writes about 3.33 captures per article page (responses and revisits of the
-      # articles and of the home, section and tag pages, redirects, 404s, images)
-      echo "== generating $n captures ($((n * 3 / 10)) article pages) in $a (once; reused by later runs)"
-      rm -rf "$a"
-      read -r gwall _ _ < <(timed "$dir/scale-gen-$n.log" "$bin/genarchive" --out "$a" --pages $((n * 3 / 10)) --seed 1 --quiet)
-      echo "generated in $gwall s"
-      touch "$a/.complete"
-    fi
+    ensure_scale_archive "$n" "$a" "$dir/scale-gen-$n.log"
     local mb; mb=$(du -cb "$a"/*.warc.gz | tail -1 | awk '{ printf "%.1f", $1/1e6 }')
     rm -rf "$w"; mkdir -p "$w"
 
@@ -1329,13 +1342,7 @@ bench_lookups() {
   go test -c -o "$bin/lookup.test" ./internal/lookup
   local isal="${BENCH_ISAL:-1}"
   [ "$isal" = 0 ] || go test -c -tags isal -o "$bin/lookup-isal.test" ./internal/lookup
-  if [ ! -f "$a/.complete" ]; then
-    go build -o "$bin/genarchive" ./cmd/genarchive
-    echo "== generating $n captures in $a (once; reused by later runs and by scale)"
-    rm -rf "$a"
-    timed "$dir/lookups-gen.log" "$bin/genarchive" --out "$a" --pages $((n * 3 / 10)) --seed 1 --quiet >/dev/null
-    touch "$a/.complete"
-  fi
+  ensure_scale_archive "$n" "$a" "$dir/lookups-gen.log"
   rm -rf "$w"; mkdir -p "$w"
   echo "== ZipNum look-ups on $a: --lines_per_block $blocks, 4 shards; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   local nb first="${blocks%% *}"

@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/genarchive --out DIR --pages 2000 --seed 1 [--max_file_size 1GB] [--events N]
 //	go run ./cmd/genarchive --out DIR --target_bytes 1GB
+//	go run ./cmd/genarchive --out DIR --captures 100000
 //
 // See package internal/corpus/archivegen for what the archive contains.
 package main
@@ -32,6 +33,7 @@ func main() {
 	flag.StringVar(&cfg.OutDir, "out", "", "output directory (required)")
 	flag.Int64Var(&cfg.Pages, "pages", 0, "number of archived article pages (other page kinds scale along)")
 	flag.Var(&targetBytes, "target_bytes", "instead of --pages: generate until the compressed archive reaches this size (e.g. 1GB)")
+	flag.Int64Var(&cfg.TargetCaptures, "captures", 0, "instead of --pages: generate until the archive holds this many captures (lines of its CDXJ index: responses and revisits), or up to 7 more (from about 1,000 captures; below, the listing pages alone can hold more)")
 	flag.Int64Var(&cfg.Seed, "seed", 1, "random seed; the same seed and size give byte-identical output")
 	flag.Var(&maxFileSize, "max_file_size", "maximum size of one WARC file (e.g. 1GB, 100MB)")
 	flag.IntVar(&cfg.Events, "events", archivegen.DefaultEvents, fmt.Sprintf("number of events (1..%d)", archivegen.MaxEvents))
@@ -45,7 +47,7 @@ func main() {
 	cli.Alias(flag.CommandLine, "max-file-size", "max_file_size")
 	cli.Alias(flag.CommandLine, "warc-version", "warc_version")
 	flag.Usage = func() {
-		cli.Print(flag.CommandLine.Output(), "usage: genarchive --out DIR (--pages N | --target_bytes SIZE) [flags]", flag.CommandLine, nil, "")
+		cli.Print(flag.CommandLine.Output(), "usage: genarchive --out DIR (--pages N | --target_bytes SIZE | --captures N) [flags]", flag.CommandLine, nil, "")
 	}
 	flag.Parse()
 	for _, d := range cli.Deprecated(flag.CommandLine) {
@@ -53,7 +55,7 @@ func main() {
 	}
 	cfg.MaxFileSize = int64(maxFileSize)
 	cfg.TargetBytes = int64(targetBytes)
-	if cfg.OutDir == "" || (cfg.Pages == 0) == (cfg.TargetBytes == 0) {
+	if cfg.OutDir == "" || sizes(cfg) != 1 {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -74,6 +76,18 @@ func main() {
 	printSummary(sum, time.Since(start), cfg.OutDir)
 }
 
+// sizes counts the sizes given: one of --pages, --target_bytes and
+// --captures is required.
+func sizes(cfg archivegen.Config) int {
+	n := 0
+	for _, v := range []int64{cfg.Pages, cfg.TargetBytes, cfg.TargetCaptures} {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 func printSummary(s *archivegen.Summary, elapsed time.Duration, dir string) {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "archive\t%s\n", dir)
@@ -82,6 +96,7 @@ func printSummary(s *archivegen.Summary, elapsed time.Duration, dir string) {
 	fmt.Fprintf(tw, "article pages\t%d\n", s.Pages)
 	fmt.Fprintf(tw, "files\t%d\n", len(s.Files))
 	fmt.Fprintf(tw, "records\t%d\n", s.Records)
+	fmt.Fprintf(tw, "captures\t%d\n", s.Captures)
 	fmt.Fprintf(tw, "bytes (gzip)\t%d (%.1f MB)\n", s.Bytes, float64(s.Bytes)/1e6)
 	fmt.Fprintf(tw, "bytes (uncompressed)\t%d (%.1f MB)\n", s.UncompressedBytes, float64(s.UncompressedBytes)/1e6)
 	secs := elapsed.Seconds()

@@ -23,6 +23,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nlnwa/gowarc"
+	"github.com/recrawl/recrawl/internal/cdxj"
+	"github.com/recrawl/recrawl/internal/records"
 	"golang.org/x/text/encoding/charmap"
 	"gopkg.in/yaml.v3"
 )
@@ -193,6 +195,23 @@ func TestDeterministic(t *testing.T) {
 	d1, d2 := t.TempDir(), t.TempDir()
 	generate(t, d1, Config{Pages: 150, Seed: 3, MaxFileSize: 1 << 20, Workers: 1})
 	generate(t, d2, Config{Pages: 150, Seed: 3, MaxFileSize: 1 << 20, Workers: 3})
+	if f1 := sameFiles(t, d1, d2); len(f1) < 4 {
+		t.Fatalf("too few files: %v", f1)
+	}
+	// Another seed gives another archive.
+	d3 := t.TempDir()
+	generate(t, d3, Config{Pages: 150, Seed: 4, MaxFileSize: 1 << 20})
+	l1, _ := os.ReadFile(filepath.Join(d1, LabelsFile))
+	l3, _ := os.ReadFile(filepath.Join(d3, LabelsFile))
+	if bytes.Equal(l1, l3) {
+		t.Error("seeds 3 and 4 gave the same labels")
+	}
+}
+
+// sameFiles checks that directories d1 and d2 hold the same files with the
+// same bytes, and returns their paths relative to d1.
+func sameFiles(t *testing.T, d1, d2 string) []string {
+	t.Helper()
 	files := func(dir string) []string {
 		var out []string
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -208,9 +227,6 @@ func TestDeterministic(t *testing.T) {
 	if !slices.Equal(f1, f2) {
 		t.Fatalf("file lists differ:\n%v\n%v", f1, f2)
 	}
-	if len(f1) < 4 {
-		t.Fatalf("too few files: %v", f1)
-	}
 	for _, f := range f1 {
 		b1, _ := os.ReadFile(filepath.Join(d1, f))
 		b2, _ := os.ReadFile(filepath.Join(d2, f))
@@ -218,14 +234,7 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s differs between runs", f)
 		}
 	}
-	// Another seed gives another archive.
-	d3 := t.TempDir()
-	generate(t, d3, Config{Pages: 150, Seed: 4, MaxFileSize: 1 << 20})
-	l1, _ := os.ReadFile(filepath.Join(d1, LabelsFile))
-	l3, _ := os.ReadFile(filepath.Join(d3, LabelsFile))
-	if bytes.Equal(l1, l3) {
-		t.Error("seeds 3 and 4 gave the same labels")
-	}
+	return f1
 }
 
 func TestRecords(t *testing.T) {
@@ -712,6 +721,9 @@ func TestConfigErrors(t *testing.T) {
 		{OutDir: "x", Pages: 10, Events: MaxEvents + 1},
 		{OutDir: "x", Pages: 10, WARCVersion: "2.0"},
 		{OutDir: "x", Pages: 10, CompressionLevel: 12},
+		{OutDir: "x", Pages: 10, TargetCaptures: 10},
+		{OutDir: "x", TargetBytes: 1 << 20, TargetCaptures: 10},
+		{OutDir: "x", TargetCaptures: -1},
 	} {
 		if _, err := Generate(context.Background(), c); err == nil {
 			t.Errorf("Generate(%+v) succeeded", c)
@@ -733,4 +745,44 @@ func TestTargetBytes(t *testing.T) {
 			t.Errorf("%d home pages for %d hosts", k.URLs, sum.Hosts)
 		}
 	}
+}
+
+// TestTargetCaptures generates an archive of 3,000 captures twice (1 and 2
+// workers): it holds 3,000 captures as the project's indexer counts them, or
+// up to 7 more (the rest of the article that completes the target), all
+// its listing pages, and the same bytes both times.
+func TestTargetCaptures(t *testing.T) {
+	const target = 3000
+	d1, d2 := t.TempDir(), t.TempDir()
+	sum := generate(t, d1, Config{TargetCaptures: target, Seed: 1, Workers: 1})
+	generate(t, d2, Config{TargetCaptures: target, Seed: 1, Workers: 2})
+	files, _ := filepath.Glob(filepath.Join(d1, "*.warc.gz"))
+	if len(files) == 0 {
+		t.Fatalf("no WARC files in %s", d1)
+	}
+	var indexed int64
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = cdxj.IndexFile(r, filepath.Base(f), cdxj.IndexOptions{OnSkip: func(s records.Skip) { t.Errorf("index %s: %v", f, s) }},
+			func(cdxj.Capture) error { indexed++; return nil })
+		r.Close()
+		if err != nil {
+			t.Fatalf("index %s: %v", f, err)
+		}
+	}
+	if indexed < target || indexed > target+7 {
+		t.Errorf("target %d captures, the index has %d", target, indexed)
+	}
+	if sum.Captures != indexed {
+		t.Errorf("summary says %d captures, the index has %d", sum.Captures, indexed)
+	}
+	for _, k := range sum.Kinds {
+		if k.Kind == "home" && k.URLs != int64(sum.Hosts) {
+			t.Errorf("%d home pages for %d hosts", k.URLs, sum.Hosts)
+		}
+	}
+	sameFiles(t, d1, d2)
 }

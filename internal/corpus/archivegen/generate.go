@@ -38,17 +38,29 @@ type Config struct {
 	OutDir string
 	Seed   int64
 	// Pages is the number of archived article pages; home, section and tag
-	// pages, redirects, 404s and resources scale along.
+	// pages, redirects, 404s and resources scale along. Exactly one of
+	// Pages, TargetBytes and TargetCaptures is set.
 	Pages int64
-	// TargetBytes, when Pages is 0, sizes the archive by its compressed size
-	// instead: the page count is estimated (with 10% headroom), and
-	// generation stops at the first block boundary after the archive reaches
-	// TargetBytes once all listing pages are written.
+	// TargetBytes sizes the archive by its compressed size instead: the page
+	// count is estimated (with 10% headroom), and generation stops at the
+	// first block boundary after the archive reaches TargetBytes once all
+	// listing pages are written.
 	TargetBytes int64
-	Events      int    // number of events, 1..MaxEvents (0: DefaultEvents)
-	MaxFileSize int64  // maximum size of one WARC file (0: DefaultMaxFileSize)
-	Prefix      string // WARC file name prefix (default DefaultPrefix)
-	WARCVersion string // "1.0" or "1.1" (default)
+	// TargetCaptures sizes the archive by its number of captures: the lines
+	// of its CDXJ index (cdxj.IndexFile), which are all its records but the
+	// warcinfo ones (responses and revisits: articles, listing pages,
+	// redirects, 404s, images, style sheets). The page count is estimated
+	// (with 10% headroom), and generation stops at the first article of the
+	// block being planned after which the archive holds TargetCaptures
+	// captures, once all listing pages are written: the archive holds
+	// TargetCaptures captures or up to 7 more (an article has at most 8).
+	// Below about 1,000 the listing pages alone can hold more captures
+	// than TargetCaptures: 300 gives about 520.
+	TargetCaptures int64
+	Events         int    // number of events, 1..MaxEvents (0: DefaultEvents)
+	MaxFileSize    int64  // maximum size of one WARC file (0: DefaultMaxFileSize)
+	Prefix         string // WARC file name prefix (default DefaultPrefix)
+	WARCVersion    string // "1.0" or "1.1" (default)
 	// CompressionLevel is the gzip level of the WARC records (0: 1, the
 	// fastest; 6, the default of most crawlers, is about 10% smaller and
 	// 1.5x slower).
@@ -65,11 +77,17 @@ func (c *Config) setDefaults() error {
 	if c.OutDir == "" {
 		return errors.New("config: OutDir is required")
 	}
-	if c.Pages < 0 || c.TargetBytes < 0 {
-		return errors.New("config: Pages and TargetBytes must not be negative")
+	if c.Pages < 0 || c.TargetBytes < 0 || c.TargetCaptures < 0 {
+		return errors.New("config: Pages, TargetBytes and TargetCaptures must not be negative")
 	}
-	if c.Pages == 0 && c.TargetBytes == 0 {
-		return errors.New("config: one of Pages and TargetBytes is required")
+	set := 0
+	for _, v := range []int64{c.Pages, c.TargetBytes, c.TargetCaptures} {
+		if v > 0 {
+			set++
+		}
+	}
+	if set != 1 {
+		return fmt.Errorf("config: exactly one of Pages, TargetBytes and TargetCaptures is required, got %d", set)
 	}
 	if c.Events == 0 {
 		c.Events = DefaultEvents
@@ -128,6 +146,7 @@ type Summary struct {
 	Hosts             int            `json:"hosts"`
 	Files             []FileSummary  `json:"files"`
 	Records           int64          `json:"records"`
+	Captures          int64          `json:"captures"` // records but warcinfo: the lines of the archive's CDXJ index
 	Bytes             int64          `json:"bytes"`
 	UncompressedBytes int64          `json:"uncompressed_bytes"`
 	RecordTypes       []KindCount    `json:"record_types"` // URLs unused
@@ -155,7 +174,11 @@ func Generate(ctx context.Context, cfg Config) (*Summary, error) {
 		if pages, err = estimatePages(cfg); err != nil {
 			return nil, err
 		}
-		cfg.Logger.Info("estimated page count", "target_bytes", cfg.TargetBytes, "pages", pages)
+		if cfg.TargetCaptures > 0 {
+			cfg.Logger.Info("estimated page count", "target_captures", cfg.TargetCaptures, "pages", pages)
+		} else {
+			cfg.Logger.Info("estimated page count", "target_bytes", cfg.TargetBytes, "pages", pages)
+		}
 	}
 	w, err := newWorld(seed, pages, cfg.Events)
 	if err != nil {
@@ -186,11 +209,18 @@ func Generate(ctx context.Context, cfg Config) (*Summary, error) {
 	return sum, nil
 }
 
-// estimatePages sizes the archive for cfg.TargetBytes: it renders up to 8
-// evenly spaced blocks of a trial world and extrapolates, twice, then adds
-// headroom (generation stops once the target is reached).
+// estimatePages sizes the archive for cfg.TargetBytes or
+// cfg.TargetCaptures: it renders up to 8 evenly spaced blocks of a trial
+// world (for captures it only plans them, which is cheap: up to 64 blocks,
+// every block of a small world) and extrapolates, twice, then adds 10%
+// headroom (generation stops once the target is reached). The headroom is
+// small enough that, from about 1,000 captures, the target is reached after
+// the last listing pages, which fill the first three quarters of the blocks.
 func estimatePages(cfg Config) (int64, error) {
-	pages := max(cfg.TargetBytes/12000, 1000)
+	target, pages := cfg.TargetBytes, max(cfg.TargetBytes/12000, 1000)
+	if cfg.TargetCaptures > 0 {
+		target, pages = cfg.TargetCaptures, max(cfg.TargetCaptures*2/5, 1000)
+	}
 	for range 2 {
 		w, err := newWorld(uint64(cfg.Seed), pages, cfg.Events)
 		if err != nil {
@@ -204,33 +234,43 @@ func estimatePages(cfg Config) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		var bytes, articles int64
+		var amount, articles int64 // bytes or captures
 		samples := min(p.blocks, 8)
+		if cfg.TargetCaptures > 0 {
+			samples = min(p.blocks, 64)
+		}
 		for k := range samples {
 			blk := k * p.blocks / samples
-			specs, _, n := w.blockSpecs(p, blk, nil)
+			specs, _, n := w.blockSpecs(p, blk, w.blockEnd(p, blk), nil)
 			articles += n
+			if cfg.TargetCaptures > 0 {
+				amount += int64(len(specs)) // one record, response or revisit, per spec
+				continue
+			}
 			for _, s := range specs {
 				r, err := b.build(s)
 				if err != nil {
 					return 0, err
 				}
-				bytes += int64(len(r.member))
+				amount += int64(len(r.member))
 			}
 		}
-		perPage := float64(bytes) / float64(max(articles, 1))
-		pages = max(int64(float64(cfg.TargetBytes)/perPage), 100)
+		perPage := float64(amount) / float64(max(articles, 1))
+		pages = max(int64(float64(target)/perPage), 100)
+	}
+	if cfg.TargetCaptures > 0 {
+		return pages + pages/10 + 20, nil
 	}
 	return pages + pages/10 + 100, nil
 }
 
-// blockSpecs plans the records of block b (articles [b*p.blockSize,
-// (b+1)*p.blockSize) and their share of the other units), sorted by capture
-// time, plus the labels of its articles.
-func (w *world) blockSpecs(p *plan, b int64, labels []byte) ([]recSpec, []byte, int64) {
+// blockSpecs plans the records of block b (articles [b*p.blockSize, end),
+// end at most w.blockEnd(p, b), and the block's share of the other units),
+// sorted by capture time, plus the labels of its articles.
+func (w *world) blockSpecs(p *plan, b, end int64, labels []byte) ([]recSpec, []byte, int64) {
 	var specs []recSpec
 	var n int64
-	for id := b * p.blockSize; id < min((b+1)*p.blockSize, w.pages); id++ {
+	for id := b * p.blockSize; id < end; id++ {
 		a := w.article(id)
 		specs = w.articleRecords(&a, specs)
 		labels = appendLabel(labels, &a, w.templates)
@@ -241,6 +281,28 @@ func (w *world) blockSpecs(p *plan, b int64, labels []byte) ([]recSpec, []byte, 
 	}
 	slices.SortFunc(specs, specLess)
 	return specs, labels, n
+}
+
+// blockEnd is the end of the article ids of block b.
+func (w *world) blockEnd(p *plan, b int64) int64 { return min((b+1)*p.blockSize, w.pages) }
+
+// articlesFor returns the end of the shortest run of the articles of block
+// b from its first that, with all the block's other units, has at least
+// need captures, and true; or w.blockEnd(p, b) and false if the whole block
+// has fewer.
+func (w *world) articlesFor(p *plan, b, need int64) (int64, bool) {
+	var specs []recSpec
+	for _, u := range p.blockUnits(b) {
+		specs = w.unitRecords(p, u, specs)
+	}
+	have := int64(len(specs))
+	id := b * p.blockSize
+	for ; id < w.blockEnd(p, b) && have < need; id++ {
+		a := w.article(id)
+		specs = w.articleRecords(&a, specs[:0])
+		have += int64(len(specs))
+	}
+	return id, have >= need
 }
 
 func appendLabel(dst []byte, a *article, templates bool) []byte {
@@ -370,7 +432,11 @@ func (g *generation) run(ctx context.Context) (*Summary, error) {
 	}
 	sum := g.summary()
 	elapsed := time.Since(g.start)
-	g.cfg.Logger.Info("archive written", "files", len(sum.Files), "records", sum.Records, "bytes", sum.Bytes,
+	if sum.Captures < g.cfg.TargetCaptures {
+		g.cfg.Logger.Warn("the estimated page count gave fewer captures than the target",
+			"captures", sum.Captures, "target_captures", g.cfg.TargetCaptures, "pages", sum.Pages)
+	}
+	g.cfg.Logger.Info("archive written", "files", len(sum.Files), "records", sum.Records, "captures", sum.Captures, "bytes", sum.Bytes,
 		"seconds", fmt.Sprintf("%.1f", elapsed.Seconds()),
 		"mb_per_s", fmt.Sprintf("%.1f", float64(sum.Bytes)/1e6/elapsed.Seconds()),
 		"pages_per_s", fmt.Sprintf("%.0f", float64(sum.Pages)/elapsed.Seconds()))
@@ -416,18 +482,22 @@ func (g *generation) buildRecords(b *builder, work <-chan *job) {
 // planBlocks plans the blocks in order: it sends each record of a block to
 // the builders (work) and, in the same order, to the writer (ordered),
 // followed by the block's end. It stops early once g.stop is set or ctx is
-// done.
+// done, and after the block that completes cfg.TargetCaptures (see
+// lastBlockEnd).
 func (g *generation) planBlocks(ctx context.Context, work, ordered chan<- *job) {
 	defer close(ordered)
 	defer close(work)
 	w, p := g.w, g.plan
+	var planned int64 // captures planned in the blocks before b
 	for b := int64(0); b < p.blocks; b++ {
 		if g.stop.Load() || ctx.Err() != nil {
 			return
 		}
-		specs, labels, _ := w.blockSpecs(p, b, nil)
+		end, last := g.lastBlockEnd(b, planned)
+		specs, labels, _ := w.blockSpecs(p, b, end, nil)
+		planned += int64(len(specs))
 		be := &blockEnd{b: b, labels: labels, units: p.blockUnits(b)}
-		for id := b * p.blockSize; id < min((b+1)*p.blockSize, w.pages); id++ {
+		for id := b * p.blockSize; id < end; id++ {
 			a := w.article(id)
 			be.articles = append(be.articles, article{id: a.id, event: a.event, grade: a.grade})
 		}
@@ -437,7 +507,24 @@ func (g *generation) planBlocks(ctx context.Context, work, ordered chan<- *job) 
 			ordered <- j
 		}
 		ordered <- &job{block: be}
+		if last {
+			g.cfg.Logger.Info("target captures reached", "captures", planned, "blocks", b+1, "of", p.blocks)
+			return
+		}
 	}
+}
+
+// lastBlockEnd returns the end of the articles of block b, which follows
+// blocks of planned captures, and whether b is the last block: with
+// cfg.TargetCaptures, the block that carries the last listing pages or a
+// later one is the last once its units and its first articles complete the
+// target, and ends after the article that completes it.
+func (g *generation) lastBlockEnd(b, planned int64) (end int64, last bool) {
+	w, p, target := g.w, g.plan, g.cfg.TargetCaptures
+	if target == 0 || b+1 < p.listBlocks() {
+		return w.blockEnd(p, b), false
+	}
+	return w.articlesFor(p, b, target-planned)
 }
 
 // writeRecords takes the jobs in the plan's order and writes each record
@@ -568,6 +655,7 @@ func (g *generation) summary() *Summary {
 	for _, t := range []string{typeWarcinfo, typeResponse, typeRevisit} {
 		sum.RecordTypes = append(sum.RecordTypes, KindCount{Kind: t, Records: c.types[t]})
 	}
+	sum.Captures = c.types[typeResponse] + c.types[typeRevisit]
 	sum.Kinds = append(sum.Kinds, KindCount{Kind: "article", URLs: c.pages, Records: c.records[recArticle]})
 	for k := range c.listURLs {
 		sum.Kinds = append(sum.Kinds, KindCount{Kind: listKindNames[k], URLs: c.listURLs[k], Records: c.listRecs[k]})
