@@ -28,6 +28,10 @@ const DefaultLinesPerSegment = 300
 //	  inflated   uint32, offset of the segment's first line in the block
 //	  deflated   uint32, offset of the segment's first byte in the deflate
 //	             stream (counted from the first byte after the gzip header)
+//	  flags      1 byte: bit 0 (segmentStartsKey) set if the line before
+//	             the segment's first line has another key (or there is
+//	             none in the block), so no line of the segment's first key
+//	             is in an earlier segment; other bits 0
 //	  keyLen     uint16
 //	  key        keyLen bytes: the segment's first line up to its first space
 //
@@ -37,6 +41,8 @@ const (
 	segmentSubfieldID1  = 'Z'
 	segmentSubfieldID2  = 'S'
 	segmentIndexVersion = 1
+	segmentStartsKey    = 1  // flags bit
+	segmentEntryLen     = 11 // an entry without its key
 	// maxSegmentIndexLen bounds the subfield's data: XLEN, a uint16, counts
 	// the subfield's id and length too.
 	maxSegmentIndexLen = 0xffff - 4
@@ -50,12 +56,29 @@ func segmentKey(data []byte, from int) []byte {
 	return line[:bytes.IndexByte(line, ' ')]
 }
 
+// startsKey reports whether line, which follows data[:end] (whole lines),
+// has another key (its bytes up to the first space) than the line before
+// it, or there is none.
+func startsKey(data []byte, end int, line []byte) bool {
+	if end == 0 {
+		return true
+	}
+	prev := data[bytes.LastIndexByte(data[:end-1], '\n')+1 : end-1]
+	key := func(l []byte) []byte {
+		if i := bytes.IndexByte(l, ' '); i >= 0 {
+			return l[:i]
+		}
+		return l
+	}
+	return !bytes.Equal(key(prev), key(line))
+}
+
 // segmentIndexLen returns the length of the segment index of a block of
 // data with segments starting at starts.
 func segmentIndexLen(data []byte, starts []int) int {
 	n := 3
 	for _, from := range starts {
-		n += 10 + len(segmentKey(data, from))
+		n += segmentEntryLen + len(segmentKey(data, from))
 		if n > maxSegmentIndexLen {
 			return n
 		}
@@ -77,6 +100,11 @@ func appendSegmentedHeader(dst, data []byte, starts, deflateOffsets []int) []byt
 		key := segmentKey(data, from)
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(from))
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(deflateOffsets[i]))
+		var flags byte
+		if startsKey(data, from, data[from:]) {
+			flags |= segmentStartsKey
+		}
+		dst = append(dst, flags)
 		dst = binary.LittleEndian.AppendUint16(dst, uint16(len(key)))
 		dst = append(dst, key...)
 	}
@@ -86,6 +114,7 @@ func appendSegmentedHeader(dst, data []byte, starts, deflateOffsets []int) []byt
 // segmentIndex is the segment index of a block's gzip member.
 type segmentIndex struct {
 	keys     []string // first line's key of each segment
+	newKey   []bool   // the segment's first line starts its key's lines (segmentStartsKey)
 	inflated []int    // offset of each segment in the block, then the block's size
 	deflated []int    // offset of each segment in the member (the header counted)
 }
@@ -133,21 +162,22 @@ func parseSegmentIndex(member []byte) (*segmentIndex, error) {
 		return nil, fmt.Errorf("%w: %d bytes", errSegmentIndex, len(field))
 	}
 	count := int(binary.LittleEndian.Uint16(field[1:]))
-	x := &segmentIndex{keys: make([]string, count), inflated: make([]int, count+1), deflated: make([]int, count)}
+	x := &segmentIndex{keys: make([]string, count), newKey: make([]bool, count), inflated: make([]int, count+1), deflated: make([]int, count)}
 	p := field[3:]
 	deflateLen := len(member) - 8 - headerLen
 	for i := range count {
-		if len(p) < 10 {
+		if len(p) < segmentEntryLen {
 			return nil, fmt.Errorf("%w: segment %d of %d cut off", errSegmentIndex, i+1, count)
 		}
 		x.inflated[i] = int(binary.LittleEndian.Uint32(p))
 		x.deflated[i] = int(binary.LittleEndian.Uint32(p[4:]))
-		keyLen := int(binary.LittleEndian.Uint16(p[8:]))
-		if len(p) < 10+keyLen {
+		x.newKey[i] = p[8]&segmentStartsKey != 0
+		keyLen := int(binary.LittleEndian.Uint16(p[9:]))
+		if len(p) < segmentEntryLen+keyLen {
 			return nil, fmt.Errorf("%w: segment %d of %d cut off", errSegmentIndex, i+1, count)
 		}
-		x.keys[i] = string(p[10 : 10+keyLen])
-		p = p[10+keyLen:]
+		x.keys[i] = string(p[segmentEntryLen : segmentEntryLen+keyLen])
+		p = p[segmentEntryLen+keyLen:]
 		switch {
 		case i == 0 && (x.inflated[0] != 0 || x.deflated[0] != 0):
 			return nil, fmt.Errorf("%w: the first segment is at %d (inflated), %d (deflated), not 0", errSegmentIndex, x.inflated[0], x.deflated[0])
@@ -157,6 +187,8 @@ func parseSegmentIndex(member []byte) (*segmentIndex, error) {
 		case x.deflated[i] >= deflateLen:
 			return nil, fmt.Errorf("%w: segment %d starts at %d, past the %d bytes of deflate data", errSegmentIndex, i+1, x.deflated[i], deflateLen)
 		}
+	}
+	for i := range x.deflated {
 		x.deflated[i] += headerLen
 	}
 	size := int(binary.LittleEndian.Uint32(member[len(member)-4:])) // ISIZE
@@ -217,7 +249,7 @@ func belowKeySpace(k, key string, sep byte) bool {
 // keySegments returns the segments [lo, hi) that can hold lines of key
 // (lines in [key+" ", key+"!")), as blockRange does for blocks: its lines
 // may start in the segment before the first one whose first line is not
-// below key+" ".
+// below key+" ", unless that segment starts with the key's first line.
 func (x *segmentIndex) keySegments(key string) (lo, hi int) {
 	n := x.segments()
 	j := 0
@@ -225,6 +257,9 @@ func (x *segmentIndex) keySegments(key string) (lo, hi int) {
 		j++
 	}
 	lo = max(j-1, 0)
+	if j < n && x.newKey[j] && x.keys[j] == key {
+		lo = j
+	}
 	hi = j
 	for hi < n && belowKeySpace(x.keys[hi], key, '!') {
 		hi++

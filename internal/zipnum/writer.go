@@ -174,10 +174,13 @@ func (s *ShardWriter) WriteLineBytes(line []byte) error {
 // the open block, if the open segment is full (or the block is empty) and
 // line holds a space: a segment's first line starts with its key and a
 // space, so the key read back from the index bounds the line exactly. A
-// block whose first line has no space gets no segments.
+// full segment goes on while its key's lines do, up to twice its lines,
+// so that a key's lines are in one segment and a look-up inflates only it.
+// A block whose first line has no space gets no segments.
 func (s *ShardWriter) startSegment(line []byte) {
 	if s.linesPerSegment > 0 && bytes.IndexByte(line, ' ') >= 0 &&
-		(s.block.Len() == 0 || (len(s.segStarts) > 0 && s.segLines >= s.linesPerSegment)) {
+		(s.block.Len() == 0 || (len(s.segStarts) > 0 && s.segLines >= s.linesPerSegment &&
+			(s.segLines >= 2*s.linesPerSegment || startsKey(s.block.Bytes(), len(s.block.Bytes()), line)))) {
 		s.segStarts = append(s.segStarts, s.block.Len())
 		s.segLines = 0
 	}
@@ -362,7 +365,13 @@ func ShardName(i int) string { return fmt.Sprintf("cdx-%05d.gz", i) }
 // run leaves no index that looks complete. A shard boundary never splits
 // the lines of one key and timestamp, as is usual (but not required by
 // readers).
-func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock int) (err error) {
+func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock int) error {
+	return BuildSegments(dir, lines, linesPerShard, linesPerBlock, DefaultLinesPerSegment)
+}
+
+// BuildSegments is [Build] with blocks of segments of linesPerSegment lines
+// (0: blocks without segments; see [ShardWriter.SetLinesPerSegment]).
+func BuildSegments(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock, linesPerSegment int) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("zipnum build: %w", err)
 	}
@@ -413,6 +422,7 @@ func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBl
 		tmp = append(tmp, p)
 		bw = bufio.NewWriterSize(f, 1<<16)
 		sw = NewShardWriter(bw, name, linesPerBlock)
+		sw.SetLinesPerSegment(linesPerSegment)
 		locs = append(locs, Location{Shard: name, Paths: []string{name}})
 		return nil
 	}
