@@ -54,7 +54,7 @@ func TestLookupEqualsScan(t *testing.T) {
 	})
 	absent := []string{"a", "com,host000)", "com,host001)/page1 ", "com,host001)/page1!", "com,host050)/page", "com,host096)/page9~", "zzz"}
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, size := range []struct{ perBlock, perSegment int }{{1, 0}, {3, 0}, {50, 0}, {50, 1}, {50, 7}, {400, 0}, {400, 30}, {400, DefaultLinesPerSegment}} {
+	for _, size := range []struct{ perBlock, perSegment int }{{1, 0}, {3, 0}, {50, 1}, {50, 7}, {400, 0}, {400, 30}} {
 		perBlock := size.perBlock
 		dir := t.TempDir()
 		if err := BuildSegments(dir, Lines(lines), len(lines)/3+1, perBlock, size.perSegment); err != nil {
