@@ -16,7 +16,7 @@ import (
 // DefaultLinesPerSegment is the lines per segment of the blocks
 // [ShardWriter] writes: a look-up inflates only the segments of a block
 // that hold its keys (docs/formats.md, "Segments").
-const DefaultLinesPerSegment = 300
+const DefaultLinesPerSegment = 100
 
 // The segment index is a subfield of the gzip header's extra field
 // (RFC 1952 §2.3.1.1) with the id "ZS" and this layout, all integers
