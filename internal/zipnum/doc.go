@@ -13,7 +13,13 @@
 // inflated at most once per batch however many keys it answers: blocks that
 // lie end to end in a shard come in one read of up to 1 MiB, and a block is
 // inflated only as far as its first line past the last key it answers (its
-// gzip trailer is then not checked). Blocks inflate with the engine of
+// gzip trailer is then not checked). A block this package writes is
+// compressed in segments of [DefaultLinesPerSegment] lines, each from an
+// empty dictionary, with an index of the segments in the gzip header's
+// extra field that other gzip readers skip: a look-up then inflates only
+// the segments that hold its keys (segments.go; docs/formats.md,
+// "Segments"). Blocks without that index (pywb's, the Internet Archive's)
+// are read as described above. Blocks inflate with the engine of
 // internal/inflate (pure Go, or ISA-L with -tags isal). A byte-bounded LRU
 // cache keeps inflated blocks, or their first lines, for the next batch.
 // The reader counts the blocks and bytes it reads and inflates, so tests can

@@ -9,7 +9,8 @@ import (
 
 // FuzzReader opens a ZipNum index made of a fuzzed secondary index and a
 // fuzzed shard and looks a key up: a damaged index must give errors, never
-// a panic or a hang. The seed is a valid index of a few lines (and the files
+// a panic or a hang. The seeds are valid indexes of a few lines, one with
+// blocks of segments (and the files
 // in internal/zipnum/testdata/fuzz/FuzzReader).
 func FuzzReader(f *testing.F) {
 	dir := f.TempDir()
@@ -32,6 +33,14 @@ func FuzzReader(f *testing.F) {
 	f.Add(idx, shard, "com,example)/a")
 	f.Add(idx, shard[:len(shard)/2], "org,example)/")
 	f.Add([]byte(strings.Replace(string(idx), "\t", " ", 1)), shard, "com,example)/")
+	// One block of three segments, with its segment index in the gzip header.
+	segDir := f.TempDir()
+	if err := BuildSegments(segDir, Lines(lines), 0, 3, 1); err != nil {
+		f.Fatal(err)
+	}
+	segIdx, _ := os.ReadFile(filepath.Join(segDir, "cluster.idx"))
+	segShard, _ := os.ReadFile(filepath.Join(segDir, shardName))
+	f.Add(segIdx, segShard, "com,example)/a")
 	f.Fuzz(func(t *testing.T, idx, shard []byte, key string) {
 		d := t.TempDir()
 		if os.WriteFile(filepath.Join(d, idxName), idx, 0o644) != nil || os.WriteFile(filepath.Join(d, shardName), shard, 0o644) != nil {

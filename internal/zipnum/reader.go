@@ -402,7 +402,7 @@ func (r *Reader) plan(sorted []string) (*lookupPlan, error) {
 	pl.found = make([][]keyCaptures, len(pl.needs))
 	var toRead []int // indices in needs of the blocks not answered from the cache
 	for i, need := range pl.needs {
-		blk, err := r.cachedBlock(need.n, need.end)
+		blk, err := r.cachedBlock(need.n, func(b *block) bool { return b.answers(sorted, need) })
 		if err != nil {
 			return nil, err
 		}
@@ -569,7 +569,7 @@ func (r *Reader) readRun(sorted []string, needs []blockNeed, run []int, found []
 	}
 	for _, i := range run {
 		e := r.entries[needs[i].n]
-		blk, err := r.inflate(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], needs[i].end)
+		blk, err := r.inflateForKeys(needs[i].n, sf, buf[e.Offset-first.Offset:][:e.Length], sorted[needs[i].first:needs[i].last+1], needs[i].end)
 		if err != nil {
 			return err
 		}
@@ -588,9 +588,13 @@ func (r *Reader) answer(blk *block, sorted []string, need blockNeed) ([]keyCaptu
 	for i := need.first; i <= need.last; i++ {
 		key := sorted[i]
 		var caps []cdxj.Capture
-		from = blk.search(from, func(line string) bool { return belowKeyBound(line, key, ' ') })
-		for off := from; off < blk.linesEnd(); {
-			line, next := blk.line(off)
+		lines := blk.keyLines(key)
+		if lines != blk {
+			from = 0 // a run of segments, searched on its own
+		}
+		from = lines.search(from, func(line string) bool { return belowKeyBound(line, key, ' ') })
+		for off := from; off < lines.linesEnd(); {
+			line, next := lines.line(off)
 			if !belowKeyBound(line, key, '!') {
 				break
 			}
@@ -670,8 +674,14 @@ type block struct {
 	size int64
 	// complete: data is the whole block. Otherwise it ends with the first
 	// line the look-up that inflated it needed no further than, and
-	// answers only look-ups bounded below that line (see covers).
+	// answers only look-ups bounded below that line (see covers), or, if
+	// segs is set, it holds runs of the block's segments.
 	complete bool
+	// segs is the segment index of a block inflated in runs of segments;
+	// runs are those runs, end to end in data, each ending with a newline.
+	// It answers only the keys whose segments one run holds (see answers).
+	segs *segmentIndex
+	runs []segmentRun
 }
 
 // linesEnd is the offset past the block's last line: a line starts at
@@ -733,15 +743,60 @@ func (b *block) covers(end string) bool {
 	return ok && last >= end
 }
 
-// cachedBlock returns block n from the cache if the cache holds it as far
-// as end ("" for the whole block), else nil.
-func (r *Reader) cachedBlock(n int, end string) (*block, error) {
+// answers reports whether b holds every line of its block that the keys
+// of need (in sorted) can have.
+func (b *block) answers(sorted []string, need blockNeed) bool {
+	switch {
+	case b.complete:
+		return true
+	case b.segs != nil:
+		for _, k := range sorted[need.first : need.last+1] {
+			if lo, hi := b.segs.keySegments(k); lo < hi && b.runOf(lo, hi) < 0 {
+				return false
+			}
+		}
+		return true
+	default:
+		return b.covers(need.end)
+	}
+}
+
+// runOf returns the index of the run of b that holds segments [lo, hi), or
+// -1 if none does.
+func (b *block) runOf(lo, hi int) int {
+	for i, run := range b.runs {
+		if run.lo <= lo && hi <= run.hi {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyLines returns the part of b that holds the lines of key: b itself, or
+// for a block inflated in segments, the run of segments that holds them.
+func (b *block) keyLines(key string) *block {
+	if b.segs == nil {
+		return b
+	}
+	lo, hi := b.segs.keySegments(key)
+	if lo == hi {
+		return &block{n: b.n}
+	}
+	run := b.runs[b.runOf(lo, hi)] // answers checked that there is one
+	from := run.off + b.segs.inflated[lo] - b.segs.inflated[run.lo]
+	to := run.off + b.segs.inflated[hi] - b.segs.inflated[run.lo]
+	return &block{n: b.n, data: b.data[from : to-1]} // without the last line's newline
+}
+
+// cachedBlock returns block n from the cache if the cache holds enough of
+// it for ok, else nil.
+func (r *Reader) cachedBlock(n int, ok func(*block) bool) (*block, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return nil, errors.New("zipnum: reader is closed")
 	}
-	if b := r.cache.get(r.owner, n); b != nil && (b.complete || (end != "" && b.covers(end))) {
+	if b := r.cache.get(r.owner, n); b != nil && ok(b) {
 		return b, nil
 	}
 	return nil, nil
@@ -749,7 +804,7 @@ func (r *Reader) cachedBlock(n int, end string) (*block, error) {
 
 // block returns the whole of block n, from the cache or read from its shard.
 func (r *Reader) block(n int) (*block, error) {
-	if b, err := r.cachedBlock(n, ""); b != nil || err != nil {
+	if b, err := r.cachedBlock(n, func(b *block) bool { return b.complete }); b != nil || err != nil {
 		return b, err
 	}
 	e := r.entries[n]
@@ -769,6 +824,38 @@ func (r *Reader) block(n int) (*block, error) {
 		return nil, fmt.Errorf("zipnum: %s: %w", r.describeBlock(n, sf), err)
 	}
 	return r.inflate(n, sf, buf, "")
+}
+
+// inflateForKeys decompresses what block n's gzip member data holds of the
+// lines of keys (sorted), all bounded below end: if the block has a segment
+// index, only the segments that can hold them (unless that is all of
+// them); else the block as far as the first line >= end.
+func (r *Reader) inflateForKeys(n int, sf *shardFile, data []byte, keys []string, end string) (*block, error) {
+	segs, err := parseSegmentIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("zipnum: %s: %w", r.describeBlock(n, sf), err)
+	}
+	if segs == nil {
+		return r.inflate(n, sf, data, end)
+	}
+	runs := segs.segmentRuns(keys)
+	if len(runs) == 1 && runs[0].lo == 0 && runs[0].hi == segs.segments() {
+		return r.inflate(n, sf, data, end)
+	}
+	s, err := inflateSegments(data, segs, runs)
+	r.inflatedBytes.Add(int64(len(s)))
+	if err != nil {
+		return nil, fmt.Errorf("zipnum: %s: %w", r.describeBlock(n, sf), err)
+	}
+	r.blocksRead.Add(1)
+	b := &block{n: n, data: s, size: int64(len(s)), segs: segs, runs: runs}
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if !closed {
+		r.cache.put(r.owner, b)
+	}
+	return b, nil
 }
 
 // inflate decompresses block n from its gzip member data, as far as the
@@ -1119,10 +1206,10 @@ func (c *BlockCache) put(owner uint64, b *block) {
 		c.ll.MoveToFront(e)
 		ce := e.Value.(*cachedBlockEntry)
 		old := ce.b
-		if old.complete || (!b.complete && len(old.data) >= len(b.data)) {
+		if old.complete || (!b.complete && old.segs == nil && b.segs == nil && len(old.data) >= len(b.data)) {
 			return
 		}
-		ce.b = b // the longer part replaces the shorter
+		ce.b = b // the longer first lines replace the shorter; runs of segments replace any part
 		c.size += b.size - old.size
 		c.owners[owner] += b.size - old.size
 		c.evict()

@@ -54,9 +54,10 @@ func TestLookupEqualsScan(t *testing.T) {
 	})
 	absent := []string{"a", "com,host000)", "com,host001)/page1 ", "com,host001)/page1!", "com,host050)/page", "com,host096)/page9~", "zzz"}
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, perBlock := range []int{1, 3, 50, 400} {
+	for _, size := range []struct{ perBlock, perSegment int }{{1, 0}, {3, 0}, {50, 1}, {50, 7}, {400, 0}, {400, 30}} {
+		perBlock := size.perBlock
 		dir := t.TempDir()
-		if err := Build(dir, Lines(lines), len(lines)/3+1, perBlock); err != nil {
+		if err := BuildSegments(dir, Lines(lines), len(lines)/3+1, perBlock, size.perSegment); err != nil {
 			t.Fatal(err)
 		}
 		for _, cache := range []int64{-1, int64(perBlock) * 300, 0} { // none, a block and a half, 64 MiB
@@ -64,12 +65,15 @@ func TestLookupEqualsScan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var edges []string // the keys of the first and last lines of every block
+			var edges []string // the keys of the first and last lines of every block and segment
 			for b := range r.Blocks() {
 				first, _, _ := strings.Cut(r.entries[b].Key, " ")
 				edges = append(edges, first)
 				if b > 0 {
 					edges = append(edges, keyBefore(lines, first))
+				}
+				for _, k := range segmentKeys(t, r, b) {
+					edges = append(edges, k, keyBefore(lines, k))
 				}
 			}
 			batches := [][]string{slices.Concat(edges, absent, edges[:len(edges)/2])}
@@ -102,7 +106,7 @@ func TestLookupEqualsScan(t *testing.T) {
 							t.Errorf("%q: got %d captures, the scan %d", k, len(got[k]), len(want[k]))
 						}
 					}
-					t.Fatalf("%d lines a block, cache %d, batch %d of %d keys: Lookup found %d keys, the scan %d", perBlock, cache, i, len(batch), len(got), len(want))
+					t.Fatalf("%d lines a block, %d a segment, cache %d, batch %d of %d keys: Lookup found %d keys, the scan %d", perBlock, size.perSegment, cache, i, len(batch), len(got), len(want))
 				}
 			}
 			for range 20 {

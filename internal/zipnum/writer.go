@@ -3,7 +3,9 @@ package zipnum
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"iter"
 	"os"
@@ -14,6 +16,7 @@ import (
 
 	// klauspost's gzip: 2.4x faster than compress/gzip on CDXJ blocks,
 	// 3 % larger; any gzip reader (pywb's, ours) reads the blocks.
+	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/recrawl/recrawl/internal/bytecount"
@@ -90,6 +93,13 @@ type ShardWriter struct {
 	gz       *gzip.Writer
 	entries  []Entry
 	closed   bool
+
+	linesPerSegment int
+	segStarts       []int         // offsets in block of the open block's segments' first lines
+	segLines        int           // lines of the open block since its last segment's start
+	segWriter       *flate.Writer // compresses one segment at a time
+	deflated        bytes.Buffer  // the deflate stream of a segmented block
+	header          []byte        // the gzip header of a segmented block
 }
 
 // NewShardWriter returns a writer of the shard called shard (the name the
@@ -100,8 +110,14 @@ func NewShardWriter(w io.Writer, shard string, linesPerBlock int) *ShardWriter {
 	if linesPerBlock <= 0 {
 		linesPerBlock = DefaultLinesPerBlock
 	}
-	return &ShardWriter{w: bytecount.NewWriter(w), shard: shard, linesPerBlock: linesPerBlock}
+	return &ShardWriter{w: bytecount.NewWriter(w), shard: shard, linesPerBlock: linesPerBlock,
+		linesPerSegment: DefaultLinesPerSegment}
 }
+
+// SetLinesPerSegment sets the lines per segment of the blocks written from
+// now on (see [DefaultLinesPerSegment] and docs/formats.md): 0 (or less)
+// writes blocks without segments, as pywb and the Internet Archive do.
+func (s *ShardWriter) SetLinesPerSegment(n int) { s.linesPerSegment = max(n, 0) }
 
 // WriteLine adds one index line (CDXJ or CDX, with or without its newline).
 // Lines must come sorted by their "key timestamp" prefix; lines with equal
@@ -143,6 +159,7 @@ func (s *ShardWriter) WriteLineBytes(line []byte) error {
 	if s.n == 0 {
 		s.firstKey = string(key)
 	}
+	s.startSegment(line)
 	s.block.Write(line)
 	s.block.WriteByte('\n')
 	s.n++
@@ -153,12 +170,52 @@ func (s *ShardWriter) WriteLineBytes(line []byte) error {
 	return nil
 }
 
-// flushBlock compresses the open block as one gzip member.
+// startSegment records that a segment starts with line, the next line of
+// the open block, if the open segment is full (or the block is empty) and
+// line holds a space: a segment's first line starts with its key and a
+// space, so the key read back from the index bounds the line exactly. A
+// full segment goes on while its key's lines do, up to twice its lines,
+// so that a key's lines are in one segment and a look-up inflates only it.
+// A block whose first line has no space gets no segments.
+func (s *ShardWriter) startSegment(line []byte) {
+	if s.linesPerSegment > 0 && bytes.IndexByte(line, ' ') >= 0 &&
+		(s.block.Len() == 0 || (len(s.segStarts) > 0 && s.segLines >= s.linesPerSegment &&
+			(s.segLines >= 2*s.linesPerSegment || startsKey(s.block.Bytes(), len(s.block.Bytes()), line)))) {
+		s.segStarts = append(s.segStarts, s.block.Len())
+		s.segLines = 0
+	}
+	s.segLines++
+}
+
+// flushBlock compresses the open block as one gzip member: in segments,
+// with their index in the gzip header, if it has two segments or more and
+// the index fits in the header, else as one deflate stream.
 func (s *ShardWriter) flushBlock() error {
 	if s.n == 0 {
 		return nil
 	}
 	start := s.w.N()
+	segmented, err := s.writeSegmentedBlock()
+	if err != nil {
+		return fmt.Errorf("zipnum shard %s: block %d: %w", s.shard, len(s.entries)+1, err)
+	}
+	if !segmented {
+		if err := s.writePlainBlock(); err != nil {
+			return err
+		}
+	}
+	s.entries = append(s.entries, Entry{
+		Key: s.firstKey, Shard: s.shard, Offset: start, Length: s.w.N() - start, Seq: len(s.entries) + 1,
+	})
+	s.block.Reset()
+	s.segStarts = s.segStarts[:0]
+	s.n = 0
+	return nil
+}
+
+// writePlainBlock writes the open block as one gzip member of one deflate
+// stream.
+func (s *ShardWriter) writePlainBlock() error {
 	if s.gz == nil {
 		var err error
 		if s.gz, err = gzip.NewWriterLevel(s.w, BlockLevel); err != nil {
@@ -173,12 +230,56 @@ func (s *ShardWriter) flushBlock() error {
 	if err := s.gz.Close(); err != nil {
 		return fmt.Errorf("zipnum shard %s: block %d: %w", s.shard, len(s.entries)+1, err)
 	}
-	s.entries = append(s.entries, Entry{
-		Key: s.firstKey, Shard: s.shard, Offset: start, Length: s.w.N() - start, Seq: len(s.entries) + 1,
-	})
-	s.block.Reset()
-	s.n = 0
 	return nil
+}
+
+// writeSegmentedBlock writes the open block as one gzip member whose
+// deflate stream is its segments, each compressed from an empty dictionary
+// and ended by a sync flush (the last by the final block), with the
+// segment index in the header's extra field. It writes nothing and returns
+// false if the block has fewer than two segments or the index does not fit
+// in the extra field.
+func (s *ShardWriter) writeSegmentedBlock() (bool, error) {
+	data := s.block.Bytes()
+	if len(s.segStarts) < 2 || segmentIndexLen(data, s.segStarts) > maxSegmentIndexLen {
+		return false, nil
+	}
+	if s.segWriter == nil {
+		var err error
+		if s.segWriter, err = flate.NewWriter(&s.deflated, BlockLevel); err != nil {
+			return false, err
+		}
+	}
+	s.deflated.Reset()
+	deflateOffsets := make([]int, len(s.segStarts))
+	for i, from := range s.segStarts {
+		to := len(data)
+		if i+1 < len(s.segStarts) {
+			to = s.segStarts[i+1]
+		}
+		deflateOffsets[i] = s.deflated.Len()
+		s.segWriter.Reset(&s.deflated) // an empty dictionary: the segment never refers to the bytes before it
+		if _, err := s.segWriter.Write(data[from:to]); err != nil {
+			return false, err
+		}
+		end := s.segWriter.Flush // a sync flush: the next segment starts on a byte
+		if i == len(s.segStarts)-1 {
+			end = s.segWriter.Close // the final block
+		}
+		if err := end(); err != nil {
+			return false, err
+		}
+	}
+	s.header = appendSegmentedHeader(s.header[:0], data, s.segStarts, deflateOffsets)
+	var trailer [8]byte
+	binary.LittleEndian.PutUint32(trailer[:4], crc32.ChecksumIEEE(data))
+	binary.LittleEndian.PutUint32(trailer[4:], uint32(len(data)))
+	for _, part := range [][]byte{s.header, s.deflated.Bytes(), trailer[:]} {
+		if _, err := s.w.Write(part); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // Close writes the last, partial block and returns the secondary index
@@ -264,7 +365,13 @@ func ShardName(i int) string { return fmt.Sprintf("cdx-%05d.gz", i) }
 // run leaves no index that looks complete. A shard boundary never splits
 // the lines of one key and timestamp, as is usual (but not required by
 // readers).
-func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock int) (err error) {
+func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock int) error {
+	return BuildSegments(dir, lines, linesPerShard, linesPerBlock, DefaultLinesPerSegment)
+}
+
+// BuildSegments is [Build] with blocks of segments of linesPerSegment lines
+// (0: blocks without segments; see [ShardWriter.SetLinesPerSegment]).
+func BuildSegments(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBlock, linesPerSegment int) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("zipnum build: %w", err)
 	}
@@ -315,6 +422,7 @@ func Build(dir string, lines iter.Seq2[string, error], linesPerShard, linesPerBl
 		tmp = append(tmp, p)
 		bw = bufio.NewWriterSize(f, 1<<16)
 		sw = NewShardWriter(bw, name, linesPerBlock)
+		sw.SetLinesPerSegment(linesPerSegment)
 		locs = append(locs, Location{Shard: name, Paths: []string{name}})
 		return nil
 	}
