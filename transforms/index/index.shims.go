@@ -1286,7 +1286,9 @@ func (e *emitNative) invokeCdxj۰Range(val cdxj.Range) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1302,7 +1304,9 @@ func (e *emitNative) invokeDocFreqEntry(val DocFreqEntry) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1318,7 +1322,9 @@ func (e *emitNative) invokeIntString(key int, val string) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1334,7 +1340,9 @@ func (e *emitNative) invokeShardSpec(val ShardSpec) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1350,7 +1358,9 @@ func (e *emitNative) invokeSliceOfByte(val []byte) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1366,7 +1376,9 @@ func (e *emitNative) invokeSliceOfInt64(val []int64) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1382,7 +1394,9 @@ func (e *emitNative) invokeSortedRun(val SortedRun) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1398,7 +1412,9 @@ func (e *emitNative) invokeString(val string) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1414,7 +1430,9 @@ func (e *emitNative) invokeStringDocFreqEntry(key string, val DocFreqEntry) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1430,7 +1448,9 @@ func (e *emitNative) invokeStringInt64(key string, val int64) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }

@@ -107,10 +107,16 @@ func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, 
 	return nil
 }
 
-// FinishBundle commits the bundle's results file. (The Go SDK wants
+// FinishBundle commits the bundle's results file and closes the archive
+// files the bundle opened: the Go SDK harness keeps the DoFn after its last
+// bundle until the worker ends, without Teardown, so files left open would
+// stay open for every round of a job of several rounds. (The Go SDK wants
 // ProcessElement's emitters here too.)
 func (f *fetchAndScoreFn) FinishBundle(_ func(string, Discovery), parts func(string)) error {
-	return f.pw.Finish(parts)
+	if err := f.pw.Finish(parts); err != nil {
+		return err
+	}
+	return f.proc.Fetcher.Close()
 }
 
 func (f *fetchAndScoreFn) Teardown() error {

@@ -199,3 +199,60 @@ func TestResolveSelectFetchScore(t *testing.T) {
 		})
 	}
 }
+
+// TestFetchAndScoreBundleLeavesNothingOpen: after its bundle the DoFn
+// holds no open archive file. The Go SDK harness keeps a DoFn it ran until
+// the worker ends and never tears it down, so a file left open stayed open
+// for the rest of the job, once per round of a job of several rounds.
+func TestFetchAndScoreBundleLeavesNothingOpen(t *testing.T) {
+	ctx := context.Background()
+	job, batch := roundJob(t, "lookup")
+	jobJSON, err := job.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := lookup.OpenSources(ctx, job.IndexSources())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	fn := &fetchAndScoreFn{JobJSON: jobJSON, Dir: filepath.Join(t.TempDir(), roundstate.ResultsDir)}
+	if err := fn.Setup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var chunk SelectedChunk
+	for rank, e := range batch {
+		found, err := idx.Lookup(ctx, []string{e.Key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel, res := fn.proc.SelectSnapshot(e, found[e.Key], 1, rank)
+		if res != nil {
+			chunk.Done = append(chunk.Done, *res)
+		} else {
+			chunk.Selected = append(chunk.Selected, sel)
+		}
+	}
+	if len(chunk.Selected) == 0 {
+		t.Fatal("no URL of the batch has a capture to read")
+	}
+	var parts []string
+	if err := fn.ProcessElement(ctx, chunk, func(string, Discovery) {}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fn.proc.Fetcher.BytesRead() == 0 {
+		t.Fatal("during the bundle the fetcher has no file open: the check below would prove nothing")
+	}
+	if err := fn.FinishBundle(nil, func(p string) { parts = append(parts, p) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 1 {
+		t.Fatalf("%d results files committed, want 1", len(parts))
+	}
+	if n := fn.proc.Fetcher.BytesRead(); n != 0 {
+		t.Errorf("after FinishBundle the fetcher still has files open (%d bytes read from them)", n)
+	}
+	if err := fn.Teardown(); err != nil {
+		t.Fatal(err)
+	}
+}

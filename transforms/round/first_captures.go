@@ -85,8 +85,11 @@ func (f *chunkNewEntriesFn) ProcessElement(e extract.Entry, checked func(extract
 	}
 }
 
+// FinishBundle cuts what the bundle holds and lets its buffer go: the
+// harness keeps the DoFn after its last bundle, until the worker ends.
 func (f *chunkNewEntriesFn) FinishBundle(_ func(extract.Entry), chunks func([]Ranked)) {
 	f.cut(chunks)
+	f.pending = nil
 }
 
 // cut sorts the held entries by key and emits them in chunks of consecutive

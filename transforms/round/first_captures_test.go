@@ -120,6 +120,9 @@ func TestChunkNewEntriesKeyRanges(t *testing.T) {
 	}
 	fn.FinishBundle(emitChecked, emitChunk)
 	runEnds = append(runEnds, len(chunks))
+	if cap(fn.pending) != 0 { // the harness keeps the DoFn until the worker ends
+		t.Errorf("after FinishBundle the DoFn holds a buffer of %d entries, want none", cap(fn.pending))
+	}
 	if len(runEnds) != 2 {
 		t.Fatalf("%d sorted runs, want 2 (one when the buffer filled, one at the end of the bundle)", len(runEnds))
 	}

@@ -147,7 +147,12 @@ func (f *splitFrontierFn) ProcessElement(ctx context.Context, e extract.Entry, b
 	return nil
 }
 
+// FinishBundle commits the bundle's frontier file and lets the keys of the
+// side inputs go (the next bundle reads them again): the harness keeps the
+// DoFn after its last bundle until the worker ends, for every round of a
+// job of several rounds.
 func (f *splitFrontierFn) FinishBundle(_ func(*[]extract.Entry) bool, _ func(*string, *extract.Entry) bool, _ func(string, extract.Entry), parts func(string)) error {
+	f.batch, f.discovered = nil, nil
 	return f.pw.Finish(parts)
 }
 

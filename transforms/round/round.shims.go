@@ -1219,7 +1219,9 @@ func (e *emitNative) invokeExtract۰Entry(val extract.Entry) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1235,7 +1237,9 @@ func (e *emitNative) invokeIndexRange(val IndexRange) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1251,7 +1255,9 @@ func (e *emitNative) invokePlan(val Plan) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1267,7 +1273,9 @@ func (e *emitNative) invokeSelectedChunk(val SelectedChunk) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1283,7 +1291,9 @@ func (e *emitNative) invokeSliceOfExtract۰Entry(val []extract.Entry) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1299,7 +1309,9 @@ func (e *emitNative) invokeSliceOfRanked(val []Ranked) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1315,7 +1327,9 @@ func (e *emitNative) invokeSliceOfResolved(val []Resolved) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1331,7 +1345,9 @@ func (e *emitNative) invokeString(val string) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1347,7 +1363,9 @@ func (e *emitNative) invokeStringDiscovery(key string, val Discovery) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1363,7 +1381,9 @@ func (e *emitNative) invokeStringExtract۰Entry(key string, val extract.Entry) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1379,7 +1399,9 @@ func (e *emitNative) invokeStringIndexLine(key string, val IndexLine) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }
@@ -1395,7 +1417,9 @@ func (e *emitNative) invokeStringRanked(key string, val Ranked) {
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
 	}
-	if err := e.n.ProcessElement(e.ctx, &e.value); err != nil {
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
 		panic(err)
 	}
 }

@@ -56,7 +56,9 @@ func ReadPart[T any](ctx context.Context, p string, each func(T) error) error {
 
 // PartWriter writes the part file of one bundle: created with a random name
 // in Dir on the first value, committed (and named in the manifest) by
-// Finish. The zero value is not usable: use NewPartWriter.
+// Finish. Between files it holds no buffer: a DoFn that owns it may be kept
+// long after its last bundle (the Go SDK harness keeps the DoFns it ran
+// until the worker ends). The zero value is not usable: use NewPartWriter.
 type PartWriter struct {
 	dir, kind string
 	w         storage.Writer
@@ -95,9 +97,9 @@ func (pw *PartWriter) Finish(emit func(string)) error {
 	if pw.w == nil {
 		return nil
 	}
-	w := pw.w
-	pw.w = nil
-	if err := pw.bw.Flush(); err != nil {
+	w, bw := pw.w, pw.bw
+	pw.w, pw.bw, pw.enc = nil, nil, nil
+	if err := bw.Flush(); err != nil {
 		w.Abort()
 		return fmt.Errorf("write %s: %w", pw.p, err)
 	}
@@ -112,6 +114,6 @@ func (pw *PartWriter) Finish(emit func(string)) error {
 func (pw *PartWriter) Abort() {
 	if pw.w != nil {
 		pw.w.Abort()
-		pw.w = nil
 	}
+	pw.w, pw.bw, pw.enc = nil, nil, nil
 }

@@ -1,6 +1,7 @@
 package roundstate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -272,5 +273,37 @@ func TestLabelledRefresh(t *testing.T) {
 	}
 	if files, n := RefreshedFrontier(work, 4, rs, state, 7); !reflect.DeepEqual(files, state) || n != 7 {
 		t.Errorf("frontier at state 4: %v (%d), want the state's", files, n)
+	}
+}
+
+// TestPartWriterHoldsNoBufferBetweenFiles: once a part file is committed or
+// discarded, the writer holds no buffer (the DoFn that owns it is kept by
+// the harness until the worker ends), and the next value starts a new file.
+func TestPartWriterHoldsNoBufferBetweenFiles(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	pw := NewPartWriter(dir, KindFrontier)
+	var lines []string
+	emit := func(l string) { lines = append(lines, l) }
+	for file := range 2 {
+		for i := range 3 {
+			e := extract.Entry{URL: fmt.Sprintf("http://example.com/%d/%d", file, i), Key: fmt.Sprintf("com,example)/%d/%d", file, i)}
+			if err := pw.Write(ctx, &e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if file == 0 {
+			if err := pw.Finish(emit); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			pw.Abort()
+		}
+		if pw.bw != nil || pw.enc != nil || pw.w != nil {
+			t.Errorf("file %d: after Finish or Abort the writer holds a buffer (%v), an encoder (%v) or a file (%v)", file, pw.bw != nil, pw.enc != nil, pw.w != nil)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("%d manifest lines, want 1 (the aborted file has none)", len(lines))
 	}
 }

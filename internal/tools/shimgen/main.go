@@ -4,9 +4,10 @@
 //
 //	//go:generate go run ../../internal/tools/shimgen -identifiers=fooFn,barFn -output=pkg.shims.go
 //
-// It is starcgen with one change: it type-checks against the compiler's
+// It is starcgen with two changes: it type-checks against the compiler's
 // export data (the build cache) instead of type-checking every dependency
-// from source, which takes seconds instead of many minutes. Shims register
+// from source, which takes seconds instead of many minutes; and its
+// emitters hold no element once they have passed it on (dropEmitted). Shims register
 // each DoFn, function, emitter and iterator without reflection (so the vet
 // runner accepts them) and without the generic instantiations of
 // register.DoFnNxM, which cost minutes and gigabytes of compiler time.
@@ -127,5 +128,30 @@ func generate(dir string, ids []string, output string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("format the generated code: %w", err)
 	}
-	return src, nil
+	return dropEmitted(src)
+}
+
+// emitCall is how starcgen's emitters pass an element on: they keep it in
+// the emitter (e.value) to save an allocation per element.
+const emitCall = "\tif err := e.n.ProcessElement(e.ctx, &e.value); err != nil {\n\t\tpanic(err)\n\t}\n"
+
+// emitCallDropping passes the element on, then forgets it.
+const emitCallDropping = "\terr := e.n.ProcessElement(e.ctx, &e.value)\n" +
+	"\te.value = exec.FullValue{} // the plan outlives the bundle: keep no element\n" +
+	"\tif err != nil {\n\t\tpanic(err)\n\t}\n"
+
+// dropEmitted makes every emitter of the generated code forget the element
+// it emitted once the next step has it. The Go SDK harness keeps every
+// plan (its DoFns and their emitters) it ran, to reuse it, until the
+// worker ends: on prism, the end of the job. An emitter that kept its last
+// element kept it for the rest of the job, and with it everything the
+// element shares memory with (a capture's strings share the inflated index
+// block they were read from), for every stage of every round of a job of
+// several rounds (--rounds_per_job).
+func dropEmitted(src []byte) ([]byte, error) {
+	calls := bytes.Count(src, []byte("e.n.ProcessElement("))
+	if n := bytes.Count(src, []byte(emitCall)); n != calls {
+		return nil, fmt.Errorf("the generated emitters pass %d elements on in a form shimgen does not know (%d of %d known): update emitCall", calls-n, n, calls)
+	}
+	return bytes.ReplaceAll(src, []byte(emitCall), []byte(emitCallDropping)), nil
 }
