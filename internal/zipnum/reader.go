@@ -849,12 +849,7 @@ func (r *Reader) inflateForKeys(n int, sf *shardFile, data []byte, keys []string
 	}
 	r.blocksRead.Add(1)
 	b := &block{n: n, data: s, size: int64(len(s)), segs: segs, runs: runs}
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if !closed {
-		r.cache.put(r.owner, b)
-	}
+	r.keep(b)
 	return b, nil
 }
 
@@ -872,13 +867,18 @@ func (r *Reader) inflate(n int, sf *shardFile, data []byte, stop string) (*block
 	r.blocksRead.Add(1)
 	s = strings.TrimSuffix(s, "\n")
 	b := &block{n: n, data: s, size: held, complete: complete}
+	r.keep(b)
+	return b, nil
+}
+
+// keep puts an inflated block in the cache, unless the reader is closed.
+func (r *Reader) keep(b *block) {
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
 	if !closed {
 		r.cache.put(r.owner, b)
 	}
-	return b, nil
 }
 
 // describeBlock names block n for an error: its shard (name and file), its
