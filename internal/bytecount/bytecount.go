@@ -13,18 +13,11 @@ import (
 // Writer passes writes on to an io.Writer and counts the bytes it took.
 type Writer struct {
 	w io.Writer
-	n *atomic.Int64
+	n atomic.Int64
 }
 
 // NewWriter returns a Writer to w that counts from zero.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: w, n: new(atomic.Int64)} }
-
-// NewWriterAddingTo returns a Writer to w that adds the bytes it writes to
-// total, which other Writers may add to as well (the bytes of several
-// connections, say).
-func NewWriterAddingTo(w io.Writer, total *atomic.Int64) *Writer {
-	return &Writer{w: w, n: total}
-}
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 // Write writes p to the underlying writer and counts the bytes it took,
 // also when it returns an error.

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 )
 
@@ -36,28 +34,6 @@ func TestWriterCountsWhatTheWriterTook(t *testing.T) {
 	}
 	if short.N() != 3 {
 		t.Fatalf("short write: N() = %d, want 3", short.N())
-	}
-}
-
-// TestWritersAddingToOneTotal: writers from several goroutines add to one
-// total, readable while they write.
-func TestWritersAddingToOneTotal(t *testing.T) {
-	var total atomic.Int64
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := NewWriterAddingTo(io.Discard, &total)
-			for range 100 {
-				w.Write(make([]byte, 10))
-				_ = total.Load()
-			}
-		}()
-	}
-	wg.Wait()
-	if total.Load() != 4000 {
-		t.Fatalf("total = %d, want 4000", total.Load())
 	}
 }
 
