@@ -20,6 +20,8 @@ package inflate
 
 import (
 	"bufio"
+	"errors"
+	"io"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -39,3 +41,13 @@ var (
 	ErrHeader   = gzip.ErrHeader
 	ErrChecksum = gzip.ErrChecksum
 )
+
+// NoEOF returns io.ErrUnexpectedEOF for io.EOF and err otherwise: for input
+// that ended where more of it was due (inside a member, a header or a run
+// of deflate data).
+func NoEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -55,8 +56,8 @@ func randomData(r *rand.Rand, n int, noise bool) []byte {
 }
 
 // TestMembers: a stream of many members (text, incompressible, stored,
-// Huffman-only, with and without header fields, from empty to larger than
-// the read window) is read member by member with the data and the exact
+// Huffman-only, with and without header fields, headers and data from
+// empty to larger than the read window) is read member by member with the data and the exact
 // end of each member, for several buffer sizes.
 func TestMembers(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
@@ -74,6 +75,9 @@ func TestMembers(t *testing.T) {
 		var extra []byte
 		if i%7 == 0 {
 			name, comment, extra = fmt.Sprintf("member-%d.warc", i), "a comment", []byte{1, 2, 3, 4}
+		}
+		if i%50 == 3 { // a header longer than the smaller read window
+			name, extra = strings.Repeat("n", 511), bytes.Repeat([]byte{'x'}, 9000)
 		}
 		members = append(members, makeMember(t, randomData(r, n, i%5 == 0), levels[i%len(levels)], name, comment, extra))
 	}
@@ -125,6 +129,9 @@ func TestErrors(t *testing.T) {
 	badMagic[1] = 0
 	reserved := bytes.Clone(good)
 	reserved[3] |= 0x80
+	named := makeMember(t, []byte("data"), gzip.DefaultCompression, "a.warc", "", []byte{1, 2, 3, 4}).gz
+	longName := makeMember(t, []byte("data"), gzip.DefaultCompression, strings.Repeat("n", 512), "", nil).gz
+	badHeaderCRC := withHeaderCRC(named, FixedHeaderLen+2+4+len("a.warc")+1, true)
 	for _, c := range []struct {
 		name string
 		in   []byte
@@ -133,6 +140,10 @@ func TestErrors(t *testing.T) {
 		{"truncated in the data", good[:len(good)/2], io.ErrUnexpectedEOF},
 		{"truncated in the trailer", good[:len(good)-3], io.ErrUnexpectedEOF},
 		{"truncated in the header", good[:5], io.ErrUnexpectedEOF},
+		{"truncated in the extra field", named[:FixedHeaderLen+3], io.ErrUnexpectedEOF},
+		{"truncated in the name", named[:FixedHeaderLen+2+4+3], io.EOF}, // as gzip.Reader does
+		{"name longer than 511 bytes", longName, ErrHeader},
+		{"header CRC mismatch", badHeaderCRC, ErrHeader},
 		{"CRC mismatch", badCRC, ErrChecksum},
 		{"size mismatch", badSize, ErrChecksum},
 		{"not gzip", badMagic, ErrHeader},
@@ -146,7 +157,7 @@ func TestErrors(t *testing.T) {
 			if err == nil {
 				_, err = io.ReadAll(m)
 			}
-			if !errors.Is(err, c.want) {
+			if !errors.Is(err, c.want) || err.Error() != c.want.Error() {
 				t.Errorf("error %v, want %v", err, c.want)
 			}
 		})

@@ -49,10 +49,8 @@ import "C"
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"runtime"
 	"unsafe"
@@ -82,7 +80,8 @@ type isalMember struct {
 	src   *bufio.Reader
 	done  bool
 	err   error
-	buf   [512]byte
+	// header gathers a gzip header longer than src holds at once.
+	header []byte
 }
 
 // CorruptError reports deflate data ISA-L could not decode.
@@ -102,71 +101,41 @@ func (m *isalMember) Reset(src *bufio.Reader) error {
 	return nil
 }
 
-// readHeader reads a gzip header (RFC 1952) as klauspost/compress's
-// gzip.Reader does: the same checks, the same errors.
+// readHeader reads a gzip header (RFC 1952) with ParseHeader, which makes
+// klauspost/compress's gzip.Reader's checks, and gives that reader's
+// errors. It offers ParseHeader what src holds without taking it, and
+// takes from src exactly the header's bytes; a header longer than what src
+// holds at once is gathered in m.header.
 func (m *isalMember) readHeader() error {
 	r := m.src
-	if _, err := io.ReadFull(r, m.buf[:10]); err != nil {
-		return err
-	}
-	if m.buf[0] != 0x1f || m.buf[1] != 0x8b || m.buf[2] != 8 {
-		return ErrHeader
-	}
-	flg := m.buf[3]
-	digest := crc32.ChecksumIEEE(m.buf[:10])
-	if flg&0x04 != 0 { // FEXTRA
-		if _, err := io.ReadFull(r, m.buf[:2]); err != nil {
-			return noEOF(err)
+	taken := m.header[:0] // header bytes taken from src before the last peek
+	need := FixedHeaderLen
+	for {
+		ahead, perr := r.Peek(min(need-len(taken), r.Size()))
+		if n := r.Buffered(); n > len(ahead) {
+			ahead, _ = r.Peek(n) // all src holds, read or not by that peek
 		}
-		digest = crc32.Update(digest, crc32.IEEETable, m.buf[:2])
-		n := int(binary.LittleEndian.Uint16(m.buf[:2]))
-		for n > 0 {
-			k := min(n, len(m.buf))
-			if _, err := io.ReadFull(r, m.buf[:k]); err != nil {
-				return noEOF(err)
-			}
-			digest = crc32.Update(digest, crc32.IEEETable, m.buf[:k])
-			n -= k
+		b := ahead
+		if len(taken) > 0 {
+			b = append(taken, ahead...)
 		}
-	}
-	for _, bit := range []byte{0x08, 0x10} { // FNAME, FCOMMENT: NUL-terminated, at most 512 bytes
-		if flg&bit == 0 {
-			continue
+		h, err := ParseHeader(b)
+		var short *ShortHeaderError
+		switch {
+		case err == nil:
+			r.Discard(h.Len - len(taken))
+			m.header = taken[:0]
+			return nil
+		case !errors.As(err, &short):
+			return ErrHeader // gzip.Reader's error, without ParseHeader's detail
+		case perr != nil:
+			return headerCutOff(short, perr)
 		}
-		for i := 0; ; i++ {
-			if i >= len(m.buf) {
-				return ErrHeader
-			}
-			c, err := r.ReadByte()
-			if err != nil {
-				return err
-			}
-			m.buf[i] = c
-			if c == 0 {
-				digest = crc32.Update(digest, crc32.IEEETable, m.buf[:i+1])
-				break
-			}
-		}
+		// The header is longer than b: all of ahead is header.
+		taken = append(taken, ahead...)
+		r.Discard(len(ahead))
+		need = short.Need
 	}
-	if flg&0x02 != 0 { // FHCRC
-		if _, err := io.ReadFull(r, m.buf[:2]); err != nil {
-			return noEOF(err)
-		}
-		if binary.LittleEndian.Uint16(m.buf[:2]) != uint16(digest) {
-			return ErrHeader
-		}
-	}
-	if flg>>5 != 0 { // reserved bits
-		return ErrHeader
-	}
-	return nil
-}
-
-func noEOF(err error) error {
-	if err == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return err
 }
 
 // errHeld: ISA-L ended a member inside input it had copied into its own
@@ -204,7 +173,7 @@ func (m *isalMember) Read(p []byte) (int, error) {
 		}
 		in, perr := m.src.Peek(want)
 		if len(in) == 0 {
-			m.err = noEOF(perr)
+			m.err = NoEOF(perr)
 			if perr == nil || perr == io.EOF {
 				m.err = io.ErrUnexpectedEOF
 			}
