@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/klauspost/compress/flate"
+
+	"github.com/recrawl/recrawl/internal/inflate"
 )
 
 // DefaultLinesPerSegment is the lines per segment of the blocks
@@ -46,7 +48,7 @@ const (
 	// maxSegmentIndexLen bounds the subfield's data: XLEN, a uint16, counts
 	// the subfield's id and length too.
 	maxSegmentIndexLen = 0xffff - 4
-	gzipHeaderLen      = 10
+	gzipTrailerLen     = 8 // CRC-32 and ISIZE
 )
 
 // segmentKey returns the key of the line starting at data[from:]: the bytes
@@ -90,7 +92,7 @@ func segmentIndexLen(data []byte, starts []int) int {
 // block: no name, no time, and the extra field holding the segment index.
 func appendSegmentedHeader(dst, data []byte, starts, deflateOffsets []int) []byte {
 	indexLen := segmentIndexLen(data, starts)
-	dst = append(dst, 0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 0xff) // FLG: FEXTRA; OS: unknown
+	dst = append(dst, 0x1f, 0x8b, 8, inflate.FlagExtra, 0, 0, 0, 0, 0, 0xff) // OS: unknown
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(indexLen+4))
 	dst = append(dst, segmentSubfieldID1, segmentSubfieldID2)
 	dst = binary.LittleEndian.AppendUint16(dst, uint16(indexLen))
@@ -129,34 +131,21 @@ var errSegmentIndex = errors.New("bad segment index in the gzip header")
 // parseSegmentIndex reads the segment index from the header of a block's
 // gzip member. It returns nil for a member without one (or with a version
 // this reader does not know), and an error wrapping errSegmentIndex for
-// one that is damaged.
+// one that is damaged. A member whose header is not gzip has none: the
+// gzip reader refuses it, by the rules of inflate.ParseHeader.
 func parseSegmentIndex(member []byte) (*segmentIndex, error) {
-	if len(member) < gzipHeaderLen+8 || member[0] != 0x1f || member[1] != 0x8b || member[3]&0x04 == 0 {
-		return nil, nil // not one of ours; the gzip reader judges the rest
-	}
-	xlen := int(binary.LittleEndian.Uint16(member[gzipHeaderLen:]))
-	extraEnd := gzipHeaderLen + 2 + xlen
-	if extraEnd > len(member) {
+	h, err := inflate.ParseHeader(member)
+	if err != nil {
 		return nil, nil
 	}
-	var field []byte
-	for extra := member[gzipHeaderLen+2 : extraEnd]; len(extra) >= 4; {
-		n := int(binary.LittleEndian.Uint16(extra[2:]))
-		if 4+n > len(extra) {
-			break
-		}
-		if extra[0] == segmentSubfieldID1 && extra[1] == segmentSubfieldID2 {
-			field = extra[4 : 4+n]
-			break
-		}
-		extra = extra[4+n:]
-	}
+	field := segmentSubfield(h.Extra)
 	if len(field) == 0 || field[0] != segmentIndexVersion {
 		return nil, nil
 	}
-	headerLen, err := gzipHeaderEnd(member, extraEnd)
-	if err != nil {
-		return nil, err
+	headerLen := h.Len
+	if headerLen > len(member)-gzipTrailerLen {
+		return nil, fmt.Errorf("%w: the header ends at byte %d of a member of %d bytes, inside its %d-byte trailer",
+			errSegmentIndex, headerLen, len(member), gzipTrailerLen)
 	}
 	if len(field) < 3 {
 		return nil, fmt.Errorf("%w: %d bytes", errSegmentIndex, len(field))
@@ -164,7 +153,7 @@ func parseSegmentIndex(member []byte) (*segmentIndex, error) {
 	count := int(binary.LittleEndian.Uint16(field[1:]))
 	x := &segmentIndex{keys: make([]string, count), newKey: make([]bool, count), inflated: make([]int, count+1), deflated: make([]int, count)}
 	p := field[3:]
-	deflateLen := len(member) - 8 - headerLen
+	deflateLen := len(member) - gzipTrailerLen - headerLen
 	for i := range count {
 		if len(p) < segmentEntryLen {
 			return nil, fmt.Errorf("%w: segment %d of %d cut off", errSegmentIndex, i+1, count)
@@ -200,27 +189,22 @@ func parseSegmentIndex(member []byte) (*segmentIndex, error) {
 	return x, nil
 }
 
-// gzipHeaderEnd returns the length of the gzip header whose extra field
-// ends at extraEnd: past the name and comment, if any, and the header CRC.
-func gzipHeaderEnd(member []byte, extraEnd int) (int, error) {
-	end := extraEnd
-	for _, bit := range []byte{0x08, 0x10} { // FNAME, FCOMMENT
-		if member[3]&bit == 0 {
-			continue
+// segmentSubfield returns the data of the segment index's subfield ("ZS")
+// of a gzip header's extra field, nil if it has none: the subfields are an
+// id of 2 bytes, a length (uint16) and that many bytes (RFC 1952
+// §2.3.1.1); a subfield that runs past the field ends the search.
+func segmentSubfield(extra []byte) []byte {
+	for len(extra) >= 4 {
+		n := int(binary.LittleEndian.Uint16(extra[2:]))
+		if 4+n > len(extra) {
+			return nil
 		}
-		i := bytes.IndexByte(member[end:], 0)
-		if i < 0 {
-			return 0, fmt.Errorf("%w: the header's name or comment does not end", errSegmentIndex)
+		if extra[0] == segmentSubfieldID1 && extra[1] == segmentSubfieldID2 {
+			return extra[4 : 4+n]
 		}
-		end += i + 1
+		extra = extra[4+n:]
 	}
-	if member[3]&0x02 != 0 { // FHCRC
-		end += 2
-	}
-	if end > len(member)-8 {
-		return 0, fmt.Errorf("%w: the header ends past the member", errSegmentIndex)
-	}
-	return end, nil
+	return nil
 }
 
 // belowKeySpace reports whether k+" " < key+string(sep), without building
@@ -322,7 +306,7 @@ func inflateSegments(member []byte, x *segmentIndex, runs []segmentRun) (string,
 		n := x.inflated[run.hi] - x.inflated[run.lo]
 		if _, err := io.ReadFull(sr.fr, out[off:off+n]); err != nil {
 			return "", fmt.Errorf("segments %d to %d (inflated %d+%d, deflated at %d): %w",
-				run.lo+1, run.hi, x.inflated[run.lo], n, x.deflated[run.lo], noEOF(err))
+				run.lo+1, run.hi, x.inflated[run.lo], n, x.deflated[run.lo], inflate.NoEOF(err))
 		}
 		if out[off+n-1] != '\n' || (run.lo > 0 && !bytes.HasPrefix(out[off:], []byte(x.keys[run.lo]+" "))) {
 			return "", fmt.Errorf("%w: segments %d to %d (inflated %d+%d) do not hold whole lines from the key %q",
@@ -332,12 +316,4 @@ func inflateSegments(member []byte, x *segmentIndex, runs []segmentRun) (string,
 		off += n
 	}
 	return unsafe.String(unsafe.SliceData(out), len(out)), nil
-}
-
-// noEOF turns the end of the input inside a segment into an error.
-func noEOF(err error) error {
-	if errors.Is(err, io.EOF) {
-		return io.ErrUnexpectedEOF
-	}
-	return err
 }

@@ -279,6 +279,42 @@ func TestSegmentIndexOfOthers(t *testing.T) {
 	}
 }
 
+// TestSegmentedBlockWithABadGzipHeader: a segmented block whose gzip
+// header gzip readers refuse (a reserved flag bit set) is refused by a
+// look-up too, with gzip.Reader's error naming the shard, as a block
+// without segments is: its segments are not read past the header.
+func TestSegmentedBlockWithABadGzipHeader(t *testing.T) {
+	lines := distinctLines(60)
+	dir := t.TempDir()
+	if err := BuildSegments(dir, Lines(lines), 0, len(lines), 10); err != nil {
+		t.Fatal(err)
+	}
+	shard := filepath.Join(dir, ShardName(0))
+	data, err := os.ReadFile(shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := parseSegmentIndex(data)
+	if err != nil || x == nil {
+		t.Fatalf("segment index %v, %v", x, err)
+	}
+	data[3] |= 0x80
+	if x, err := parseSegmentIndex(data); x != nil || err != nil {
+		t.Fatalf("a header with a reserved flag bit: segment index %v, %v; want none", x, err)
+	}
+	if err := os.WriteFile(shard, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{CacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Lookup([]string{x.keys[2]}); !errors.Is(err, gzip.ErrHeader) || !strings.Contains(err.Error(), "shard cdx-00000.gz") {
+		t.Errorf("Lookup in a block with a bad header: error %v, want gzip.ErrHeader naming the shard", err)
+	}
+}
+
 // distinctLines returns n index lines of n keys.
 func distinctLines(n int) []string {
 	var lines []string
