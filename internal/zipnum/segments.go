@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 	"unsafe"
@@ -170,7 +171,8 @@ func parseSegmentIndex(member []byte) (*segmentIndex, error) {
 		switch {
 		case i == 0 && (x.inflated[0] != 0 || x.deflated[0] != 0):
 			return nil, fmt.Errorf("%w: the first segment is at %d (inflated), %d (deflated), not 0", errSegmentIndex, x.inflated[0], x.deflated[0])
-		case i > 0 && (x.inflated[i] <= x.inflated[i-1] || x.deflated[i] <= x.deflated[i-1] || x.keys[i] < x.keys[i-1]):
+		case i > 0 && (x.inflated[i] <= x.inflated[i-1] || x.deflated[i] <= x.deflated[i-1] ||
+			x.keys[i] < x.keys[i-1] || belowKeySpace(x.keys[i], x.keys[i-1], ' ')): // keys and lines in order
 			return nil, fmt.Errorf("%w: segment %d (%d, %d, %q) does not follow segment %d (%d, %d, %q)", errSegmentIndex,
 				i+1, x.inflated[i], x.deflated[i], truncate(x.keys[i]), i, x.inflated[i-1], x.deflated[i-1], truncate(x.keys[i-1]))
 		case x.deflated[i] >= deflateLen:
@@ -235,19 +237,15 @@ func belowKeySpace(k, key string, sep byte) bool {
 // may start in the segment before the first one whose first line is not
 // below key+" ", unless that segment starts with the key's first line.
 func (x *segmentIndex) keySegments(key string) (lo, hi int) {
+	// The keys are in their lines' order (parseSegmentIndex checks), so the
+	// ones below a bound come first.
 	n := x.segments()
-	j := 0
-	for j < n && belowKeySpace(x.keys[j], key, ' ') {
-		j++
-	}
+	j := sort.Search(n, func(i int) bool { return !belowKeySpace(x.keys[i], key, ' ') })
 	lo = max(j-1, 0)
 	if j < n && x.newKey[j] && x.keys[j] == key {
 		lo = j
 	}
-	hi = j
-	for hi < n && belowKeySpace(x.keys[hi], key, '!') {
-		hi++
-	}
+	hi = j + sort.Search(n-j, func(i int) bool { return !belowKeySpace(x.keys[j+i], key, '!') })
 	return lo, hi
 }
 

@@ -3,9 +3,12 @@ package zipnum
 import (
 	"bytes"
 	stdgzip "compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -312,6 +315,74 @@ func TestSegmentedBlockWithABadGzipHeader(t *testing.T) {
 	defer r.Close()
 	if _, err := r.Lookup([]string{x.keys[2]}); !errors.Is(err, gzip.ErrHeader) || !strings.Contains(err.Error(), "shard cdx-00000.gz") {
 		t.Errorf("Lookup in a block with a bad header: error %v, want gzip.ErrHeader naming the shard", err)
+	}
+}
+
+// TestKeySegmentsEqualsAScan: keySegments' binary searches find the
+// segments a scan of the segments' first keys finds, for keys in the
+// index (across several segments too), between, before and after its
+// keys, and keys that are a prefix of one or that one is a prefix of
+// ('!' sorts just after the space that ends a key).
+func TestKeySegmentsEqualsAScan(t *testing.T) {
+	scan := func(x *segmentIndex, key string) (lo, hi int) {
+		n, j := x.segments(), 0
+		for j < n && belowKeySpace(x.keys[j], key, ' ') {
+			j++
+		}
+		lo = max(j-1, 0)
+		if j < n && x.newKey[j] && x.keys[j] == key {
+			lo = j
+		}
+		hi = j
+		for hi < n && belowKeySpace(x.keys[hi], key, '!') {
+			hi++
+		}
+		return lo, hi
+	}
+	r := rand.New(rand.NewSource(4))
+	word := func() string {
+		b := make([]byte, 1+r.Intn(3))
+		for i := range b {
+			b[i] = "a!b/"[r.Intn(4)]
+		}
+		return string(b)
+	}
+	for range 300 {
+		x := &segmentIndex{}
+		for range 1 + r.Intn(12) {
+			x.keys = append(x.keys, word())
+			x.newKey = append(x.newKey, r.Intn(2) == 0)
+		}
+		slices.Sort(x.keys) // the characters sort after the space: as their lines do
+		for range 20 {
+			key := word()
+			if r.Intn(2) == 0 {
+				key = x.keys[r.Intn(len(x.keys))]
+			}
+			lo, hi := x.keySegments(key)
+			if wantLo, wantHi := scan(x, key); lo != wantLo || hi != wantHi {
+				t.Fatalf("keys %q, new key %v: key %q in segments [%d, %d), a scan finds [%d, %d)", x.keys, x.newKey, key, lo, hi, wantLo, wantHi)
+			}
+		}
+	}
+}
+
+// TestSegmentKeysOutOfLineOrder: a segment index whose keys are in
+// order as strings but not as the lines they start ("a" before "a\x01",
+// whose lines sort the other way) is damaged: keySegments' binary search
+// needs the lines' order.
+func TestSegmentKeysOutOfLineOrder(t *testing.T) {
+	data := []byte("a 1\na\x01 2\n")
+	var deflated bytes.Buffer
+	fw := must(flate.NewWriter(&deflated, flate.BestSpeed))
+	fw.Write(data)
+	fw.Close()
+	member := appendSegmentedHeader(nil, data, []int{0, 4}, []int{0, 1})
+	member = append(member, deflated.Bytes()...)
+	member = binary.LittleEndian.AppendUint32(member, crc32.ChecksumIEEE(data))
+	member = binary.LittleEndian.AppendUint32(member, uint32(len(data)))
+	if x, err := parseSegmentIndex(member); !errors.Is(err, errSegmentIndex) || !strings.Contains(err.Error(), "does not follow") {
+		t.Errorf("segment index %v, error %v; want errSegmentIndex: segment 2 does not follow segment 1", x, err)
 	}
 }
 
