@@ -110,6 +110,41 @@ func roundJob(t *testing.T, join string) (*extract.Job, []extract.Entry) {
 	return job, append(batch, gone)
 }
 
+// lookedUpBatch is a roundJob, its JSON, and the captures the index holds
+// of each URL of its batch, looked up one key at a time as the sequential
+// engine looks them up.
+type lookedUpBatch struct {
+	job      *extract.Job
+	jobJSON  string
+	batch    []extract.Entry
+	captures [][]cdxj.Capture // of batch[rank]
+}
+
+// lookUpRoundBatch builds roundJob(t, join) and looks up its batch.
+func lookUpRoundBatch(t *testing.T, join string) lookedUpBatch {
+	t.Helper()
+	ctx := context.Background()
+	job, batch := roundJob(t, join)
+	jobJSON, err := job.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := lookup.OpenSources(ctx, job.IndexSources())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	lb := lookedUpBatch{job: job, jobJSON: jobJSON, batch: batch, captures: make([][]cdxj.Capture, len(batch))}
+	for rank, e := range batch {
+		found, err := idx.Lookup(ctx, []string{e.Key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb.captures[rank] = found[e.Key]
+	}
+	return lb
+}
+
 // TestResolveSelectFetchScore runs ResolveSnapshots (both joins),
 // SelectSnapshot and FetchAndScore on a batch: the captures of each URL are
 // the index's, in its order, and the results written (read back through
@@ -120,18 +155,10 @@ func TestResolveSelectFetchScore(t *testing.T) {
 	for _, join := range []string{"lookup", "cogroup"} {
 		t.Run(join, func(t *testing.T) {
 			ctx := context.Background()
-			job, batch := roundJob(t, join)
-			jobJSON, err := job.Marshal()
-			if err != nil {
-				t.Fatal(err)
-			}
+			lb := lookUpRoundBatch(t, join)
+			job, jobJSON, batch := lb.job, lb.jobJSON, lb.batch
 
 			// The sequential engine's steps, URL by URL.
-			idx, err := lookup.OpenSources(ctx, job.IndexSources())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer idx.Close()
 			proc, err := job.NewProcessor(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -142,11 +169,7 @@ func TestResolveSelectFetchScore(t *testing.T) {
 			want := make([]extract.Result, len(batch))
 			outcomes := map[string]int{}
 			for rank, e := range batch {
-				found, err := idx.Lookup(ctx, []string{e.Key})
-				if err != nil {
-					t.Fatal(err)
-				}
-				caps := found[e.Key]
+				caps := lb.captures[rank]
 				wantResolved = append(wantResolved, renderResolved(rank, e.Key, caps))
 				wantKeys = append(wantKeys, e.Key)
 				sel, res := proc.SelectSnapshot(e, caps, roundNo, rank)
@@ -206,27 +229,14 @@ func TestResolveSelectFetchScore(t *testing.T) {
 // for the rest of the job, once per round of a job of several rounds.
 func TestFetchAndScoreBundleLeavesNothingOpen(t *testing.T) {
 	ctx := context.Background()
-	job, batch := roundJob(t, "lookup")
-	jobJSON, err := job.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := lookup.OpenSources(ctx, job.IndexSources())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	fn := &fetchAndScoreFn{JobJSON: jobJSON, Dir: filepath.Join(t.TempDir(), roundstate.ResultsDir)}
+	lb := lookUpRoundBatch(t, "lookup")
+	fn := &fetchAndScoreFn{JobJSON: lb.jobJSON, Dir: filepath.Join(t.TempDir(), roundstate.ResultsDir)}
 	if err := fn.Setup(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var chunk SelectedChunk
-	for rank, e := range batch {
-		found, err := idx.Lookup(ctx, []string{e.Key})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sel, res := fn.proc.SelectSnapshot(e, found[e.Key], 1, rank)
+	for rank, e := range lb.batch {
+		sel, res := fn.proc.SelectSnapshot(e, lb.captures[rank], 1, rank)
 		if res != nil {
 			chunk.Done = append(chunk.Done, *res)
 		} else {
