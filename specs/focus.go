@@ -120,6 +120,17 @@ type Focus struct {
 	// specification's reference vector. Needs rounds_per_job 1 with the
 	// Beam engine.
 	Feedback Feedback `yaml:"feedback,omitempty"`
+	// look_ahead: each round reads the chosen capture of look_ahead times
+	// batch_size frontier URLs (the best by link priority), scores them,
+	// and keeps the batch_size documents of highest topical relevance
+	// (TopicR); the documents it does not keep go back to the frontier,
+	// ranked by their TopicR, neither collected nor followed until a round
+	// keeps them. Missing URLs, redirects and listing pages among them are
+	// kept, as without look-ahead. 0 and 1: no look-ahead. It costs
+	// look_ahead − 1 extra reads per kept URL. max_per_host caps the
+	// URLs a round reads, and so those it keeps. Needs rounds_per_job 1
+	// with the Beam engine; the unfocused strategy ignores it.
+	LookAhead int `yaml:"look_ahead" min:"0" max:"64" spec:"omitdefault"`
 }
 
 // Feedback are the parameters of relevance feedback (Focus.Feedback).
@@ -231,7 +242,7 @@ const DefaultIntentMinPriority = 0.4
 func (f Focus) IsPaper() bool {
 	return f.LinkPriority.IsPaper() && !f.LinkDates && (f.Combine == "" || f.Combine == CombineMax) &&
 		len(f.TemporalIntent.Months) == 0 && !f.FollowThreshold.Set() && f.MaxDepth == 0 && f.CountListingPages &&
-		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.DiscountPreEventLinks && !f.DiscountPostEventLinks && !f.LearnLinks && f.Feedback.IsZero()
+		!f.FollowCanonical && !f.FollowPagination && !f.DiscountTemplateLinks && !f.DiscountPreEventLinks && !f.DiscountPostEventLinks && !f.LearnLinks && f.Feedback.IsZero() && f.LookAhead <= 1
 }
 
 // LinkPriority weighs the parts of an outlink's priority.
@@ -419,6 +430,9 @@ func (f Focus) String() string {
 	}
 	if f.LearnLinks {
 		parts = append(parts, "learn_links")
+	}
+	if f.LookAhead > 1 {
+		parts = append(parts, fmt.Sprintf("look_ahead=%d", f.LookAhead))
 	}
 	if !f.Feedback.IsZero() {
 		fb := f.Feedback

@@ -144,6 +144,7 @@ pre_event_rule: tempr
 discount_post_event_links: false
 learn_links: true
 feedback: {documents: 7, beta: 0.25, gamma: 0.1, parent: false}
+look_ahead: 2
 `
 
 func TestWriteRoundTripEveryField(t *testing.T) {

@@ -83,7 +83,10 @@ var (
 	}
 	feedbackTexts = func(s *specs.Spec) { feedback(s); s.Focus.Feedback.Parent = false }
 	feedback20    = func(s *specs.Spec) { feedback(s); s.Focus.Feedback.Documents, s.Focus.Feedback.Beta = 20, 1 }
-	combination   = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
+	// lookAhead: each round reads f·K candidates and keeps the K best by
+	// their TopicR (specs look_ahead).
+	lookAhead   = func(f int) func(*specs.Spec) { return func(s *specs.Spec) { s.Focus.LookAhead = f } }
+	combination = []func(*specs.Spec){anchorCtx, linkDates, average, noListings, allLinks}
 )
 
 // onPaper applies fs to the paper's preset.
@@ -146,6 +149,8 @@ var FocusVariants = []FocusVariant{
 	{Name: "default+feedback-texts", Description: "the default with feedback {documents: 10, beta: 0.5, parent: false}: the enriched vector scores the links' texts only", Apply: feedbackTexts},
 	{Name: "default+feedback+learn", Description: "the default with feedback {documents: 10, beta: 0.5} and learn_links: true", Apply: apply(feedback, learn)},
 	{Name: "default+feedback-20", Description: "the default with feedback {documents: 20, beta: 1}: more documents, weighed as much as the reference", Apply: feedback20},
+	{Name: "default+look-ahead-2", Description: "the default with look_ahead: 2 (each round reads twice batch_size candidates and keeps the batch_size documents of highest TopicR; the others go back to the frontier ranked by it)", Apply: lookAhead(2)},
+	{Name: "default+look-ahead-4", Description: "the default with look_ahead: 4 (each round reads four times batch_size candidates and keeps the batch_size documents of highest TopicR)", Apply: lookAhead(4)},
 	{Name: "default+copies", Description: "the default with follow_canonical: false (print and AMP copies are collected)", Apply: copies},
 	{Name: "anchor", Description: "the paper with link_priority {parent: 0.4, anchor: 0.6} (Wu & Hou)", Apply: onPaper(anchorLinks)},
 	{Name: "anchor+context", Description: "the paper with link_priority {parent: 0.1, anchor: 0.5, context: 0.4} (ARCOMEM's document, anchor and paragraph)", Apply: onPaper(anchorCtx)},
@@ -171,6 +176,8 @@ var FocusVariants = []FocusVariant{
 	researcherVariant(Researcher{After: 50, Labels: 10, Pick: PickLow}),
 	researcherVariant(Researcher{After: 100, Labels: 20, Pick: PickLow}),
 	researcherVariant(Researcher{After: 100, Labels: 20, Pick: PickSpread}),
+	researcherVariant(Researcher{After: 50, Labels: 10, Base: "default+look-ahead-2"}),
+	researcherVariant(Researcher{After: 100, Labels: 20, Base: "default+look-ahead-2"}),
 	{Name: OracleVariant, Description: "the ceiling: a crawl that knows the labels, on the link graph of an unfocused crawl of every link", Strategy: "unfocused", Apply: oracleGraph, Oracle: true},
 }
 

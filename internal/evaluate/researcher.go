@@ -27,10 +27,20 @@ import (
 // documents are the default's; the labels steer the rest.
 
 // Researcher is a simulated researcher's effort: Labels labels after
-// After documents, on the documents Pick selects.
+// After documents, on the documents Pick selects, of a run of the variant
+// Base ("": the default).
 type Researcher struct {
 	After, Labels int
 	Pick          ResearcherPick
+	Base          string
+}
+
+// base is the variant the researcher's runs use.
+func (r Researcher) base() string {
+	if r.Base == "" {
+		return DefaultVariant
+	}
+	return r.Base
 }
 
 // ResearcherPick is which of the first documents a simulated researcher
@@ -62,16 +72,23 @@ func (p ResearcherPick) describe() string {
 }
 
 // researcherVariant is the options row of r: labels-L@N, or
-// labels-PICK-L@N for another selection than the top.
+// labels-PICK-L@N for another selection than the top, followed by
+// "+VARIANT" for a Base other than the default (labels-20@100+look-ahead-2
+// runs default+look-ahead-2).
 func researcherVariant(r Researcher) FocusVariant {
 	name := fmt.Sprintf("labels-%d@%d", r.Labels, r.After)
 	if r.Pick != PickTop {
 		name = fmt.Sprintf("labels-%s-%d@%d", r.Pick, r.Labels, r.After)
 	}
+	run := "the default"
+	if r.Base != "" {
+		name += "+" + strings.TrimPrefix(r.Base, DefaultVariant+"+")
+		run = r.Base
+	}
 	return FocusVariant{
 		Name: name,
-		Description: fmt.Sprintf("the default to %d documents, then refreshed with the true labels of its %d documents %s (a simulated researcher; recrawl extract --refresh --labels_file)",
-			r.After, r.Labels, r.Pick.describe()),
+		Description: fmt.Sprintf("%s to %d documents, then refreshed with the true labels of its %d documents %s (a simulated researcher; recrawl extract --refresh --labels_file)",
+			run, r.After, r.Labels, r.Pick.describe()),
 		Researcher: r,
 	}
 }
@@ -91,8 +108,8 @@ func runResearcher(ctx context.Context, extract Extractor, specPath string, labe
 	if _, err := os.Stat(path); err == nil {
 		slog.Info("simulated researcher: the run to N documents is done, the refresh goes on", "variant", v.Name, "labels", path)
 	} else {
-		if err := extract(ctx, specPath, Overrides{Variant: DefaultVariant, TargetSize: r.After}, out); err != nil {
-			return fmt.Errorf("the default to %d documents: %w", r.After, err)
+		if err := extract(ctx, specPath, Overrides{Variant: r.base(), TargetSize: r.After}, out); err != nil {
+			return fmt.Errorf("%s to %d documents: %w", r.base(), r.After, err)
 		}
 		first, err := ReadRun(out)
 		if err != nil {
@@ -104,7 +121,7 @@ func runResearcher(ctx context.Context, extract Extractor, specPath string, labe
 		}
 		slog.Info("simulated researcher", "variant", v.Name, "labels", path, "relevant", pos, "not_relevant", neg)
 	}
-	if err := extract(ctx, specPath, Overrides{Variant: DefaultVariant, Refresh: true, LabelsFile: path}, out); err != nil {
+	if err := extract(ctx, specPath, Overrides{Variant: r.base(), Refresh: true, LabelsFile: path}, out); err != nil {
 		return fmt.Errorf("the refresh with %s: %w", path, err)
 	}
 	return nil

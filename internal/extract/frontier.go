@@ -46,6 +46,11 @@ type Entry struct {
 	// Merge keeps the smaller of two entries in that state, though a
 	// URL's look-up gives the same factor wherever it is made.
 	PreEventFactor float64 `json:"pre_event_factor,omitempty"`
+	// Scored and OwnScore (specs look_ahead): a look-ahead round read the
+	// URL and returned it to the frontier; OwnScore, its document's own
+	// relevance, is then its selection priority (CommitLookAhead).
+	Scored   bool    `json:"scored,omitempty"`
+	OwnScore float64 `json:"own_score,omitempty"`
 }
 
 // FirstCapture is what a URL's first usable capture says about its age
@@ -126,6 +131,9 @@ const PostEventHalfLives = 2
 // depends only on the entry, so the ranking stays a function of the merged
 // frontier: the same on every runner and in the sequential engine.
 func (e Entry) SelectionPriority() float64 {
+	if e.Scored { // read by a look-ahead round: its own score
+		return e.OwnScore
+	}
 	p := e.Priority
 	if e.HostLinks >= TemplateLinkPages {
 		p *= TemplateLinkFactor
@@ -223,6 +231,12 @@ func Merge(a, b Entry) Entry {
 		first.FirstCapture, first.PreEventFactor = other.FirstCapture, other.PreEventFactor
 	case other.FirstCapture == first.FirstCapture:
 		first.PreEventFactor = min(first.PreEventFactor, other.PreEventFactor)
+	}
+	if other.Scored {
+		first.OwnScore = max(first.OwnScore, other.OwnScore)
+		if !first.Scored {
+			first.Scored, first.OwnScore = true, other.OwnScore
+		}
 	}
 	switch c {
 	case CombineAverage:

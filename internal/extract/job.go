@@ -62,6 +62,16 @@ func (j *Job) Strategy() (scoring.Strategy, error) {
 	return scoring.ParseStrategy(string(j.Spec.Strategy))
 }
 
+// LookAhead is the job's look-ahead factor (specs look_ahead; lookahead.go):
+// 1 without look-ahead, and always under the unfocused strategy, which
+// ranks by discovery order alone.
+func (j *Job) LookAhead() int {
+	if s, err := j.Strategy(); err != nil || s == scoring.Unfocused {
+		return 1
+	}
+	return max(j.Spec.Focus.LookAhead, 1)
+}
+
 // Marshal encodes the job for a DoFn field.
 func (j *Job) Marshal() (string, error) {
 	b, err := json.Marshal(j)

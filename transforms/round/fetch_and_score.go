@@ -60,39 +60,13 @@ func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
 }
 
 func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {
-	chunk := in.Selected
-	results := make([]extract.Result, len(in.Done)+len(chunk))
-	copy(results, in.Done)
-	finished := results[len(in.Done):]
-	errs := make([]error, len(chunk))
-	// Reading records and scoring them are independent per URL, and a
-	// round's chunk arrives as one element: without this, a worker would
-	// use one core for the whole round.
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range chunk {
-		g.Go(func() error {
-			fetched, res, err := f.proc.FetchRecord(ctx, chunk[i])
-			switch {
-			case err != nil:
-				errs[i] = err
-			case res != nil: // a record problem or a redirect
-				finished[i] = *res
-			default:
-				finished[i] = f.proc.Score(fetched)
-			}
-			return nil
-		})
+	results, err := scoreChunk(ctx, f.proc, in)
+	if err != nil {
+		f.pw.Abort()
+		return err
 	}
-	g.Wait() // errors are kept per URL, to report the first in rank order
-	for i, err := range errs {
-		if err != nil {
-			f.pw.Abort()
-			return fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
-		}
-	}
-	for i := range finished {
-		countResult(ctx, &finished[i])
+	for i := range results[len(in.Done):] {
+		countResult(ctx, &results[len(in.Done)+i])
 	}
 	for i := range results {
 		if err := f.pw.Write(ctx, &results[i]); err != nil {
@@ -105,6 +79,43 @@ func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, 
 		}
 	}
 	return nil
+}
+
+// scoreChunk reads and scores the records of a chunk and returns the
+// results of every URL of it: the chunk's finished ones (in.Done), then
+// those of in.Selected in order.
+func scoreChunk(ctx context.Context, proc *extract.Processor, in SelectedChunk) ([]extract.Result, error) {
+	chunk := in.Selected
+	results := make([]extract.Result, len(in.Done)+len(chunk))
+	copy(results, in.Done)
+	finished := results[len(in.Done):]
+	errs := make([]error, len(chunk))
+	// Reading records and scoring them are independent per URL, and a
+	// round's chunk arrives as one element: without this, a worker would
+	// use one core for the whole round.
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range chunk {
+		g.Go(func() error {
+			fetched, res, err := proc.FetchRecord(ctx, chunk[i])
+			switch {
+			case err != nil:
+				errs[i] = err
+			case res != nil: // a record problem or a redirect
+				finished[i] = *res
+			default:
+				finished[i] = proc.Score(fetched)
+			}
+			return nil
+		})
+	}
+	g.Wait() // errors are kept per URL, to report the first in rank order
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("round %d: %s: %w", chunk[i].Round, chunk[i].Entry.URL, err)
+		}
+	}
+	return results, nil
 }
 
 // FinishBundle commits the bundle's results file and closes the archive

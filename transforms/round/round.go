@@ -1,8 +1,9 @@
 // Package round is one round of the extraction (Algorithm 1 with K URLs at
 // a time) as Beam composites, one per file named after its step:
 // read_frontier.go, select_batch.go, resolve_snapshots.go (with
-// read_index_lines.go), select_snapshot.go, fetch_and_score.go,
-// merge_frontier.go (with first_captures.go) and write_manifest.go.
+// read_index_lines.go), select_snapshot.go, fetch_and_score.go (or, with
+// look_ahead, look_ahead.go), merge_frontier.go (with first_captures.go) and
+// write_manifest.go.
 // docs/architecture.md describes each step and a round's data flow.
 //
 // Extract adds them all; ExtractRounds (job.go) adds several consecutive
@@ -18,7 +19,7 @@
 // register.DoFnNxM, which made the package take minutes to compile.
 package round
 
-//go:generate go run ../../internal/tools/shimgen -output=round.shims.go -identifiers=readFrontierFn,topKFn,explodeBatchFn,lookupSnapshotsFn,rankedByKeyFn,cogroupResolveFn,splitIndexFn,readIndexRangeFn,selectSnapshotFn,fetchAndScoreFn,mergeDiscoveriesFn,filterSeenFn,splitFrontierFn,dropEntryKey,mergeEntriesFn,writeFrontierFn,writeManifestFn,planRoundFn,planFilesFn,limitBatchFn,chunkNewEntriesFn,markFirstCapturesFn
+//go:generate go run ../../internal/tools/shimgen -output=round.shims.go -identifiers=readFrontierFn,topKFn,explodeBatchFn,lookupSnapshotsFn,rankedByKeyFn,cogroupResolveFn,splitIndexFn,readIndexRangeFn,selectSnapshotFn,fetchAndScoreFn,mergeDiscoveriesFn,filterSeenFn,splitFrontierFn,dropEntryKey,mergeEntriesFn,writeFrontierFn,writeManifestFn,planRoundFn,planFilesFn,limitBatchFn,chunkNewEntriesFn,markFirstCapturesFn,scoreCandidatesFn,lookAheadFn,commitCandidatesFn
 
 import (
 	"bytes"
@@ -37,7 +38,7 @@ import (
 // the types in their signatures; init registers the element types that no
 // signature names (they travel as fields of those types).
 func init() {
-	for _, t := range []any{extract.Selected{}, extract.Fetched{}, extract.Choice{}, cdxj.Capture{}} {
+	for _, t := range []any{extract.Selected{}, extract.Fetched{}, extract.Choice{}, cdxj.Capture{}, extract.Candidate{}, extract.Commitment{}, CandidateSet{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	// The chunks stay inside the fused per-URL stage; should a runner ever
@@ -74,13 +75,14 @@ type Config struct {
 	JoinMode      string          // lookup or cogroup
 	Sources       []lookup.Source // the snapshot indexes of the job's archives (extract.Job.IndexSources)
 	Learned       string          // what learn_links and feedback learned before the round (extract.Learner.JSON; "" without)
+	LookAhead     int             // look_ahead: read LookAhead·K candidates, keep K documents (LookAhead; 0 and 1: none)
 }
 
 // Extract adds one round of the extraction to the pipeline.
 func Extract(s beam.Scope, cfg Config) {
 	s = s.Scope(fmt.Sprintf("Round%d", cfg.Round))
 	readFrontier := func() beam.PCollection { return ReadFrontier(s, cfg.FrontierFiles) }
-	batch := SelectBatch(s, readFrontier(), cfg.K, cfg.MaxPerHost, cfg.Strategy)
+	batch := SelectBatch(s, readFrontier(), extract.LookAheadCandidates(cfg.K, cfg.LookAhead), cfg.MaxPerHost, cfg.Strategy)
 	extractBatch(s, cfg, batch, readFrontier)
 }
 
@@ -104,7 +106,12 @@ func extractPlanned(s beam.Scope, cfg Config, plan beam.PCollection) beam.PColle
 func extractBatch(s beam.Scope, cfg Config, batch beam.PCollection, readFrontier func() beam.PCollection) beam.PCollection {
 	resolved := ResolveSnapshots(s, batch, cfg)
 	selected := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
-	discovered, resultParts := FetchAndScore(s, selected, cfg)
+	var discovered, resultParts beam.PCollection
+	if cfg.LookAhead > 1 {
+		discovered, resultParts = LookAhead(s, selected, cfg)
+	} else {
+		discovered, resultParts = FetchAndScore(s, selected, cfg)
+	}
 	frontierParts := MergeFrontier(s, readFrontier(), batch, discovered, cfg)
 	return WriteManifest(s, cfg.OutDir, resultParts, frontierParts)
 }

@@ -24,6 +24,8 @@ import (
 
 func init() {
 	runtime.RegisterFunction(dropEntryKey)
+	runtime.RegisterType(reflect.TypeOf((*CandidateSet)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*CandidateSet)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*Discovery)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*Discovery)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*IndexLine)(nil)).Elem())
@@ -42,10 +44,16 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*commitCandidatesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*commitCandidatesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*context.Context)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*context.Context)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*explodeBatchFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*explodeBatchFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*extract.Candidate)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*extract.Candidate)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*extract.Commitment)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*extract.Commitment)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*extract.Entry)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*extract.Entry)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*extract.TopK)(nil)).Elem())
@@ -56,6 +64,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*filterSeenFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*limitBatchFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*limitBatchFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*lookAheadFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*lookAheadFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*lookup.Source)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*lookup.Source)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem())
@@ -76,6 +86,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*readFrontierFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*readIndexRangeFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*readIndexRangeFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*scoreCandidatesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*scoreCandidatesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*selectSnapshotFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*selectSnapshotFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*splitFrontierFn)(nil)).Elem())
@@ -90,10 +102,12 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*writeManifestFn)(nil)).Elem())
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem(), wrapMakerChunkNewEntriesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem(), wrapMakerCogroupResolveFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*commitCandidatesFn)(nil)).Elem(), wrapMakerCommitCandidatesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*explodeBatchFn)(nil)).Elem(), wrapMakerExplodeBatchFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*fetchAndScoreFn)(nil)).Elem(), wrapMakerFetchAndScoreFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*filterSeenFn)(nil)).Elem(), wrapMakerFilterSeenFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*limitBatchFn)(nil)).Elem(), wrapMakerLimitBatchFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*lookAheadFn)(nil)).Elem(), wrapMakerLookAheadFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem(), wrapMakerLookupSnapshotsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*markFirstCapturesFn)(nil)).Elem(), wrapMakerMarkFirstCapturesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*mergeDiscoveriesFn)(nil)).Elem(), wrapMakerMergeDiscoveriesFn)
@@ -103,28 +117,36 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*rankedByKeyFn)(nil)).Elem(), wrapMakerRankedByKeyFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*readFrontierFn)(nil)).Elem(), wrapMakerReadFrontierFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*readIndexRangeFn)(nil)).Elem(), wrapMakerReadIndexRangeFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*scoreCandidatesFn)(nil)).Elem(), wrapMakerScoreCandidatesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*selectSnapshotFn)(nil)).Elem(), wrapMakerSelectSnapshotFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*splitFrontierFn)(nil)).Elem(), wrapMakerSplitFrontierFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*splitIndexFn)(nil)).Elem(), wrapMakerSplitIndexFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*topKFn)(nil)).Elem(), wrapMakerTopKFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeFrontierFn)(nil)).Elem(), wrapMakerWriteFrontierFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeManifestFn)(nil)).Elem(), wrapMakerWriteManifestFn)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet, CandidateSet) CandidateSet)(nil)).Elem(), funcMakerCandidateSetCandidateSetГCandidateSet)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet, extract.Candidate) CandidateSet)(nil)).Elem(), funcMakerCandidateSetExtract۰CandidateГCandidateSet)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet) extract.Commitment)(nil)).Elem(), funcMakerCandidateSetГExtract۰Commitment)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, IndexRange, func(string, IndexLine)) error)(nil)).Elem(), funcMakerContext۰ContextIndexRangeEmitStringIndexLineГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, int, func(*string) bool) (string, error))(nil)).Elem(), funcMakerContext۰ContextIntIterStringГStringError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, SelectedChunk, func(extract.Candidate), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, SelectedChunk, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextSelectedChunkEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Ranked, func([]Resolved)) error)(nil)).Elem(), funcMakerContext۰ContextSliceOfRankedEmitSliceOfResolvedГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Resolved, func(extract.Entry)))(nil)).Elem(), funcMakerContext۰ContextSliceOfResolvedEmitExtract۰EntryГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, []Resolved, func(SelectedChunk)))(nil)).Elem(), funcMakerContext۰ContextSliceOfResolvedEmitSelectedChunkГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, Discovery, func(string, extract.Entry)) error)(nil)).Elem(), funcMakerContext۰ContextStringDiscoveryEmitStringExtract۰EntryГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, func(extract.Entry)) error)(nil)).Elem(), funcMakerContext۰ContextStringEmitExtract۰EntryГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, extract.Commitment, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, string, []Plan, func(Plan)) error)(nil)).Elem(), funcMakerContext۰ContextStringSliceOfPlanEmitPlanГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context) error)(nil)).Elem(), funcMakerContext۰ContextГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(Discovery, Discovery) Discovery)(nil)).Elem(), funcMakerDiscoveryDiscoveryГDiscovery)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(func(extract.Candidate), func(string)) error)(nil)).Elem(), funcMakerEmitExtract۰CandidateEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(extract.Entry), func([]Ranked)))(nil)).Elem(), funcMakerEmitExtract۰EntryEmitSliceOfRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(func(string)) error)(nil)).Elem(), funcMakerEmitStringГError)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Commitment, func(string, Discovery), func(string)) error)(nil)).Elem(), funcMakerExtract۰CommitmentEmitStringDiscoveryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Entry, func(extract.Entry), func([]Ranked)))(nil)).Elem(), funcMakerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.Entry, extract.Entry) extract.Entry)(nil)).Elem(), funcMakerExtract۰EntryExtract۰EntryГExtract۰Entry)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(extract.TopK, extract.Entry) extract.TopK)(nil)).Elem(), funcMakerExtract۰TopKExtract۰EntryГExtract۰TopK)
@@ -139,8 +161,10 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func(string, extract.Entry) extract.Entry)(nil)).Elem(), funcMakerStringExtract۰EntryГExtract۰Entry)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(string, func(*Ranked) bool, func(*IndexLine) bool, func([]Resolved)) error)(nil)).Elem(), funcMakerStringIterRankedIterIndexLineEmitSliceOfResolvedГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func())(nil)).Elem(), funcMakerГ)
+	reflectx.RegisterFunc(reflect.TypeOf((*func() CandidateSet)(nil)).Elem(), funcMakerГCandidateSet)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() error)(nil)).Elem(), funcMakerГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() extract.TopK)(nil)).Elem(), funcMakerГExtract۰TopK)
+	exec.RegisterEmitter(reflect.TypeOf((*func(extract.Candidate))(nil)).Elem(), emitMakerExtract۰Candidate)
 	exec.RegisterEmitter(reflect.TypeOf((*func(extract.Entry))(nil)).Elem(), emitMakerExtract۰Entry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(IndexRange))(nil)).Elem(), emitMakerIndexRange)
 	exec.RegisterEmitter(reflect.TypeOf((*func(Plan))(nil)).Elem(), emitMakerPlan)
@@ -178,6 +202,20 @@ func wrapMakerCogroupResolveFn(fn any) map[string]reflectx.Func {
 	}
 }
 
+func wrapMakerCommitCandidatesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*commitCandidatesFn)
+	return map[string]reflectx.Func{
+		"FinishBundle": reflectx.MakeFunc(func(a0 extract.Commitment, a1 func(string, Discovery), a2 func(string)) error {
+			return dfn.FinishBundle(a0, a1, a2)
+		}),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 string, a2 extract.Commitment, a3 func(string, Discovery), a4 func(string)) error {
+			return dfn.ProcessElement(a0, a1, a2, a3, a4)
+		}),
+		"Setup":    reflectx.MakeFunc(func() { dfn.Setup() }),
+		"Teardown": reflectx.MakeFunc(func() error { return dfn.Teardown() }),
+	}
+}
+
 func wrapMakerExplodeBatchFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*explodeBatchFn)
 	return map[string]reflectx.Func{
@@ -211,6 +249,16 @@ func wrapMakerLimitBatchFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*limitBatchFn)
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 []extract.Entry, a1 []Plan, a2 func([]extract.Entry)) { dfn.ProcessElement(a0, a1, a2) }),
+	}
+}
+
+func wrapMakerLookAheadFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*lookAheadFn)
+	return map[string]reflectx.Func{
+		"AddInput":          reflectx.MakeFunc(func(a0 CandidateSet, a1 extract.Candidate) CandidateSet { return dfn.AddInput(a0, a1) }),
+		"CreateAccumulator": reflectx.MakeFunc(func() CandidateSet { return dfn.CreateAccumulator() }),
+		"ExtractOutput":     reflectx.MakeFunc(func(a0 CandidateSet) extract.Commitment { return dfn.ExtractOutput(a0) }),
+		"MergeAccumulators": reflectx.MakeFunc(func(a0 CandidateSet, a1 CandidateSet) CandidateSet { return dfn.MergeAccumulators(a0, a1) }),
 	}
 }
 
@@ -288,6 +336,18 @@ func wrapMakerReadIndexRangeFn(fn any) map[string]reflectx.Func {
 	}
 }
 
+func wrapMakerScoreCandidatesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*scoreCandidatesFn)
+	return map[string]reflectx.Func{
+		"FinishBundle": reflectx.MakeFunc(func(a0 func(extract.Candidate), a1 func(string)) error { return dfn.FinishBundle(a0, a1) }),
+		"ProcessElement": reflectx.MakeFunc(func(a0 context.Context, a1 SelectedChunk, a2 func(extract.Candidate), a3 func(string)) error {
+			return dfn.ProcessElement(a0, a1, a2, a3)
+		}),
+		"Setup":    reflectx.MakeFunc(func(a0 context.Context) error { return dfn.Setup(a0) }),
+		"Teardown": reflectx.MakeFunc(func() error { return dfn.Teardown() }),
+	}
+}
+
 func wrapMakerSelectSnapshotFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*selectSnapshotFn)
 	return map[string]reflectx.Func{
@@ -346,6 +406,84 @@ func wrapMakerWriteManifestFn(fn any) map[string]reflectx.Func {
 			return dfn.ProcessElement(a0, a1, a2)
 		}),
 	}
+}
+
+type callerCandidateSetCandidateSetГCandidateSet struct {
+	fn func(CandidateSet, CandidateSet) CandidateSet
+}
+
+func funcMakerCandidateSetCandidateSetГCandidateSet(fn any) reflectx.Func {
+	f := fn.(func(CandidateSet, CandidateSet) CandidateSet)
+	return &callerCandidateSetCandidateSetГCandidateSet{fn: f}
+}
+
+func (c *callerCandidateSetCandidateSetГCandidateSet) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerCandidateSetCandidateSetГCandidateSet) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerCandidateSetCandidateSetГCandidateSet) Call(args []any) []any {
+	out0 := c.fn(args[0].(CandidateSet), args[1].(CandidateSet))
+	return []any{out0}
+}
+
+func (c *callerCandidateSetCandidateSetГCandidateSet) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(CandidateSet), arg1.(CandidateSet))
+}
+
+type callerCandidateSetExtract۰CandidateГCandidateSet struct {
+	fn func(CandidateSet, extract.Candidate) CandidateSet
+}
+
+func funcMakerCandidateSetExtract۰CandidateГCandidateSet(fn any) reflectx.Func {
+	f := fn.(func(CandidateSet, extract.Candidate) CandidateSet)
+	return &callerCandidateSetExtract۰CandidateГCandidateSet{fn: f}
+}
+
+func (c *callerCandidateSetExtract۰CandidateГCandidateSet) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerCandidateSetExtract۰CandidateГCandidateSet) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerCandidateSetExtract۰CandidateГCandidateSet) Call(args []any) []any {
+	out0 := c.fn(args[0].(CandidateSet), args[1].(extract.Candidate))
+	return []any{out0}
+}
+
+func (c *callerCandidateSetExtract۰CandidateГCandidateSet) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(CandidateSet), arg1.(extract.Candidate))
+}
+
+type callerCandidateSetГExtract۰Commitment struct {
+	fn func(CandidateSet) extract.Commitment
+}
+
+func funcMakerCandidateSetГExtract۰Commitment(fn any) reflectx.Func {
+	f := fn.(func(CandidateSet) extract.Commitment)
+	return &callerCandidateSetГExtract۰Commitment{fn: f}
+}
+
+func (c *callerCandidateSetГExtract۰Commitment) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerCandidateSetГExtract۰Commitment) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerCandidateSetГExtract۰Commitment) Call(args []any) []any {
+	out0 := c.fn(args[0].(CandidateSet))
+	return []any{out0}
+}
+
+func (c *callerCandidateSetГExtract۰Commitment) Call1x1(arg0 any) any {
+	return c.fn(arg0.(CandidateSet))
 }
 
 type callerContext۰ContextExtract۰EntryEmitStringГError struct {
@@ -450,6 +588,32 @@ func (c *callerContext۰ContextIntIterStringГStringError) Call(args []any) []an
 
 func (c *callerContext۰ContextIntIterStringГStringError) Call3x2(arg0, arg1, arg2 any) (any, any) {
 	return c.fn(arg0.(context.Context), arg1.(int), arg2.(func(*string) bool))
+}
+
+type callerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError struct {
+	fn func(context.Context, SelectedChunk, func(extract.Candidate), func(string)) error
+}
+
+func funcMakerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, SelectedChunk, func(extract.Candidate), func(string)) error)
+	return &callerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(SelectedChunk), args[2].(func(extract.Candidate)), args[3].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextSelectedChunkEmitExtract۰CandidateEmitStringГError) Call4x1(arg0, arg1, arg2, arg3 any) any {
+	return c.fn(arg0.(context.Context), arg1.(SelectedChunk), arg2.(func(extract.Candidate)), arg3.(func(string)))
 }
 
 type callerContext۰ContextSelectedChunkEmitStringDiscoveryEmitStringГError struct {
@@ -608,6 +772,32 @@ func (c *callerContext۰ContextStringEmitExtract۰EntryГError) Call3x1(arg0, ar
 	return c.fn(arg0.(context.Context), arg1.(string), arg2.(func(extract.Entry)))
 }
 
+type callerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError struct {
+	fn func(context.Context, string, extract.Commitment, func(string, Discovery), func(string)) error
+}
+
+func funcMakerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(context.Context, string, extract.Commitment, func(string, Discovery), func(string)) error)
+	return &callerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError{fn: f}
+}
+
+func (c *callerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(context.Context), args[1].(string), args[2].(extract.Commitment), args[3].(func(string, Discovery)), args[4].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerContext۰ContextStringExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Call5x1(arg0, arg1, arg2, arg3, arg4 any) any {
+	return c.fn(arg0.(context.Context), arg1.(string), arg2.(extract.Commitment), arg3.(func(string, Discovery)), arg4.(func(string)))
+}
+
 type callerContext۰ContextStringSliceOfPlanEmitPlanГError struct {
 	fn func(context.Context, string, []Plan, func(Plan)) error
 }
@@ -686,6 +876,32 @@ func (c *callerDiscoveryDiscoveryГDiscovery) Call2x1(arg0, arg1 any) any {
 	return c.fn(arg0.(Discovery), arg1.(Discovery))
 }
 
+type callerEmitExtract۰CandidateEmitStringГError struct {
+	fn func(func(extract.Candidate), func(string)) error
+}
+
+func funcMakerEmitExtract۰CandidateEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(func(extract.Candidate), func(string)) error)
+	return &callerEmitExtract۰CandidateEmitStringГError{fn: f}
+}
+
+func (c *callerEmitExtract۰CandidateEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerEmitExtract۰CandidateEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerEmitExtract۰CandidateEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(func(extract.Candidate)), args[1].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerEmitExtract۰CandidateEmitStringГError) Call2x1(arg0, arg1 any) any {
+	return c.fn(arg0.(func(extract.Candidate)), arg1.(func(string)))
+}
+
 type callerEmitExtract۰EntryEmitSliceOfRankedГ struct {
 	fn func(func(extract.Entry), func([]Ranked))
 }
@@ -762,6 +978,32 @@ func (c *callerEmitStringГError) Call(args []any) []any {
 
 func (c *callerEmitStringГError) Call1x1(arg0 any) any {
 	return c.fn(arg0.(func(string)))
+}
+
+type callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError struct {
+	fn func(extract.Commitment, func(string, Discovery), func(string)) error
+}
+
+func funcMakerExtract۰CommitmentEmitStringDiscoveryEmitStringГError(fn any) reflectx.Func {
+	f := fn.(func(extract.Commitment, func(string, Discovery), func(string)) error)
+	return &callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError{fn: f}
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Call(args []any) []any {
+	out0 := c.fn(args[0].(extract.Commitment), args[1].(func(string, Discovery)), args[2].(func(string)))
+	return []any{out0}
+}
+
+func (c *callerExtract۰CommitmentEmitStringDiscoveryEmitStringГError) Call3x1(arg0, arg1, arg2 any) any {
+	return c.fn(arg0.(extract.Commitment), arg1.(func(string, Discovery)), arg2.(func(string)))
 }
 
 type callerExtract۰EntryEmitExtract۰EntryEmitSliceOfRankedГ struct {
@@ -1128,6 +1370,32 @@ func (c *callerГ) Call0x0() {
 	c.fn()
 }
 
+type callerГCandidateSet struct {
+	fn func() CandidateSet
+}
+
+func funcMakerГCandidateSet(fn any) reflectx.Func {
+	f := fn.(func() CandidateSet)
+	return &callerГCandidateSet{fn: f}
+}
+
+func (c *callerГCandidateSet) Name() string {
+	return reflectx.FunctionName(c.fn)
+}
+
+func (c *callerГCandidateSet) Type() reflect.Type {
+	return reflect.TypeOf(c.fn)
+}
+
+func (c *callerГCandidateSet) Call(args []any) []any {
+	out0 := c.fn()
+	return []any{out0}
+}
+
+func (c *callerГCandidateSet) Call0x1() any {
+	return c.fn()
+}
+
 type callerГError struct {
 	fn func() error
 }
@@ -1206,6 +1474,24 @@ func (e *emitNative) Value() any {
 
 func (e *emitNative) AttachEstimator(est *sdf.WatermarkEstimator) {
 	e.est = est
+}
+
+func emitMakerExtract۰Candidate(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeExtract۰Candidate
+	return ret
+}
+
+func (e *emitNative) invokeExtract۰Candidate(val extract.Candidate) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
+		panic(err)
+	}
 }
 
 func emitMakerExtract۰Entry(n exec.ElementProcessor) exec.ReusableEmitter {

@@ -23,6 +23,10 @@ const (
 	ManifestFile = "round.manifest"
 	ResultsDir   = "results"  // results/part-*.gob: extract.Result values, in no particular order
 	FrontierDir  = "frontier" // frontier/part-*.gob: extract.Entry values
+	// CandidatesDir (specs look_ahead): candidates/part-*.gob, the
+	// extract.Result of every URL a round read, kept or not; the manifest
+	// names only the results the round kept (in ResultsDir).
+	CandidatesDir = "candidates"
 )
 
 // StateDir is the directory of the state after n rounds.

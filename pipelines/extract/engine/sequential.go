@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recrawl/recrawl/internal/cdxj"
@@ -16,6 +17,8 @@ import (
 // one URL at a time, every step through the same functions the Beam rounds
 // call (internal/extract). Each URL taken from the frontier is one round of
 // batch size 1, so its output is what the Beam engine must produce with K = 1.
+// With look_ahead F a round reads the F best URLs and keeps what
+// extract.CommitLookAhead keeps for K = 1.
 //
 // The results are appended to results as they are made; the run state
 // keeps only their counts.
@@ -35,6 +38,7 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 	}
 	seen := map[string]bool{}
 	spec := job.Spec
+	lookAhead := job.LookAhead()
 	for round := 0; ; round++ {
 		if stop := st.stopReason(spec, round, f.Len()); stop != "" {
 			st.stop = stop
@@ -42,27 +46,38 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		}
 		start := time.Now()
 		frontierSize := f.Len()
-		e := f.pop()
-		seen[e.Key] = true
-		found, err := idx.Lookup(ctx, []string{e.Key})
-		if err != nil {
-			return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
-		}
 		if st.learner != nil {
-			proc.Use(st.learner.Learned()) // learned from every result before this URL's
+			proc.Use(st.learner.Learned()) // learned from every result before this round's
 		}
-		res, err := proc.Process(ctx, e, detachCaptures(found[e.Key]), round, 0)
-		if err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		// One URL, or with look-ahead F the F best (extract.CommitLookAhead).
+		batch := f.popBatch(lookAhead, spec.MaxPerHost)
+		cands := make([]extract.Result, len(batch))
+		for i, e := range batch {
+			found, err := idx.Lookup(ctx, []string{e.Key})
+			if err != nil {
+				return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
+			}
+			if cands[i], err = proc.Process(ctx, e, detachCaptures(found[e.Key]), round, i); err != nil {
+				return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+			}
 		}
-		if err := f.offerAll(ctx, res.NewEntries, seen, idx, proc.Settings.Focus); err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		kept, returned := commitSequential(cands)
+		for _, e := range returned {
+			f.offer(e)
 		}
-		if err := results.write(res); err != nil {
-			return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
+		for _, res := range kept {
+			seen[res.Entry.Key] = true
 		}
-		st.add(res)
-		rs := st.endRound(round, frontierSize, 1, len(seen)+f.Len(), time.Since(start))
+		for _, res := range kept {
+			if err := f.offerAll(ctx, res.NewEntries, seen, idx, proc.Settings.Focus); err != nil {
+				return nil, fmt.Errorf("round %d: %s: %w", round, res.Entry.URL, err)
+			}
+			if err := results.write(res); err != nil {
+				return nil, fmt.Errorf("round %d: %s: %w", round, res.Entry.URL, err)
+			}
+			st.add(res)
+		}
+		rs := st.endRound(round, frontierSize, len(kept), len(seen)+f.Len(), time.Since(start))
 		if progress != nil {
 			progress(rs)
 		}
@@ -70,6 +85,32 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 	st.frontier = f.Len()
 	st.considered = len(seen) + f.Len()
 	return st, nil
+}
+
+// commitSequential applies a look-ahead round's choice for K = 1
+// (extract.CommitLookAhead) to its candidates' results, in rank order: the
+// results kept, ranked anew from 0, and the entries returned to the
+// frontier. Without look-ahead it keeps the one candidate.
+func commitSequential(cands []extract.Result) (kept []extract.Result, returned []extract.Entry) {
+	if len(cands) == 1 {
+		return cands, nil
+	}
+	cs := make([]extract.Candidate, len(cands))
+	for i, r := range cands {
+		cs[i] = extract.CandidateOf(r)
+	}
+	c := extract.CommitLookAhead(cs, 1)
+	keep := map[string]int{}
+	for i, k := range c.Committed {
+		keep[k] = i
+	}
+	for _, r := range cands {
+		if i, ok := keep[r.Entry.Key]; ok {
+			r.Rank = i
+			kept = append(kept, r)
+		}
+	}
+	return kept, c.Returned
 }
 
 // seqFrontier is the sequential engine's frontier: the merged entry of each
@@ -126,6 +167,30 @@ func (f *seqFrontier) offerAll(ctx context.Context, entries []extract.Entry, see
 		f.offer(ne)
 	}
 	return nil
+}
+
+// popBatch takes the n best entries (n > 1: a look-ahead round's
+// candidates), at most maxPerHost of one host when maxPerHost > 0, as the
+// Beam rounds' extract.TopK does; the entries passed over stay.
+func (f *seqFrontier) popBatch(n, maxPerHost int) []extract.Entry {
+	var batch, passed []extract.Entry
+	perHost := map[string]int{}
+	for len(batch) < n && f.Len() > 0 {
+		e := f.pop()
+		if maxPerHost > 0 && n > 1 {
+			h := strings.ToLower(e.Host)
+			if perHost[h] >= maxPerHost {
+				passed = append(passed, e)
+				continue
+			}
+			perHost[h]++
+		}
+		batch = append(batch, e)
+	}
+	for _, e := range passed {
+		f.offer(e)
+	}
+	return batch
 }
 
 func (f *seqFrontier) pop() extract.Entry {
