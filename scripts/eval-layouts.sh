@@ -30,7 +30,8 @@
 # labels-low-L@N (the true labels of the L documents of lowest relevance
 # among the first N) and labels-spread-L@N (L documents spread evenly over
 # the ranking by relevance); labels-low-10@50, labels-low-20@100 and
-# labels-spread-20@100 are defined.
+# labels-spread-20@100 are defined, and labels-10@50+look-ahead-2 and
+# labels-20@100+look-ahead-2: the researcher on default+look-ahead-2.
 # With the default variants and EVAL_RESEARCHER=0 an event takes about
 # 20 s at low load.
 set -euo pipefail
