@@ -60,23 +60,32 @@ func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
 }
 
 func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {
-	results, err := scoreChunk(ctx, f.proc, in)
+	return scoreAndWrite(ctx, f.proc, &f.pw, in, func(r *extract.Result) {
+		discovered(r.Entry.Key, Discovery{Taken: true})
+		for _, e := range r.NewEntries {
+			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
+		}
+	})
+}
+
+// scoreAndWrite scores a chunk (scoreChunk), counts the results of its
+// selected URLs, writes every result to pw and hands each to written once
+// it is written. On an error it aborts pw.
+func scoreAndWrite(ctx context.Context, proc *extract.Processor, pw *roundstate.PartWriter, in SelectedChunk, written func(*extract.Result)) error {
+	results, err := scoreChunk(ctx, proc, in)
 	if err != nil {
-		f.pw.Abort()
+		pw.Abort()
 		return err
 	}
 	for i := range results[len(in.Done):] {
 		countResult(ctx, &results[len(in.Done)+i])
 	}
 	for i := range results {
-		if err := f.pw.Write(ctx, &results[i]); err != nil {
-			f.pw.Abort()
+		if err := pw.Write(ctx, &results[i]); err != nil {
+			pw.Abort()
 			return err
 		}
-		discovered(results[i].Entry.Key, Discovery{Taken: true})
-		for _, e := range results[i].NewEntries {
-			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
-		}
+		written(&results[i])
 	}
 	return nil
 }

@@ -55,22 +55,7 @@ func (f *scoreCandidatesFn) Setup(ctx context.Context) error {
 }
 
 func (f *scoreCandidatesFn) ProcessElement(ctx context.Context, in SelectedChunk, candidates func(extract.Candidate), _ func(string)) error {
-	results, err := scoreChunk(ctx, f.proc, in)
-	if err != nil {
-		f.pw.Abort()
-		return err
-	}
-	for i := range results[len(in.Done):] {
-		countResult(ctx, &results[len(in.Done)+i])
-	}
-	for i := range results {
-		if err := f.pw.Write(ctx, &results[i]); err != nil {
-			f.pw.Abort()
-			return err
-		}
-		candidates(extract.CandidateOf(results[i]))
-	}
-	return nil
+	return scoreAndWrite(ctx, f.proc, &f.pw, in, func(r *extract.Result) { candidates(extract.CandidateOf(*r)) })
 }
 
 // FinishBundle commits the bundle's candidates file and closes the archive

@@ -37,24 +37,7 @@ func TestReportLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := filepath.Join(base, "report")
-	if err := evaluate.EvalCommand(context.Background(), []string{"--runs", run, "--report", rep, "--top", "8"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	colls, err := replay.ReportCollections(rep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	labelsOpts, err := replay.ReportLabels(rep, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := replay.Start(replay.Options{ViewerDir: viewer, ReportDir: rep, WACZ: colls, Labels: labelsOpts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	ctx, b, p := browse(t, srv.URL+"/report.html", "", 60*time.Second)
-	waitStatus(t, ctx, p, "Marks are written to")
+	ctx, b, p := serveReportForLabels(t, viewer, run, rep)
 	urls := rowURLs(t, ctx, p)
 	// The run's 8 documents of highest topic_r and its 8 of highest
 	// relevance, in crawl order.
@@ -152,6 +135,32 @@ func TestReportLabels(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != fmt.Sprintf("url\tevent\tgrade\n%s\t-\t1\n", relevant) {
 		t.Errorf("the file page changed the served labels file: %q", got)
 	}
+}
+
+// serveReportForLabels makes the report of the run folder run in rep
+// (eval --top 8), serves it as recrawl serve does, with its labels file,
+// and opens it in Chromium once the page says where the marks go.
+func serveReportForLabels(t *testing.T, viewer, run, rep string) (context.Context, *Browser, *Page) {
+	t.Helper()
+	if err := evaluate.EvalCommand(context.Background(), []string{"--runs", run, "--report", rep, "--top", "8"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	colls, err := replay.ReportCollections(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labelsOpts, err := replay.ReportLabels(rep, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := replay.Start(replay.Options{ViewerDir: viewer, ReportDir: rep, WACZ: colls, Labels: labelsOpts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ctx, b, p := browse(t, srv.URL+"/report.html", "", 60*time.Second)
+	waitStatus(t, ctx, p, "Marks are written to")
+	return ctx, b, p
 }
 
 func grade(url, relevant string) string {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/recrawl/recrawl/internal/collection"
 	"github.com/recrawl/recrawl/internal/corpus/archivegen"
-	"github.com/recrawl/recrawl/internal/evaluate"
 	"github.com/recrawl/recrawl/internal/replay"
 	"github.com/recrawl/recrawl/internal/testkit/extracttest"
 	"github.com/recrawl/recrawl/internal/wacz"
@@ -60,24 +59,7 @@ func TestLabelClickThenRefresh(t *testing.T) {
 	docsBefore := readLines(t, filepath.Join(out, collection.DocumentsFile))
 
 	rep := filepath.Join(base, "report")
-	if err := evaluate.EvalCommand(context.Background(), []string{"--runs", out, "--report", rep, "--top", "8"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	colls, err := replay.ReportCollections(rep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	labelsOpts, err := replay.ReportLabels(rep, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := replay.Start(replay.Options{ViewerDir: viewer, ReportDir: rep, WACZ: colls, Labels: labelsOpts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	ctx, _, p := browse(t, srv.URL+"/report.html", "", 60*time.Second)
-	waitStatus(t, ctx, p, "Marks are written to")
+	ctx, _, p := serveReportForLabels(t, viewer, out, rep)
 	urls := rowURLs(t, ctx, p)
 	if len(urls) < 2 {
 		t.Fatalf("the report lists %d documents: %v", len(urls), urls)
