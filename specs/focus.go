@@ -128,8 +128,8 @@ type Focus struct {
 	// keeps them. Missing URLs, redirects and listing pages among them are
 	// kept, as without look-ahead. 0 and 1: no look-ahead. It costs
 	// look_ahead − 1 extra reads per kept URL. max_per_host caps the
-	// URLs a round reads, and so those it keeps. Needs rounds_per_job 1
-	// with the Beam engine; the unfocused strategy ignores it.
+	// URLs a round reads, and so those it keeps. The unfocused strategy
+	// ignores it.
 	LookAhead int `yaml:"look_ahead" min:"0" max:"64" spec:"omitdefault"`
 }
 

@@ -29,3 +29,20 @@ func TestBeamK1LookAheadEqualsSequential(t *testing.T) {
 		t.Errorf("look_ahead: 3 changes nothing in this run: the comparison does not cover it")
 	}
 }
+
+// TestLookAheadRoundsPerJob: with look_ahead, a job of several rounds
+// (each round's K, and so its F·K candidates, planned inside the job)
+// writes the bytes of one job per round, including the last round, whose
+// K is cut to reach the target exactly.
+func TestLookAheadRoundsPerJob(t *testing.T) {
+	a := fixture(t)
+	dir := t.TempDir()
+	spec := focusSpec(t, a, "look_ahead: 2\n")
+	perRound, perJob := filepath.Join(dir, "per-round"), filepath.Join(dir, "per-job")
+	mustRun(t, nil, focusArgs(a, spec)(perRound, "--engine=beam", "--batch_size=10", "--target_size=45", "--rounds_per_job=1")...)
+	mustRun(t, nil, focusArgs(a, spec)(perJob, "--engine=beam", "--batch_size=10", "--target_size=45", "--rounds_per_job=4")...)
+	sameOutputs(t, perRound, perJob, true)
+	if docs := readDocs(t, perJob); len(docs) != 45 {
+		t.Fatalf("look_ahead with 4 rounds per job: %d documents, want the target 45", len(docs))
+	}
+}

@@ -123,17 +123,20 @@ func (planFilesFn) ProcessElement(p Plan, emit func(string)) {
 }
 
 // limitBatchFn cuts a batch taken with the job's largest K to its round's
-// K: the first K of a TopK of more are its TopK of K (the per-host cap is
-// applied in ranking order). Without a plan the round does nothing.
-type limitBatchFn struct{}
+// K (with look-ahead F, its F·K candidates): the first K of a TopK of more
+// are its TopK of K (the per-host cap is applied in ranking order).
+// Without a plan the round does nothing.
+type limitBatchFn struct {
+	LookAhead int // look_ahead (0 and 1: none)
+}
 
-func (limitBatchFn) ProcessElement(batch []extract.Entry, plan []Plan, emit func([]extract.Entry)) {
+func (f limitBatchFn) ProcessElement(batch []extract.Entry, plan []Plan, emit func([]extract.Entry)) {
 	if len(plan) != 1 {
 		emit(nil) // an empty batch: the round takes nothing
 		return
 	}
-	if len(batch) > plan[0].K {
-		batch = batch[:plan[0].K]
+	if n := extract.LookAheadCandidates(plan[0].K, f.LookAhead); len(batch) > n {
+		batch = batch[:n]
 	}
 	emit(batch)
 }

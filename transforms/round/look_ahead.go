@@ -17,18 +17,26 @@ import (
 // F·K candidates. It reads and scores each (ScoreCandidates, as
 // FetchAndScore does) into candidate files of the state
 // (OutDir/candidates), chooses what the round keeps from their small
-// extract.Candidate values (one global combine: extract.CommitLookAhead
-// with the round's K), then reads the candidate files again and writes the
+// extract.Candidate values (one global combine gathers them, and
+// extract.CommitLookAhead with the round's K chooses), then reads the candidate files again and writes the
 // kept results, ranked anew, as the round's results (CommitCandidates). It
 // returns what FetchAndScore returns: the discoveries of the kept results
 // (their outlinks and Taken) with the candidates not kept as new entries,
 // scored (extract.Entry.WithOwnScore), so that MergeFrontier puts them back
 // into the frontier; and the manifest lines of the results files.
-func LookAhead(s beam.Scope, selected beam.PCollection, cfg Config) (discovered, parts beam.PCollection) {
+//
+// In a job of several rounds (ExtractRounds), plan is the round's plan and
+// its K, known only when the job runs, is the K the choice keeps; in a job
+// of one round plan is the zero PCollection and cfg.K is the round's K.
+func LookAhead(s beam.Scope, selected beam.PCollection, cfg Config, plan beam.PCollection) (discovered, parts beam.PCollection) {
 	s = s.Scope("LookAhead")
 	dir := storage.Join(cfg.OutDir, roundstate.CandidatesDir)
 	candidates, candidateParts := beam.ParDo2(s.Scope("ScoreCandidates"), &scoreCandidatesFn{JobJSON: cfg.JobJSON, Dir: dir, Learned: cfg.Learned}, selected)
-	commitment := beam.Combine(s.Scope("Choose"), &lookAheadFn{K: cfg.K}, candidates)
+	if !plan.IsValid() {
+		plan = beam.Create(s.Scope("Plan"), Plan{Round: cfg.Round, K: cfg.K})
+	}
+	set := beam.Combine(s.Scope("Choose"), &gatherCandidatesFn{}, candidates)
+	commitment := beam.ParDo(s.Scope("Choose"), &chooseCandidatesFn{}, set, beam.SideInput{Input: plan})
 	return beam.ParDo2(s.Scope("CommitCandidates"), &commitCandidatesFn{Dir: storage.Join(cfg.OutDir, roundstate.ResultsDir)}, candidateParts, beam.SideInput{Input: commitment})
 }
 
@@ -75,31 +83,38 @@ func (f *scoreCandidatesFn) Teardown() error {
 	return nil
 }
 
-// CandidateSet is the accumulator of lookAheadFn: a round's candidates.
+// CandidateSet is a round's candidates, gathered by gatherCandidatesFn.
 type CandidateSet struct {
 	Candidates []extract.Candidate
 }
 
-// lookAheadFn chooses what a look-ahead round keeps of its candidates
-// (extract.CommitLookAhead with the round's K).
-type lookAheadFn struct {
-	K int
-}
+// gatherCandidatesFn gathers a round's candidates into one CandidateSet
+// (a global combine: they are small, and MaxBatchSize bounds them).
+type gatherCandidatesFn struct{}
 
-func (f *lookAheadFn) CreateAccumulator() CandidateSet { return CandidateSet{} }
+func (f *gatherCandidatesFn) CreateAccumulator() CandidateSet { return CandidateSet{} }
 
-func (f *lookAheadFn) AddInput(acc CandidateSet, c extract.Candidate) CandidateSet {
+func (f *gatherCandidatesFn) AddInput(acc CandidateSet, c extract.Candidate) CandidateSet {
 	acc.Candidates = append(acc.Candidates, c)
 	return acc
 }
 
-func (f *lookAheadFn) MergeAccumulators(a, b CandidateSet) CandidateSet {
+func (f *gatherCandidatesFn) MergeAccumulators(a, b CandidateSet) CandidateSet {
 	a.Candidates = append(a.Candidates, b.Candidates...)
 	return a
 }
 
-func (f *lookAheadFn) ExtractOutput(acc CandidateSet) extract.Commitment {
-	return extract.CommitLookAhead(acc.Candidates, f.K)
+// chooseCandidatesFn chooses what a look-ahead round keeps of its
+// candidates: extract.CommitLookAhead with the K of the round's plan (no
+// plan: the round does nothing, and keeps nothing).
+type chooseCandidatesFn struct{}
+
+func (f *chooseCandidatesFn) ProcessElement(set CandidateSet, plan []Plan, emit func(extract.Commitment)) {
+	k := 0
+	if len(plan) == 1 {
+		k = plan[0].K
+	}
+	emit(extract.CommitLookAhead(set.Candidates, k))
 }
 
 // commitCandidatesFn reads a candidates file (its manifest line) and

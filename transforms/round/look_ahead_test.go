@@ -155,7 +155,7 @@ func TestLookAheadRound(t *testing.T) {
 	cfg := Config{JobJSON: jobJSON, Round: roundNo, K: k, OutDir: out, JoinMode: "lookup", Sources: job.IndexSources(), LookAhead: 4}
 	p, s := beam.NewPipelineWithRoot()
 	selected := SelectSnapshot(s, ResolveSnapshots(s, beam.Create(s, batch), cfg), jobJSON, roundNo)
-	discovered, parts := LookAhead(s, selected, cfg)
+	discovered, parts := LookAhead(s, selected, cfg, beam.PCollection{})
 	passert.Equals(s, beam.ParDo(s, takenKeys, discovered), wantTaken...)
 	passert.Equals(s, beam.ParDo(s, returnedEntries, discovered), wantReturned...)
 	passert.Equals(s, beam.ParDo(s, entriesAsFound, discovered), wantFound...)

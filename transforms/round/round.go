@@ -19,7 +19,7 @@
 // register.DoFnNxM, which made the package take minutes to compile.
 package round
 
-//go:generate go run ../../internal/tools/shimgen -output=round.shims.go -identifiers=readFrontierFn,topKFn,explodeBatchFn,lookupSnapshotsFn,rankedByKeyFn,cogroupResolveFn,splitIndexFn,readIndexRangeFn,selectSnapshotFn,fetchAndScoreFn,mergeDiscoveriesFn,filterSeenFn,splitFrontierFn,dropEntryKey,mergeEntriesFn,writeFrontierFn,writeManifestFn,planRoundFn,planFilesFn,limitBatchFn,chunkNewEntriesFn,markFirstCapturesFn,scoreCandidatesFn,lookAheadFn,commitCandidatesFn
+//go:generate go run ../../internal/tools/shimgen -output=round.shims.go -identifiers=readFrontierFn,topKFn,explodeBatchFn,lookupSnapshotsFn,rankedByKeyFn,cogroupResolveFn,splitIndexFn,readIndexRangeFn,selectSnapshotFn,fetchAndScoreFn,mergeDiscoveriesFn,filterSeenFn,splitFrontierFn,dropEntryKey,mergeEntriesFn,writeFrontierFn,writeManifestFn,planRoundFn,planFilesFn,limitBatchFn,chunkNewEntriesFn,markFirstCapturesFn,scoreCandidatesFn,gatherCandidatesFn,chooseCandidatesFn,commitCandidatesFn
 
 import (
 	"bytes"
@@ -83,7 +83,7 @@ func Extract(s beam.Scope, cfg Config) {
 	s = s.Scope(fmt.Sprintf("Round%d", cfg.Round))
 	readFrontier := func() beam.PCollection { return ReadFrontier(s, cfg.FrontierFiles) }
 	batch := SelectBatch(s, readFrontier(), extract.LookAheadCandidates(cfg.K, cfg.LookAhead), cfg.MaxPerHost, cfg.Strategy)
-	extractBatch(s, cfg, batch, readFrontier)
+	extractBatch(s, cfg, batch, readFrontier, beam.PCollection{})
 }
 
 // extractPlanned adds one round of a job (ExtractRounds): the same steps as
@@ -94,21 +94,22 @@ func extractPlanned(s beam.Scope, cfg Config, plan beam.PCollection) beam.PColle
 	s = s.Scope(fmt.Sprintf("Round%d", cfg.Round))
 	files := beam.ParDo(s.Scope("ReadFrontier"), &planFilesFn{}, plan)
 	readFrontier := func() beam.PCollection { return readFrontierFiles(s, files) }
-	batch := SelectBatch(s, readFrontier(), cfg.K, cfg.MaxPerHost, cfg.Strategy)
-	batch = beam.ParDo(s.Scope("SelectBatch"), &limitBatchFn{}, batch, beam.SideInput{Input: plan})
-	return extractBatch(s, cfg, batch, readFrontier)
+	batch := SelectBatch(s, readFrontier(), extract.LookAheadCandidates(cfg.K, cfg.LookAhead), cfg.MaxPerHost, cfg.Strategy)
+	batch = beam.ParDo(s.Scope("SelectBatch"), &limitBatchFn{LookAhead: cfg.LookAhead}, batch, beam.SideInput{Input: plan})
+	return extractBatch(s, cfg, batch, readFrontier, plan)
 }
 
 // extractBatch adds the steps of a round that follow SelectBatch: it
 // resolves, fetches and scores the batch, merges the round's outlinks into
 // a second read of the frontier (readFrontier) and writes the manifest,
-// whose path it returns.
-func extractBatch(s beam.Scope, cfg Config, batch beam.PCollection, readFrontier func() beam.PCollection) beam.PCollection {
+// whose path it returns. plan is the round's plan in a job of several
+// rounds (ExtractRounds), the zero PCollection in a job of one.
+func extractBatch(s beam.Scope, cfg Config, batch beam.PCollection, readFrontier func() beam.PCollection, plan beam.PCollection) beam.PCollection {
 	resolved := ResolveSnapshots(s, batch, cfg)
 	selected := SelectSnapshot(s, resolved, cfg.JobJSON, cfg.Round)
 	var discovered, resultParts beam.PCollection
 	if cfg.LookAhead > 1 {
-		discovered, resultParts = LookAhead(s, selected, cfg)
+		discovered, resultParts = LookAhead(s, selected, cfg, plan)
 	} else {
 		discovered, resultParts = FetchAndScore(s, selected, cfg)
 	}

@@ -40,6 +40,8 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*Resolved)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*SelectedChunk)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*SelectedChunk)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*chooseCandidatesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*chooseCandidatesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem())
@@ -62,10 +64,10 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*fetchAndScoreFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*filterSeenFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*filterSeenFn)(nil)).Elem())
+	runtime.RegisterType(reflect.TypeOf((*gatherCandidatesFn)(nil)).Elem())
+	schema.RegisterType(reflect.TypeOf((*gatherCandidatesFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*limitBatchFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*limitBatchFn)(nil)).Elem())
-	runtime.RegisterType(reflect.TypeOf((*lookAheadFn)(nil)).Elem())
-	schema.RegisterType(reflect.TypeOf((*lookAheadFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*lookup.Source)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*lookup.Source)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem())
@@ -100,14 +102,15 @@ func init() {
 	schema.RegisterType(reflect.TypeOf((*writeFrontierFn)(nil)).Elem())
 	runtime.RegisterType(reflect.TypeOf((*writeManifestFn)(nil)).Elem())
 	schema.RegisterType(reflect.TypeOf((*writeManifestFn)(nil)).Elem())
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*chooseCandidatesFn)(nil)).Elem(), wrapMakerChooseCandidatesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*chunkNewEntriesFn)(nil)).Elem(), wrapMakerChunkNewEntriesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*cogroupResolveFn)(nil)).Elem(), wrapMakerCogroupResolveFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*commitCandidatesFn)(nil)).Elem(), wrapMakerCommitCandidatesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*explodeBatchFn)(nil)).Elem(), wrapMakerExplodeBatchFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*fetchAndScoreFn)(nil)).Elem(), wrapMakerFetchAndScoreFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*filterSeenFn)(nil)).Elem(), wrapMakerFilterSeenFn)
+	reflectx.RegisterStructWrapper(reflect.TypeOf((*gatherCandidatesFn)(nil)).Elem(), wrapMakerGatherCandidatesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*limitBatchFn)(nil)).Elem(), wrapMakerLimitBatchFn)
-	reflectx.RegisterStructWrapper(reflect.TypeOf((*lookAheadFn)(nil)).Elem(), wrapMakerLookAheadFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*lookupSnapshotsFn)(nil)).Elem(), wrapMakerLookupSnapshotsFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*markFirstCapturesFn)(nil)).Elem(), wrapMakerMarkFirstCapturesFn)
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*mergeDiscoveriesFn)(nil)).Elem(), wrapMakerMergeDiscoveriesFn)
@@ -126,7 +129,7 @@ func init() {
 	reflectx.RegisterStructWrapper(reflect.TypeOf((*writeManifestFn)(nil)).Elem(), wrapMakerWriteManifestFn)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet, CandidateSet) CandidateSet)(nil)).Elem(), funcMakerCandidateSetCandidateSetГCandidateSet)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet, extract.Candidate) CandidateSet)(nil)).Elem(), funcMakerCandidateSetExtract۰CandidateГCandidateSet)
-	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet) extract.Commitment)(nil)).Elem(), funcMakerCandidateSetГExtract۰Commitment)
+	reflectx.RegisterFunc(reflect.TypeOf((*func(CandidateSet, []Plan, func(extract.Commitment)))(nil)).Elem(), funcMakerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, extract.Entry, func(*[]extract.Entry) bool, func(*string, *extract.Entry) bool, func(string, extract.Entry), func(string)) error)(nil)).Elem(), funcMakerContext۰ContextExtract۰EntryIterSliceOfExtract۰EntryIterStringExtract۰EntryEmitStringExtract۰EntryEmitStringГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func(context.Context, IndexRange, func(string, IndexLine)) error)(nil)).Elem(), funcMakerContext۰ContextIndexRangeEmitStringIndexLineГError)
@@ -165,6 +168,7 @@ func init() {
 	reflectx.RegisterFunc(reflect.TypeOf((*func() error)(nil)).Elem(), funcMakerГError)
 	reflectx.RegisterFunc(reflect.TypeOf((*func() extract.TopK)(nil)).Elem(), funcMakerГExtract۰TopK)
 	exec.RegisterEmitter(reflect.TypeOf((*func(extract.Candidate))(nil)).Elem(), emitMakerExtract۰Candidate)
+	exec.RegisterEmitter(reflect.TypeOf((*func(extract.Commitment))(nil)).Elem(), emitMakerExtract۰Commitment)
 	exec.RegisterEmitter(reflect.TypeOf((*func(extract.Entry))(nil)).Elem(), emitMakerExtract۰Entry)
 	exec.RegisterEmitter(reflect.TypeOf((*func(IndexRange))(nil)).Elem(), emitMakerIndexRange)
 	exec.RegisterEmitter(reflect.TypeOf((*func(Plan))(nil)).Elem(), emitMakerPlan)
@@ -182,6 +186,13 @@ func init() {
 	exec.RegisterInput(reflect.TypeOf((*func(*[]extract.Entry) bool)(nil)).Elem(), iterMakerSliceOfExtract۰Entry)
 	exec.RegisterInput(reflect.TypeOf((*func(*string) bool)(nil)).Elem(), iterMakerString)
 	exec.RegisterInput(reflect.TypeOf((*func(*string, *extract.Entry) bool)(nil)).Elem(), iterMakerStringExtract۰Entry)
+}
+
+func wrapMakerChooseCandidatesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*chooseCandidatesFn)
+	return map[string]reflectx.Func{
+		"ProcessElement": reflectx.MakeFunc(func(a0 CandidateSet, a1 []Plan, a2 func(extract.Commitment)) { dfn.ProcessElement(a0, a1, a2) }),
+	}
 }
 
 func wrapMakerChunkNewEntriesFn(fn any) map[string]reflectx.Func {
@@ -245,20 +256,19 @@ func wrapMakerFilterSeenFn(fn any) map[string]reflectx.Func {
 	}
 }
 
+func wrapMakerGatherCandidatesFn(fn any) map[string]reflectx.Func {
+	dfn := fn.(*gatherCandidatesFn)
+	return map[string]reflectx.Func{
+		"AddInput":          reflectx.MakeFunc(func(a0 CandidateSet, a1 extract.Candidate) CandidateSet { return dfn.AddInput(a0, a1) }),
+		"CreateAccumulator": reflectx.MakeFunc(func() CandidateSet { return dfn.CreateAccumulator() }),
+		"MergeAccumulators": reflectx.MakeFunc(func(a0 CandidateSet, a1 CandidateSet) CandidateSet { return dfn.MergeAccumulators(a0, a1) }),
+	}
+}
+
 func wrapMakerLimitBatchFn(fn any) map[string]reflectx.Func {
 	dfn := fn.(*limitBatchFn)
 	return map[string]reflectx.Func{
 		"ProcessElement": reflectx.MakeFunc(func(a0 []extract.Entry, a1 []Plan, a2 func([]extract.Entry)) { dfn.ProcessElement(a0, a1, a2) }),
-	}
-}
-
-func wrapMakerLookAheadFn(fn any) map[string]reflectx.Func {
-	dfn := fn.(*lookAheadFn)
-	return map[string]reflectx.Func{
-		"AddInput":          reflectx.MakeFunc(func(a0 CandidateSet, a1 extract.Candidate) CandidateSet { return dfn.AddInput(a0, a1) }),
-		"CreateAccumulator": reflectx.MakeFunc(func() CandidateSet { return dfn.CreateAccumulator() }),
-		"ExtractOutput":     reflectx.MakeFunc(func(a0 CandidateSet) extract.Commitment { return dfn.ExtractOutput(a0) }),
-		"MergeAccumulators": reflectx.MakeFunc(func(a0 CandidateSet, a1 CandidateSet) CandidateSet { return dfn.MergeAccumulators(a0, a1) }),
 	}
 }
 
@@ -460,30 +470,30 @@ func (c *callerCandidateSetExtract۰CandidateГCandidateSet) Call2x1(arg0, arg1 
 	return c.fn(arg0.(CandidateSet), arg1.(extract.Candidate))
 }
 
-type callerCandidateSetГExtract۰Commitment struct {
-	fn func(CandidateSet) extract.Commitment
+type callerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ struct {
+	fn func(CandidateSet, []Plan, func(extract.Commitment))
 }
 
-func funcMakerCandidateSetГExtract۰Commitment(fn any) reflectx.Func {
-	f := fn.(func(CandidateSet) extract.Commitment)
-	return &callerCandidateSetГExtract۰Commitment{fn: f}
+func funcMakerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ(fn any) reflectx.Func {
+	f := fn.(func(CandidateSet, []Plan, func(extract.Commitment)))
+	return &callerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ{fn: f}
 }
 
-func (c *callerCandidateSetГExtract۰Commitment) Name() string {
+func (c *callerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ) Name() string {
 	return reflectx.FunctionName(c.fn)
 }
 
-func (c *callerCandidateSetГExtract۰Commitment) Type() reflect.Type {
+func (c *callerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ) Type() reflect.Type {
 	return reflect.TypeOf(c.fn)
 }
 
-func (c *callerCandidateSetГExtract۰Commitment) Call(args []any) []any {
-	out0 := c.fn(args[0].(CandidateSet))
-	return []any{out0}
+func (c *callerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ) Call(args []any) []any {
+	c.fn(args[0].(CandidateSet), args[1].([]Plan), args[2].(func(extract.Commitment)))
+	return []any{}
 }
 
-func (c *callerCandidateSetГExtract۰Commitment) Call1x1(arg0 any) any {
-	return c.fn(arg0.(CandidateSet))
+func (c *callerCandidateSetSliceOfPlanEmitExtract۰CommitmentГ) Call3x0(arg0, arg1, arg2 any) {
+	c.fn(arg0.(CandidateSet), arg1.([]Plan), arg2.(func(extract.Commitment)))
 }
 
 type callerContext۰ContextExtract۰EntryEmitStringГError struct {
@@ -1483,6 +1493,24 @@ func emitMakerExtract۰Candidate(n exec.ElementProcessor) exec.ReusableEmitter {
 }
 
 func (e *emitNative) invokeExtract۰Candidate(val extract.Candidate) {
+	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
+	if e.est != nil {
+		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())
+	}
+	err := e.n.ProcessElement(e.ctx, &e.value)
+	e.value = exec.FullValue{} // the plan outlives the bundle: keep no element
+	if err != nil {
+		panic(err)
+	}
+}
+
+func emitMakerExtract۰Commitment(n exec.ElementProcessor) exec.ReusableEmitter {
+	ret := &emitNative{n: n}
+	ret.fn = ret.invokeExtract۰Commitment
+	return ret
+}
+
+func (e *emitNative) invokeExtract۰Commitment(val extract.Commitment) {
 	e.value = exec.FullValue{Pane: e.pn, Windows: e.ws, Timestamp: e.et, Elm: val}
 	if e.est != nil {
 		(*e.est).(sdf.TimestampObservingEstimator).ObserveTimestamp(e.et.ToTime())

@@ -92,9 +92,6 @@ func runRounds(ctx context.Context, rc *runners.Config, job *extract.Job, seeds 
 	if roundsPerJob > 1 && extract.NewLearner(job.Focus()).LearnsBetweenRounds() {
 		return nil, fmt.Errorf("learn_links and feedback learn between rounds; run with --rounds_per_job=1")
 	}
-	if roundsPerJob > 1 && job.LookAhead() > 1 {
-		return nil, fmt.Errorf("look_ahead %d chooses each round's documents after reading them; run with --rounds_per_job=1", job.LookAhead())
-	}
 	seen := map[string]bool{}
 	for i := 1; i <= n; i++ {
 		if err := loadRound(ctx, roundstate.StateDir(work, i), st, seen); err != nil {
