@@ -48,15 +48,23 @@ type fetchAndScoreFn struct {
 	pw      roundstate.PartWriter
 }
 
-func (f *fetchAndScoreFn) Setup(ctx context.Context) error {
-	f.pw = roundstate.NewPartWriter(f.Dir, roundstate.KindResults)
-	var err error
-	if f.proc, err = processorFor(ctx, f.JobJSON, true); err != nil {
-		return err
-	}
-	learned, err := extract.DecodeLearned(f.Learned)
-	f.proc.Use(learned)
+func (f *fetchAndScoreFn) Setup(ctx context.Context) (err error) {
+	f.pw, f.proc, err = setupScoring(ctx, f.Dir, f.JobJSON, f.Learned)
 	return err
+}
+
+// setupScoring makes what a DoFn that reads and scores records needs: a
+// writer of results part files in dir, and the job's processor with what
+// was learned before the round (learned: extract.Learner.JSON).
+func setupScoring(ctx context.Context, dir, jobJSON, learned string) (roundstate.PartWriter, *extract.Processor, error) {
+	pw := roundstate.NewPartWriter(dir, roundstate.KindResults)
+	proc, err := processorFor(ctx, jobJSON, true)
+	if err != nil {
+		return pw, nil, err
+	}
+	l, err := extract.DecodeLearned(learned)
+	proc.Use(l)
+	return pw, proc, err
 }
 
 func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {

@@ -51,14 +51,8 @@ type scoreCandidatesFn struct {
 	pw      roundstate.PartWriter
 }
 
-func (f *scoreCandidatesFn) Setup(ctx context.Context) error {
-	f.pw = roundstate.NewPartWriter(f.Dir, roundstate.KindResults)
-	var err error
-	if f.proc, err = processorFor(ctx, f.JobJSON, true); err != nil {
-		return err
-	}
-	learned, err := extract.DecodeLearned(f.Learned)
-	f.proc.Use(learned)
+func (f *scoreCandidatesFn) Setup(ctx context.Context) (err error) {
+	f.pw, f.proc, err = setupScoring(ctx, f.Dir, f.JobJSON, f.Learned)
 	return err
 }
 
