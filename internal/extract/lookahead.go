@@ -105,6 +105,16 @@ func CommitLookAhead(cands []Candidate, k int) Commitment {
 	return out
 }
 
+// Ranks gives each committed key its rank among the results kept: its
+// place in Committed.
+func (c Commitment) Ranks() map[string]int {
+	ranks := make(map[string]int, len(c.Committed))
+	for i, k := range c.Committed {
+		ranks[k] = i
+	}
+	return ranks
+}
+
 // WithOwnScore is e returned to the frontier by a look-ahead round: ranked
 // by its document's own relevance from now on (SelectionPriority).
 func (e Entry) WithOwnScore(score float64) Entry {

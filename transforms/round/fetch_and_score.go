@@ -68,12 +68,16 @@ func setupScoring(ctx context.Context, dir, jobJSON, learned string) (roundstate
 }
 
 func (f *fetchAndScoreFn) ProcessElement(ctx context.Context, in SelectedChunk, discovered func(string, Discovery), _ func(string)) error {
-	return scoreAndWrite(ctx, f.proc, &f.pw, in, func(r *extract.Result) {
-		discovered(r.Entry.Key, Discovery{Taken: true})
-		for _, e := range r.NewEntries {
-			discovered(e.Key, Discovery{Entry: e, HasEntry: true})
-		}
-	})
+	return scoreAndWrite(ctx, f.proc, &f.pw, in, func(r *extract.Result) { discoverTaken(r, discovered) })
+}
+
+// discoverTaken emits what a result the round takes discovers: its own key
+// taken, and its outlinks as new entries.
+func discoverTaken(r *extract.Result, discovered func(string, Discovery)) {
+	discovered(r.Entry.Key, Discovery{Taken: true})
+	for _, e := range r.NewEntries {
+		discovered(e.Key, Discovery{Entry: e, HasEntry: true})
+	}
 }
 
 // scoreAndWrite scores a chunk (scoreChunk), counts the results of its

@@ -129,10 +129,7 @@ func (f *commitCandidatesFn) Setup() {
 }
 
 func (f *commitCandidatesFn) ProcessElement(ctx context.Context, line string, c extract.Commitment, discovered func(string, Discovery), _ func(string)) error {
-	kept, returned := map[string]int{}, map[string]extract.Entry{}
-	for i, k := range c.Committed {
-		kept[k] = i
-	}
+	kept, returned := c.Ranks(), map[string]extract.Entry{}
 	for _, e := range c.Returned {
 		returned[e.Key] = e
 	}
@@ -148,10 +145,7 @@ func (f *commitCandidatesFn) ProcessElement(ctx context.Context, line string, c 
 			if err := f.pw.Write(ctx, &r); err != nil {
 				return err
 			}
-			discovered(key, Discovery{Taken: true})
-			for _, e := range r.NewEntries {
-				discovered(e.Key, Discovery{Entry: e, HasEntry: true})
-			}
+			discoverTaken(&r, discovered)
 			return nil
 		}
 		e, ok := returned[key]

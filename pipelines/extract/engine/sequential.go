@@ -51,12 +51,16 @@ func runSequential(ctx context.Context, job *extract.Job, seeds []extract.Entry,
 		}
 		// One URL, or with look-ahead F the F best (extract.CommitLookAhead).
 		batch := f.popBatch(lookAhead, spec.MaxPerHost)
+		keys := make([]string, len(batch))
+		for i, e := range batch {
+			keys[i] = e.Key
+		}
+		found, err := idx.Lookup(ctx, keys)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: look up %s (and %d more candidates): %w", round, batch[0].URL, len(batch)-1, err)
+		}
 		cands := make([]extract.Result, len(batch))
 		for i, e := range batch {
-			found, err := idx.Lookup(ctx, []string{e.Key})
-			if err != nil {
-				return nil, fmt.Errorf("round %d: look up %s: %w", round, e.URL, err)
-			}
 			if cands[i], err = proc.Process(ctx, e, detachCaptures(found[e.Key]), round, i); err != nil {
 				return nil, fmt.Errorf("round %d: %s: %w", round, e.URL, err)
 			}
@@ -100,10 +104,7 @@ func commitSequential(cands []extract.Result) (kept []extract.Result, returned [
 		cs[i] = extract.CandidateOf(r)
 	}
 	c := extract.CommitLookAhead(cs, 1)
-	keep := map[string]int{}
-	for i, k := range c.Committed {
-		keep[k] = i
-	}
+	keep := c.Ranks()
 	for _, r := range cands {
 		if i, ok := keep[r.Entry.Key]; ok {
 			r.Rank = i
